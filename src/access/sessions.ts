@@ -1,0 +1,48 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { errors } from '../errors';
+import type { Config } from '../config';
+
+/** Sessions live in the database so that any app process can serve any request. */
+export interface Session {
+  username: string;
+  expiring: boolean;
+}
+
+function digest(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+/** Activity is written at most this often per session, not on every request. */
+const TOUCH_INTERVAL_MS = 5000;
+
+export async function createSession(knex: Knex, username: string, expiring: boolean): Promise<string> {
+  const token = crypto.randomBytes(32).toString('hex');
+  const now = Date.now();
+  await knex('sessions').insert({ token_hash: digest(token), username, expiring, created_ms: now, last_active_ms: now });
+  return token;
+}
+
+/** The session a token names; throws the reference's 412 answers for unknown or timed-out tokens. */
+export async function findSession(knex: Knex, config: Config, token: string): Promise<Session> {
+  const hash = digest(token);
+  const row = await knex('sessions').where({ token_hash: hash }).first();
+  if (!row) throw errors.sessionGone(token);
+  const now = Date.now();
+  const idleMs = now - Number(row.last_active_ms);
+  const expiring = !!row.expiring;
+  if (expiring && config.sessionExpireAfterSeconds >= 0 && idleMs > config.sessionExpireAfterSeconds * 1000) {
+    await knex('sessions').where({ token_hash: hash }).delete();
+    throw errors.sessionExpired(token);
+  }
+  if (!expiring && idleMs > config.sessionNonexpirableForceExpireAfterSeconds * 1000) {
+    await knex('sessions').where({ token_hash: hash }).delete();
+    throw errors.sessionGone(token);
+  }
+  if (idleMs > TOUCH_INTERVAL_MS) await knex('sessions').where({ token_hash: hash }).update({ last_active_ms: now });
+  return { username: row.username, expiring };
+}
+
+export async function deleteSession(knex: Knex, token: string): Promise<void> {
+  await knex('sessions').where({ token_hash: digest(token) }).delete();
+}

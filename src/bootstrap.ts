@@ -1,0 +1,45 @@
+import { setPassword } from './access/users';
+import { isUniqueViolation } from './store/connect';
+import { migrate } from './store/migrations';
+import { seedEnumerations, EnumerationCatalog } from './validation/enumerations';
+import { prepareRecord } from './validation';
+import { createRecord, GLOBAL_REPO_ID } from './operations/records';
+import type { Services } from './operations/context';
+
+const SYSTEM = { username: 'admin' };
+
+/** Records every installation has (auth-and-permissions.md section 7, endpoints.md section 11). */
+const BUILT_IN = [
+  { type: 'repository', id: GLOBAL_REPO_ID, hidden: true, body: { repo_code: '_archivesspace', name: 'Global repository' } },
+  { type: 'vocabulary', id: 1, hidden: false, body: { ref_id: 'global', name: 'global' } },
+  { type: 'user', id: 1, hidden: false, body: { username: 'admin', name: 'Administrator', is_admin: true, is_system_user: true, source: 'local' } },
+];
+
+/**
+ * Migrates the store and creates the built-in records if they are missing. Safe to run from
+ * several processes at once: a record another process created first is simply kept.
+ */
+export async function bootstrap(s: Omit<Services, 'enums'>): Promise<Services> {
+  await migrate(s.db.knex);
+  await ignoreRace(() => seedEnumerations(s.db.knex));
+  const services: Services = { ...s, enums: await EnumerationCatalog.load(s.db.knex) };
+  for (const item of BUILT_IN) {
+    const exists = await s.db.knex('records').where({ type: item.type, id: item.id }).first('rid');
+    if (exists) continue;
+    const { record, warnings } = prepareRecord(services.registry, services.enums, item.type, item.body);
+    await ignoreRace(() =>
+      createRecord(services, SYSTEM, { type: services.registry.type(item.type) }, record, warnings, { id: item.id, hidden: item.hidden }),
+    );
+  }
+  const admin = await s.db.knex('credentials').where({ username: 'admin' }).first('username');
+  if (!admin) await ignoreRace(() => setPassword(s.db.knex, 'admin', 1, s.config.adminPassword));
+  return services;
+}
+
+async function ignoreRace(fn: () => Promise<unknown>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
+}

@@ -1,0 +1,71 @@
+import type { Registry, TypeInfo } from '../registry';
+import {
+  createRecord, deleteRecord, getRecordJson, listAll, listAllIds, listIdSet, listPage, updateRecord, Where,
+} from '../operations/records';
+import { Call, Endpoint, json, rawJson } from './types';
+
+const idParam = { name: 'id', type: 'integer', required: true } as const;
+const resolveParam = { name: 'resolve', type: 'string[]', default: [] } as const;
+
+function where(type: TypeInfo, call: Call): Where {
+  return { type, repoId: call.repoId };
+}
+
+/** Express path of a type's collection: its URI template. */
+function collectionPath(type: TypeInfo): string {
+  return type.uri!;
+}
+
+/** CRUD and listing for every routed type in the registry: one mechanism, no per-type handler. */
+export function recordEndpoints(registry: Registry): Endpoint[] {
+  return registry.routedTypes().flatMap((type): Endpoint[] => {
+    const base = collectionPath(type);
+    const perms = type.permissions!;
+    const list: Endpoint =
+      type.listing === 'unlimited'
+        ? {
+            method: 'get', path: base, permission: perms.read, params: [resolveParam],
+            summary: `List every ${type.name}`,
+            handle: async (call) => rawJson(await listAll(call.s, where(type, call), { resolve: call.params.resolve })),
+          }
+        : {
+            method: 'get', path: base, permission: perms.read, paginated: true,
+            summary: `List ${type.name} records (page, id_set or all_ids)`,
+            handle: async (call) => {
+              const p = call.paging!;
+              const o = { modifiedSince: p.modifiedSince, sortField: p.sortField, sortDirection: p.sortDirection, resolve: p.resolve };
+              const w = where(type, call);
+              if (p.mode === 'page') return rawJson(await listPage(call.s, w, p.page, p.pageSize, o));
+              if (p.mode === 'id_set') return rawJson(await listIdSet(call.s, w, p.ids, o));
+              return json(await listAllIds(call.s, w, o));
+            },
+          };
+    const endpoints: Endpoint[] = [
+      list,
+      {
+        method: 'post', path: base, body: type.name, permission: perms.create,
+        summary: `Create a ${type.name}`,
+        handle: async (call) => json(await createRecord(call.s, call.actor!, where(type, call), call.body!.record, call.body!.warnings)),
+      },
+      {
+        method: 'get', path: `${base}/:id`, params: [idParam, resolveParam], permission: perms.read,
+        summary: `Get a ${type.name}`,
+        handle: async (call) => rawJson(await getRecordJson(call.s, where(type, call), call.params.id, call.params.resolve)),
+      },
+      {
+        method: 'post', path: `${base}/:id`, params: [idParam], body: type.name, permission: perms.update,
+        summary: `Update a ${type.name} (send the latest lock_version)`,
+        handle: async (call) =>
+          json(await updateRecord(call.s, call.actor!, where(type, call), call.params.id, call.body!.record, call.body!.warnings)),
+      },
+    ];
+    if (perms.delete !== null) {
+      endpoints.push({
+        method: 'delete', path: `${base}/:id`, params: [idParam], permission: perms.delete,
+        summary: `Delete a ${type.name}`,
+        handle: async (call) => json(await deleteRecord(call.s, where(type, call), call.params.id)),
+      });
+    }
+    return endpoints;
+  });
+}

@@ -1,0 +1,63 @@
+import type { Actor, Services } from '../operations/context';
+import type { Prepared } from '../validation';
+
+export type ParamType = 'integer' | 'string' | 'boolean' | 'string[]' | 'integer[]';
+
+export interface ParamSpec {
+  name: string;
+  type: ParamType;
+  required?: boolean;
+  default?: unknown;
+  /** Extra check after coercion; returns the rule text for "Failed validation -- <text>". */
+  check?: (value: any) => string | undefined;
+}
+
+export interface Paging {
+  mode: 'page' | 'id_set' | 'all_ids';
+  page: number;
+  pageSize: number;
+  ids: number[];
+  modifiedSince: number;
+  sortField?: string;
+  sortDirection: 'asc' | 'desc';
+  resolve: string[];
+}
+
+export interface Call {
+  s: Services;
+  actor: Actor | null;
+  token?: string;
+  params: Record<string, any>;
+  /** The path's repository, checked to exist, for /repositories/:repo_id/... routes. */
+  repoId?: number;
+  /** The JSON body, cleaned and validated as the endpoint's record type. */
+  body?: Prepared;
+  paging?: Paging;
+}
+
+export interface Reply {
+  status?: number;
+  /** JSON text as it goes out (a newline is added). */
+  json?: string;
+  text?: string;
+  contentType?: string;
+}
+
+/** One row of the declarative endpoint table. */
+export interface Endpoint {
+  method: 'get' | 'post' | 'delete';
+  /** Express path; `:repo_id` names a repository that must exist. */
+  path: string;
+  params?: ParamSpec[];
+  /** A listing that needs page, id_set or all_ids. */
+  paginated?: boolean;
+  /** The record type of the JSON body. */
+  body?: string;
+  /** Permission code the caller must hold; null: anyone, logged in or not. */
+  permission: string | null;
+  summary: string;
+  handle(call: Call): Promise<Reply>;
+}
+
+export const json = (value: unknown, status?: number): Reply => ({ status, json: JSON.stringify(value) });
+export const rawJson = (text: string): Reply => ({ json: text });

@@ -1,0 +1,141 @@
+import express, { NextFunction, Request, Response } from 'express';
+import qs from 'qs';
+import { can } from '../access/permissions';
+import { findSession } from '../access/sessions';
+import { endpointTable } from '../endpoints';
+import type { Call, Endpoint, Reply } from '../endpoints/types';
+import { ApiError, errors } from '../errors';
+import type { Actor, Services } from '../operations/context';
+import { prepareRecord } from '../validation';
+import { log } from '../log';
+import { parseParams, parsePaging } from './params';
+
+/** The session header, under every name clients use (the spec's, ArchivesSpace's, and the CGI form). */
+const SESSION_HEADERS = ['x-archive-session', 'x-archivesspace-session', 'x_archivesspace_session'];
+
+interface Locals {
+  actor: Actor | null;
+  token?: string;
+}
+
+function sessionToken(req: Request): string | undefined {
+  for (const name of SESSION_HEADERS) {
+    const value = req.headers[name];
+    if (value !== undefined) return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+}
+
+function send(res: Response, reply: Reply): void {
+  res.status(reply.status ?? 200);
+  if (reply.text !== undefined) {
+    res.type(reply.contentType ?? 'text/plain').send(reply.text);
+  } else {
+    res.type('application/json').send(`${reply.json}\n`);
+  }
+}
+
+function sendError(res: Response, err: ApiError): void {
+  res.status(err.status).type('application/json').send(JSON.stringify(err.body) + (err.trailingNewline ? '\n' : ''));
+}
+
+function formFields(req: Request): Record<string, unknown> {
+  const type = req.headers['content-type'] ?? '';
+  if (!type.startsWith('application/x-www-form-urlencoded') || !Buffer.isBuffer(req.body) || !req.body.length) return {};
+  return qs.parse(req.body.toString('utf8'), { arrayLimit: 1000, parameterLimit: 10000, depth: 3 });
+}
+
+function parseJsonBody(req: Request): unknown {
+  const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw errors.unparsableBody(text.trim() ? (err as Error).message : 'the request body is empty');
+  }
+}
+
+async function repositoryExists(s: Services, raw: unknown): Promise<number> {
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw errors.repositoryMissing();
+  const id = Number(raw);
+  const row = await s.db.knex('records').where({ type: 'repository', id }).first('rid');
+  if (!row) throw errors.repositoryMissing();
+  return id;
+}
+
+/**
+ * One handler serves every row of the endpoint table, in the reference's order of checks:
+ * session (412, before routing) → parameters and body (400) → permission (403) → operation.
+ */
+function handlerFor(s: Services, endpoint: Endpoint) {
+  return async (req: Request, res: Response) => {
+    const locals = res.locals as Locals;
+    const source: Record<string, unknown> = { ...formFields(req), ...(req.query as object), ...req.params };
+    const call: Call = { s, actor: locals.actor, token: locals.token, params: {} };
+    if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryExists(s, req.params.repo_id);
+    call.params = parseParams(endpoint.params ?? [], source);
+    if (endpoint.paginated) call.paging = parsePaging(s.config, source);
+    if (endpoint.body) call.body = prepareRecord(s.registry, s.enums, endpoint.body, parseJsonBody(req));
+    if (endpoint.permission !== null && !(await can(s, call.actor, endpoint.permission, call.repoId))) {
+      throw errors.accessDenied();
+    }
+    send(res, await endpoint.handle(call));
+  };
+}
+
+export function createApp(s: Services): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('strict routing', true);
+  app.set('case sensitive routing', true);
+  app.set('query parser', (text: string) => qs.parse(text, { arrayLimit: 1000, parameterLimit: 10000, depth: 3 }));
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      if (!s.config.logRequests) return;
+      log.info('request', {
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+        user: (res.locals as Locals).actor?.username,
+      });
+    });
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    const locals = res.locals as Locals;
+    locals.actor = null;
+    const token = sessionToken(req);
+    if (token === undefined) return next();
+    const session = await findSession(s.db.knex, s.config, token);
+    locals.token = token;
+    locals.actor = { username: session.username };
+    next();
+  });
+
+  app.use(express.raw({ type: () => true, limit: s.config.bodyLimitBytes }));
+
+  for (const endpoint of endpointTable(s.registry)) {
+    app[endpoint.method](endpoint.path, handlerFor(s, endpoint));
+  }
+
+  app.use(() => {
+    throw errors.routeNotFound();
+  });
+
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof ApiError) return sendError(res, err);
+    const e = err as { type?: string; status?: number };
+    if (e?.type === 'entity.too.large') return sendError(res, errors.bodyTooLarge(s.config.bodyLimitBytes));
+    if (e?.status && e.status >= 400 && e.status < 500) {
+      return sendError(res, new ApiError(e.status, { error: (err as Error).message }));
+    }
+    log.error('unhandled error', { error: err instanceof Error ? err.stack : String(err) });
+    sendError(res, new ApiError(500, { error: 'Internal server error' }));
+  });
+  return app;
+}

@@ -1,0 +1,69 @@
+import crypto from 'node:crypto';
+import type { TypeInfo, UniqueRule } from '../registry';
+import type { KeyRow, LookupRow } from '../store/records';
+import type { Obj } from '../validation/walk';
+
+function hash(text: string): string {
+  return crypto.createHash('sha256').update(text).digest('hex');
+}
+
+/** Values at a field path: "a.b" descends objects, "a[].b" maps over an array. */
+export function valuesAt(obj: unknown, fieldPath: string): unknown {
+  let current: unknown = obj;
+  for (const part of fieldPath.split('.')) {
+    const mapped = part.endsWith('[]');
+    const key = mapped ? part.slice(0, -2) : part;
+    if (Array.isArray(current)) current = current.map((item) => (item as Obj | undefined)?.[key]);
+    else current = (current as Obj | undefined)?.[key];
+    if (mapped && current !== undefined && !Array.isArray(current)) current = [current];
+  }
+  return current;
+}
+
+function refValue(v: unknown): unknown {
+  return v && typeof v === 'object' && 'ref' in (v as Obj) ? (v as Obj).ref : v;
+}
+
+function ruleScope(rule: UniqueRule, record: Obj, repoId: number): string {
+  if (rule.within === 'global') return 'global';
+  if (rule.within === 'repository') return `repo:${repoId}`;
+  return String(refValue(record[rule.within]) ?? 'none');
+}
+
+export function ruleName(rule: UniqueRule): string {
+  return rule.errorPath;
+}
+
+/** Unique keys of a record; a rule applies only when its own field (errorPath) has a value. */
+export function uniqueKeys(type: TypeInfo, record: Obj, repoId: number): KeyRow[] {
+  return (type.unique ?? [])
+    .filter((rule) => record[rule.errorPath] !== undefined)
+    .map((rule) => {
+      let text = JSON.stringify(rule.fields.map((f) => valuesAt(record, f) ?? null).map(refValue));
+      if (rule.caseInsensitive) text = text.toLowerCase();
+      return { rule: ruleName(rule), scope: ruleScope(rule, record, repoId), hash: hash(text) };
+    });
+}
+
+/** The stored form of a find_by_id value. */
+export function lookupValue(format: string | undefined, values: unknown[]): string {
+  if (format === 'identifier-json') {
+    const parts = [0, 1, 2, 3].map((i) => values[i] ?? null);
+    return JSON.stringify(parts);
+  }
+  return String(values[0]);
+}
+
+export function lookupHash(text: string): string {
+  return hash(text);
+}
+
+export function lookupKeys(type: TypeInfo, record: Obj): LookupRow[] {
+  const rows: LookupRow[] = [];
+  for (const [param, rule] of Object.entries(type.lookup ?? {})) {
+    const values = rule.fields.map((f) => valuesAt(record, f));
+    if (values.every((v) => v === undefined)) continue;
+    rows.push({ param, hash: hash(lookupValue(rule.format, values)) });
+  }
+  return rows;
+}

@@ -1,0 +1,255 @@
+import type { Knex } from 'knex';
+import type { TypeInfo } from '../registry';
+import { ApiError, ErrorMap, errors } from '../errors';
+import { RecordQueries, RecordRow, SORT_COLUMNS, UniqueKeyTaken } from '../store/records';
+import type { Obj } from '../validation/walk';
+import { Actor, isoSeconds, Services } from './context';
+import { lookupKeys, ruleName, uniqueKeys } from './keys';
+import { collectRefs } from './refs';
+import { resolveLinks } from './resolve';
+import { typeHooks } from './hooks';
+
+/** The id of the hidden global repository (auth-and-permissions.md section 7). */
+export const GLOBAL_REPO_ID = 1;
+
+export interface WriteResult {
+  status: 'Created' | 'Updated';
+  id: number;
+  lock_version: number;
+  stale: null;
+  uri: string;
+  warnings: ErrorMap | [];
+}
+
+export interface Where {
+  type: TypeInfo;
+  /** The path's repository for repository-scoped types. */
+  repoId?: number;
+}
+
+export function recordUri(where: Where, id: number): string {
+  return `${where.type.uri!.replace(':repo_id', String(where.repoId))}/${id}`;
+}
+
+function warningsOf(map: ErrorMap): ErrorMap | [] {
+  return Object.keys(map).length ? map : [];
+}
+
+/** The record as served: cleaned body plus the system fields the server owns. */
+function composeRecord(where: Where, id: number, body: Obj, system: {
+  lockVersion: number; createdBy: string; modifiedBy: string; createMs: number; nowMs: number;
+}): Obj {
+  const { lock_version: _ignored, jsonmodel_type: _type, ...fields } = body;
+  const record: Obj = {
+    lock_version: system.lockVersion,
+    jsonmodel_type: where.type.name,
+    ...fields,
+    uri: recordUri(where, id),
+    created_by: system.createdBy,
+    last_modified_by: system.modifiedBy,
+    create_time: isoSeconds(system.createMs),
+    system_mtime: isoSeconds(system.nowMs),
+    user_mtime: isoSeconds(system.nowMs),
+  };
+  if (where.type.scope === 'repository') record.repository = { ref: `/repositories/${where.repoId}` };
+  return record;
+}
+
+async function saveDerived(q: RecordQueries, s: Services, where: Where, rid: number, record: Obj): Promise<void> {
+  const repoId = where.repoId ?? 0;
+  try {
+    await q.setUniqueKeys(rid, where.type.name, uniqueKeys(where.type, record, repoId));
+  } catch (err) {
+    if (!(err instanceof UniqueKeyTaken)) throw err;
+    const rule = where.type.unique!.find((r) => ruleName(r) === err.rule)!;
+    const body: ErrorMap = { [rule.errorPath]: [rule.message.replace(/\{(\w+)\}/g, (_, k) => String(record[k] ?? ''))] };
+    if (rule.conflictingRecord && err.holderRid !== null) {
+      const holder = await q.uriOf(err.holderRid);
+      if (holder) body.conflicting_record = [holder];
+    }
+    throw errors.conflictOnSave(body);
+  }
+  await q.setLookupKeys(rid, where.type.name, repoId, lookupKeys(where.type, record));
+  await q.setRefs(rid, collectRefs(s.registry, where.type.name, record));
+}
+
+function checkRepositoryScope(where: Where): void {
+  if (where.type.scope === 'repository' && where.repoId === GLOBAL_REPO_ID) throw errors.globalRepositoryRecord();
+}
+
+export async function createRecord(
+  s: Services,
+  actor: Actor,
+  where: Where,
+  body: Obj,
+  warnings: ErrorMap,
+  options: { id?: number; hidden?: boolean; trx?: Knex.Transaction } = {},
+): Promise<WriteResult> {
+  checkRepositoryScope(where);
+  const run = async (trx: Knex.Transaction) => {
+    const q = new RecordQueries(trx);
+    let id = options.id;
+    if (id === undefined) id = await q.nextId(where.type.name);
+    else await q.reserveId(where.type.name, id);
+    const nowMs = Date.now();
+    const record = composeRecord(where, id, body, {
+      lockVersion: 0, createdBy: actor.username, modifiedBy: actor.username, createMs: nowMs, nowMs,
+    });
+    const rid = await q.insert({
+      type: where.type.name,
+      id,
+      repo_id: where.repoId ?? 0,
+      uri: record.uri,
+      json: JSON.stringify(record),
+      lock_version: 0,
+      create_time_ms: nowMs,
+      system_mtime_ms: nowMs,
+      user_mtime_ms: nowMs,
+      hidden: options.hidden ?? false,
+    });
+    await saveDerived(q, s, where, rid, record);
+    await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
+    return { status: 'Created' as const, id, lock_version: 0, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
+  };
+  return options.trx ? run(options.trx) : s.db.knex.transaction(run);
+}
+
+function lockVersionOf(body: Obj): number {
+  const raw = body.lock_version;
+  if (raw === undefined || raw === null || raw === '') throw errors.missingLockVersion();
+  const n = typeof raw === 'number' ? raw : Number(raw);
+  // A lock_version that is not a whole number can never match the stored one.
+  if (!Number.isInteger(n)) throw errors.staleLockVersion();
+  return n;
+}
+
+async function fetchRow(q: RecordQueries, where: Where, id: number): Promise<RecordRow> {
+  const row = await q.get(where.type.name, id);
+  if (!row || (where.type.scope === 'repository' && row.repo_id !== where.repoId)) {
+    throw errors.notFound(where.type.model);
+  }
+  return row;
+}
+
+export async function updateRecord(
+  s: Services,
+  actor: Actor,
+  where: Where,
+  id: number,
+  body: Obj,
+  warnings: ErrorMap,
+): Promise<WriteResult> {
+  return s.db.knex.transaction(async (trx) => {
+    const q = new RecordQueries(trx);
+    const row = await fetchRow(q, where, id);
+    const expected = lockVersionOf(body);
+    if (expected !== row.lock_version) throw errors.staleLockVersion();
+    if (row.suppressed) throw errors.suppressedUpdate();
+    const previous = JSON.parse(row.json);
+    const nowMs = Date.now();
+    const record = composeRecord(where, id, body, {
+      lockVersion: expected + 1,
+      createdBy: previous.created_by,
+      modifiedBy: actor.username,
+      createMs: row.create_time_ms,
+      nowMs,
+    });
+    const updated = await q.update(row.rid!, expected, {
+      json: JSON.stringify(record),
+      lock_version: expected + 1,
+      system_mtime_ms: nowMs,
+      user_mtime_ms: nowMs,
+    });
+    if (!updated) throw errors.staleLockVersion();
+    await saveDerived(q, s, where, row.rid!, record);
+    await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
+    return { status: 'Updated' as const, id, lock_version: expected + 1, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
+  });
+}
+
+export async function deleteRecord(s: Services, where: Where, id: number): Promise<{ status: 'Deleted'; id: number }> {
+  await s.db.knex.transaction(async (trx) => {
+    const q = new RecordQueries(trx);
+    const row = await fetchRow(q, where, id);
+    await typeHooks[where.type.name]?.beforeDelete?.(trx, s, row);
+    await q.delete(row.rid!);
+    await q.appendChange(where.type.name, row.uri, 'delete', Date.now());
+  });
+  return { status: 'Deleted', id };
+}
+
+/** Loader for resolve[]: a batch of URIs → records (scope is not checked, as in the reference). */
+export function uriLoader(s: Services) {
+  return async (uris: string[]) => {
+    const rows = await new RecordQueries(s.db.knex).getByUris(uris);
+    return new Map(rows.map((r) => [r.uri, JSON.parse(r.json) as Obj]));
+  };
+}
+
+/** One record as JSON text; the stored text is served as is unless links are resolved. */
+export async function getRecordJson(s: Services, where: Where, id: number, resolve: string[] = []): Promise<string> {
+  const row = await fetchRow(new RecordQueries(s.db.knex), where, id);
+  if (!resolve.length) return row.json;
+  const record = JSON.parse(row.json);
+  await resolveLinks([record], resolve, uriLoader(s));
+  return JSON.stringify(record);
+}
+
+export interface ListOptions {
+  modifiedSince?: number;
+  sortField?: string;
+  sortDirection?: 'asc' | 'desc';
+  resolve?: string[];
+}
+
+function listQuery(s: Services, where: Where, o: ListOptions) {
+  const sortColumn = SORT_COLUMNS[o.sortField ?? 'id'];
+  if (!sortColumn) {
+    throw errors.params({
+      sort_field: [`Failed validation -- must be one of ${Object.keys(SORT_COLUMNS).join(', ')} but given: ${o.sortField}`],
+    });
+  }
+  return {
+    type: where.type.name,
+    repoId: where.type.scope === 'repository' ? where.repoId : undefined,
+    modifiedSinceMs: o.modifiedSince ? o.modifiedSince * 1000 : undefined,
+    sortColumn,
+    sortDirection: o.sortDirection ?? 'asc',
+  } as const;
+}
+
+async function rowsToJson(s: Services, rows: RecordRow[], resolve: string[] | undefined): Promise<string> {
+  if (!resolve?.length) return `[${rows.map((r) => r.json).join(',')}]`;
+  const records = rows.map((r) => JSON.parse(r.json));
+  await resolveLinks(records, resolve, uriLoader(s));
+  return JSON.stringify(records);
+}
+
+export async function listPage(s: Services, where: Where, page: number, pageSize: number, o: ListOptions): Promise<string> {
+  const q = new RecordQueries(s.db.knex);
+  const base = listQuery(s, where, o);
+  const [total, rows] = await Promise.all([
+    q.count(base),
+    q.list({ ...base, limit: pageSize, offset: (page - 1) * pageSize }),
+  ]);
+  const lastPage = Math.max(1, Math.ceil(total / pageSize));
+  const results = await rowsToJson(s, rows, o.resolve);
+  return `{"first_page":1,"last_page":${lastPage},"this_page":${page},"total":${total},"results":${results}}`;
+}
+
+export async function listIdSet(s: Services, where: Where, ids: number[], o: ListOptions): Promise<string> {
+  const rows = await new RecordQueries(s.db.knex).list({ ...listQuery(s, where, o), ids });
+  return rowsToJson(s, rows, o.resolve);
+}
+
+export async function listAllIds(s: Services, where: Where, o: ListOptions): Promise<number[]> {
+  return new RecordQueries(s.db.knex).listIds(listQuery(s, where, o));
+}
+
+/** Unlimited listings: every visible record, as a plain array. */
+export async function listAll(s: Services, where: Where, o: ListOptions): Promise<string> {
+  const rows = await new RecordQueries(s.db.knex).list(listQuery(s, where, o));
+  return rowsToJson(s, rows, o.resolve);
+}
+
+export { ApiError };

@@ -1,0 +1,43 @@
+import { isPlainObject, Obj } from '../validation/walk';
+
+/** Loads records by URI in one batch; missing ones are left out of the map. */
+export type UriLoader = (uris: string[]) => Promise<Map<string, Obj>>;
+
+/** Every link object found under a property named `name`, at any depth. */
+function findLinks(root: unknown, name: string, found: Obj[]): void {
+  if (Array.isArray(root)) {
+    for (const item of root) findLinks(item, name, found);
+    return;
+  }
+  if (!isPlainObject(root)) return;
+  for (const [key, value] of Object.entries(root)) {
+    if (key === name) {
+      for (const candidate of Array.isArray(value) ? value : [value]) {
+        if (isPlainObject(candidate) && typeof candidate.ref === 'string') found.push(candidate);
+      }
+    }
+    findLinks(value, name, found);
+  }
+}
+
+/**
+ * resolve[] (pagination-and-resolve.md section 5): for "a::b::c" every link under a property
+ * named "a" gets `_resolved`, then "b" is sought inside those, and so on. One batch per level.
+ */
+export async function resolveLinks(records: Obj[], paths: string[], load: UriLoader, maxDepth = 10): Promise<void> {
+  for (const path of paths) {
+    let scope: unknown[] = records;
+    for (const name of path.split('::').slice(0, maxDepth)) {
+      const links: Obj[] = [];
+      findLinks(scope, name, links);
+      if (!links.length) break;
+      const targets = await load([...new Set(links.map((l) => l.ref as string))]);
+      for (const link of links) {
+        const target = targets.get(link.ref);
+        // Each link gets its own copy so deeper levels resolve per position.
+        if (target && !link._resolved) link._resolved = structuredClone(target);
+      }
+      scope = links;
+    }
+  }
+}

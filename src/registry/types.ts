@@ -1,0 +1,65 @@
+/** Shape of generated/registry.json: what the app knows of every jsonmodel_type. */
+
+export type PropKind = 'scalar' | 'subrecord' | 'link' | 'ref' | 'inline';
+
+export interface PropInfo {
+  kind: PropKind;
+  array?: boolean;
+  /** Allowed embedded types, first one assumed when jsonmodel_type is absent. */
+  subrecords?: string[];
+  /** Target types of a reference (kind ref, link, or a subrecord position that also takes a uri). */
+  refs?: string[];
+  readOnly?: boolean;
+  default?: unknown;
+  /** Absence gives the warning "Property was missing", not an error. */
+  warnIfMissing?: boolean;
+  /** Name of the editable value list a string must belong to. */
+  enumName?: string;
+  /** Members of link objects (besides ref) and of inline objects. */
+  props?: Record<string, PropInfo>;
+}
+
+export interface UniqueRule {
+  fields: string[];
+  within: 'repository' | 'global' | string;
+  errorPath: string;
+  message: string;
+  conflictingRecord?: boolean;
+  caseInsensitive?: boolean;
+}
+
+export interface LookupRule {
+  fields: string[];
+  format?: 'identifier-json';
+}
+
+export interface Permissions {
+  read: string | null;
+  create: string | null;
+  update: string | null;
+  delete: string | null;
+}
+
+export interface TypeInfo {
+  name: string;
+  kind: 'record' | 'subrecord' | 'query' | 'external';
+  uri?: string;
+  scope?: 'repository' | 'global';
+  /** Last segment of the URI template (accessions, subjects, ...). */
+  plural?: string;
+  model: string;
+  routes?: boolean;
+  listing?: 'paginated' | 'unlimited';
+  permissions?: Permissions;
+  unique?: UniqueRule[];
+  lookup?: Record<string, LookupRule>;
+  validations?: string[];
+  requiresRef?: boolean;
+  /** Regular expression (source) matching a URI of this type. */
+  uriPattern?: string;
+  props: Record<string, PropInfo>;
+}
+
+export interface Manifest {
+  types: Record<string, TypeInfo>;
+}

@@ -1,0 +1,12 @@
+import type { Config } from './config';
+import { bootstrap } from './bootstrap';
+import type { Services } from './operations/context';
+import { loadRegistry } from './registry';
+import { connect } from './store/connect';
+
+/** Connects, migrates and loads the registry: everything the app and the CLI verbs share. */
+export async function openServices(config: Config, generatedDir?: string): Promise<Services> {
+  const registry = loadRegistry(generatedDir);
+  const db = await connect(config.dbUrl);
+  return bootstrap({ config, db, registry });
+}

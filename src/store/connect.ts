@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { Knex } from 'knex';
+
+export type Dialect = 'sqlite' | 'mysql';
+
+export interface Database {
+  knex: Knex;
+  dialect: Dialect;
+  /** Human-readable location, without credentials. */
+  describe: string;
+}
+
+/**
+ * DB_URL forms: sqlite://./relative.db, sqlite:///absolute/path.db, sqlite://:memory:,
+ * mysql://user:password@host:port/database (also mariadb://). A missing MySQL database is created.
+ */
+export async function connect(dbUrl: string): Promise<Database> {
+  if (dbUrl.startsWith('sqlite://')) {
+    const file = dbUrl.slice('sqlite://'.length);
+    if (!file) throw new Error(`DB_URL ${dbUrl} names no file`);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const knex = knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: file },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate: (conn: any, done: (err: Error | null, conn: any) => void) => {
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('synchronous = NORMAL');
+          conn.pragma('busy_timeout = 5000');
+          conn.pragma('foreign_keys = ON');
+          done(null, conn);
+        },
+      },
+    });
+    return { knex, dialect: 'sqlite', describe: `sqlite ${file}` };
+  }
+  const match = /^(?:mysql|mariadb):\/\/(.*)$/.exec(dbUrl);
+  if (match) {
+    const url = new URL(`mysql://${match[1]}`);
+    const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'archive';
+    if (!/^[A-Za-z0-9_]+$/.test(database)) throw new Error(`DB_URL database name '${database}' must be letters, digits and _`);
+    const connection = {
+      host: url.hostname || '127.0.0.1',
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username || 'root'),
+      password: decodeURIComponent(url.password || ''),
+      charset: 'utf8mb4',
+      supportBigNumbers: true,
+      timezone: 'Z',
+    };
+    const admin = knexFactory({ client: 'mysql2', connection, pool: { min: 0, max: 1 } });
+    try {
+      await admin.raw(`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    } finally {
+      await admin.destroy();
+    }
+    const knex = knexFactory({
+      client: 'mysql2',
+      connection: { ...connection, database },
+      pool: { min: 0, max: Number(process.env.DB_POOL_MAX || 10) },
+    });
+    return { knex, dialect: 'mysql', describe: `mysql ${connection.host}:${connection.port}/${database}` };
+  }
+  throw new Error(`DB_URL must start with sqlite:// or mysql:// (got ${dbUrl})`);
+}
+
+/** True when err is a unique / primary key violation on either store. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; errno?: number };
+  return (
+    e?.code === 'ER_DUP_ENTRY' ||
+    e?.errno === 1062 ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}

@@ -1,0 +1,115 @@
+import { Knex } from 'knex';
+
+/**
+ * Migrations live in code (not files) so that the same list runs from tsx and from dist/.
+ * One generic set of tables serves every record type.
+ */
+interface Migration {
+  name: string;
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+const migrations: Migration[] = [
+  {
+    name: '001_generic_record_store',
+    async up(knex) {
+      await knex.schema.createTable('records', (t) => {
+        t.increments('rid').primary();
+        t.string('type', 64).notNullable();
+        t.integer('id').notNullable();
+        t.integer('repo_id').notNullable().defaultTo(0);
+        t.string('uri', 255).notNullable().unique();
+        t.text('json', 'longtext').notNullable();
+        t.integer('lock_version').notNullable().defaultTo(0);
+        t.bigInteger('create_time_ms').notNullable();
+        t.bigInteger('system_mtime_ms').notNullable();
+        t.bigInteger('user_mtime_ms').notNullable();
+        t.boolean('suppressed').notNullable().defaultTo(false);
+        t.boolean('hidden').notNullable().defaultTo(false);
+        t.unique(['type', 'id']);
+        t.index(['type', 'repo_id', 'id']);
+        t.index(['type', 'system_mtime_ms']);
+      });
+      await knex.schema.createTable('id_sequences', (t) => {
+        t.string('type', 64).primary();
+        t.integer('last_id').notNullable();
+      });
+      await knex.schema.createTable('unique_keys', (t) => {
+        t.string('type', 64).notNullable();
+        t.string('rule', 64).notNullable();
+        t.string('scope', 255).notNullable();
+        t.string('key_hash', 64).notNullable();
+        t.integer('rid').notNullable().references('rid').inTable('records').onDelete('CASCADE');
+        t.primary(['type', 'rule', 'scope', 'key_hash']);
+        t.index(['rid']);
+      });
+      await knex.schema.createTable('lookup_keys', (t) => {
+        t.string('type', 64).notNullable();
+        t.string('param', 64).notNullable();
+        t.integer('repo_id').notNullable();
+        t.string('value_hash', 64).notNullable();
+        t.integer('rid').notNullable().references('rid').inTable('records').onDelete('CASCADE');
+        t.index(['type', 'param', 'repo_id', 'value_hash']);
+        t.index(['rid']);
+      });
+      await knex.schema.createTable('record_refs', (t) => {
+        t.integer('from_rid').notNullable().references('rid').inTable('records').onDelete('CASCADE');
+        t.string('property', 128).notNullable();
+        t.string('to_uri', 255).notNullable();
+        t.index(['to_uri']);
+        t.index(['from_rid']);
+      });
+      await knex.schema.createTable('change_log', (t) => {
+        t.bigIncrements('seq').primary();
+        t.string('type', 64).notNullable();
+        t.string('uri', 255).notNullable();
+        t.string('op', 16).notNullable();
+        t.bigInteger('at_ms').notNullable();
+      });
+      await knex.schema.createTable('enumeration_values', (t) => {
+        t.string('enum_name', 128).notNullable();
+        t.string('value', 255).notNullable();
+        t.integer('position').notNullable();
+        t.boolean('readonly').notNullable().defaultTo(false);
+        t.primary(['enum_name', 'value']);
+      });
+      await knex.schema.createTable('enumerations', (t) => {
+        t.string('name', 128).primary();
+        t.boolean('editable').notNullable().defaultTo(true);
+      });
+      await knex.schema.createTable('credentials', (t) => {
+        t.string('username', 255).primary();
+        t.integer('user_id').notNullable();
+        t.string('password_hash', 255).notNullable();
+      });
+      await knex.schema.createTable('sessions', (t) => {
+        t.string('token_hash', 64).primary();
+        t.string('username', 255).notNullable();
+        t.boolean('expiring').notNullable().defaultTo(true);
+        t.bigInteger('created_ms').notNullable();
+        t.bigInteger('last_active_ms').notNullable();
+        t.index(['username']);
+      });
+    },
+    async down(knex) {
+      for (const table of [
+        'sessions', 'credentials', 'enumerations', 'enumeration_values', 'change_log',
+        'record_refs', 'lookup_keys', 'unique_keys', 'id_sequences', 'records',
+      ]) {
+        await knex.schema.dropTableIfExists(table);
+      }
+    },
+  },
+];
+
+const source: Knex.MigrationSource<Migration> = {
+  getMigrations: async () => migrations,
+  getMigrationName: (m) => m.name,
+  getMigration: async (m) => m,
+};
+
+export async function migrate(knex: Knex): Promise<string[]> {
+  const [, applied] = await knex.migrate.latest({ migrationSource: source });
+  return applied as string[];
+}

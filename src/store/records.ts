@@ -1,0 +1,211 @@
+import { Knex } from 'knex';
+import { isUniqueViolation } from './connect';
+
+/** One row of the generic records table. `json` is the complete record as served. */
+export interface RecordRow {
+  rid?: number;
+  type: string;
+  id: number;
+  repo_id: number;
+  uri: string;
+  json: string;
+  lock_version: number;
+  create_time_ms: number;
+  system_mtime_ms: number;
+  user_mtime_ms: number;
+  suppressed?: boolean;
+  hidden?: boolean;
+}
+
+export interface KeyRow {
+  rule: string;
+  scope: string;
+  hash: string;
+}
+
+export interface LookupRow {
+  param: string;
+  hash: string;
+}
+
+export interface RefRow {
+  property: string;
+  uri: string;
+}
+
+export interface ListQuery {
+  type: string;
+  repoId?: number;
+  modifiedSinceMs?: number;
+  sortColumn: string;
+  sortDirection: 'asc' | 'desc';
+  ids?: number[];
+  limit?: number;
+  offset?: number;
+  includeHidden?: boolean;
+}
+
+/** Sortable columns of the generic table, by the name clients use. */
+export const SORT_COLUMNS: Record<string, string> = {
+  id: 'id',
+  create_time: 'create_time_ms',
+  system_mtime: 'system_mtime_ms',
+  user_mtime: 'user_mtime_ms',
+  lock_version: 'lock_version',
+};
+
+/** Thrown when a unique key is already held by another record. */
+export class UniqueKeyTaken extends Error {
+  constructor(readonly rule: string, readonly holderRid: number | null) {
+    super(`unique key ${rule} taken`);
+  }
+}
+
+/** Queries of the generic record store; works on a transaction or on the pool alike. */
+export class RecordQueries {
+  constructor(readonly db: Knex | Knex.Transaction) {}
+
+  async nextId(type: string): Promise<number> {
+    const bumped = await this.db('id_sequences').where({ type }).increment('last_id', 1);
+    if (!bumped) {
+      try {
+        await this.db('id_sequences').insert({ type, last_id: 1 });
+        return 1;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        await this.db('id_sequences').where({ type }).increment('last_id', 1);
+      }
+    }
+    const row = await this.db('id_sequences').where({ type }).first('last_id');
+    return Number(row.last_id);
+  }
+
+  /** Makes sure the next id handed out for `type` is above `id` (records created with a fixed id). */
+  async reserveId(type: string, id: number): Promise<void> {
+    const updated = await this.db('id_sequences').where({ type }).andWhere('last_id', '<', id).update({ last_id: id });
+    if (!updated) {
+      const exists = await this.db('id_sequences').where({ type }).first('type');
+      if (!exists) await this.db('id_sequences').insert({ type, last_id: id });
+    }
+  }
+
+  async insert(row: RecordRow): Promise<number> {
+    const [rid] = await this.db('records').insert(row);
+    return Number(rid);
+  }
+
+  /** Optimistic update: false when the stored lock_version is not `expectedLock`. */
+  async update(rid: number, expectedLock: number, fields: Partial<RecordRow>): Promise<boolean> {
+    const count = await this.db('records').where({ rid, lock_version: expectedLock }).update(fields);
+    return count === 1;
+  }
+
+  async get(type: string, id: number): Promise<RecordRow | undefined> {
+    return normalise(await this.db('records').where({ type, id }).first());
+  }
+
+  async getByUris(uris: string[]): Promise<RecordRow[]> {
+    if (!uris.length) return [];
+    const rows = await this.db('records').whereIn('uri', uris);
+    return rows.map(normalise) as RecordRow[];
+  }
+
+  async delete(rid: number): Promise<void> {
+    // Child rows go first: MySQL and SQLite both cascade, but only with foreign keys enforced.
+    await this.db('unique_keys').where({ rid }).delete();
+    await this.db('lookup_keys').where({ rid }).delete();
+    await this.db('record_refs').where({ from_rid: rid }).delete();
+    await this.db('records').where({ rid }).delete();
+  }
+
+  /** Replaces the record's unique keys; throws UniqueKeyTaken naming the first rule that clashes. */
+  async setUniqueKeys(rid: number, type: string, keys: KeyRow[]): Promise<void> {
+    await this.db('unique_keys').where({ rid }).delete();
+    for (const key of keys) {
+      try {
+        await this.db('unique_keys').insert({ type, rule: key.rule, scope: key.scope, key_hash: key.hash, rid });
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        const holder = await this.db('unique_keys')
+          .where({ type, rule: key.rule, scope: key.scope, key_hash: key.hash })
+          .first('rid');
+        throw new UniqueKeyTaken(key.rule, holder ? Number(holder.rid) : null);
+      }
+    }
+  }
+
+  async setLookupKeys(rid: number, type: string, repoId: number, keys: LookupRow[]): Promise<void> {
+    await this.db('lookup_keys').where({ rid }).delete();
+    if (keys.length) {
+      await this.db('lookup_keys').insert(keys.map((k) => ({ type, param: k.param, repo_id: repoId, value_hash: k.hash, rid })));
+    }
+  }
+
+  async setRefs(rid: number, refs: RefRow[]): Promise<void> {
+    await this.db('record_refs').where({ from_rid: rid }).delete();
+    if (refs.length) {
+      await this.db('record_refs').insert(refs.map((r) => ({ from_rid: rid, property: r.property, to_uri: r.uri })));
+    }
+  }
+
+  async appendChange(type: string, uri: string, op: 'upsert' | 'delete', atMs: number): Promise<void> {
+    await this.db('change_log').insert({ type, uri, op, at_ms: atMs });
+  }
+
+  async uriOf(rid: number): Promise<string | undefined> {
+    const row = await this.db('records').where({ rid }).first('uri');
+    return row?.uri;
+  }
+
+  private listBase(q: ListQuery) {
+    const query = this.db('records').where({ type: q.type });
+    if (q.repoId !== undefined) query.andWhere({ repo_id: q.repoId });
+    if (!q.includeHidden) query.andWhere({ hidden: false });
+    if (q.modifiedSinceMs) query.andWhere('system_mtime_ms', '>=', q.modifiedSinceMs);
+    if (q.ids) query.whereIn('id', q.ids);
+    return query;
+  }
+
+  async count(q: ListQuery): Promise<number> {
+    const row = await this.listBase(q).count({ n: '*' }).first();
+    return Number((row as any)?.n ?? 0);
+  }
+
+  async list(q: ListQuery): Promise<RecordRow[]> {
+    const query = this.listBase(q).select('rid', 'id', 'uri', 'json').orderBy(q.sortColumn, q.sortDirection);
+    if (q.limit !== undefined) query.limit(q.limit).offset(q.offset ?? 0);
+    return (await query) as RecordRow[];
+  }
+
+  async listIds(q: ListQuery): Promise<number[]> {
+    const rows = await this.listBase(q).select('id').orderBy(q.sortColumn, q.sortDirection);
+    return rows.map((r: { id: number }) => Number(r.id));
+  }
+
+  async findByLookup(type: string, repoId: number, param: string, hashes: string[]): Promise<string[]> {
+    if (!hashes.length) return [];
+    const rows = await this.db('lookup_keys as k')
+      .join('records as r', 'r.rid', 'k.rid')
+      .where({ 'k.type': type, 'k.param': param, 'k.repo_id': repoId })
+      .whereIn('k.value_hash', hashes)
+      .distinct('r.uri', 'r.id')
+      .orderBy('r.id');
+    return rows.map((r: { uri: string }) => r.uri);
+  }
+}
+
+function normalise(row: any): RecordRow | undefined {
+  if (!row) return undefined;
+  return {
+    ...row,
+    rid: Number(row.rid),
+    id: Number(row.id),
+    repo_id: Number(row.repo_id),
+    lock_version: Number(row.lock_version),
+    create_time_ms: Number(row.create_time_ms),
+    system_mtime_ms: Number(row.system_mtime_ms),
+    user_mtime_ms: Number(row.user_mtime_ms),
+    suppressed: !!row.suppressed,
+    hidden: !!row.hidden,
+  };
+}

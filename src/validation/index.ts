@@ -1,0 +1,88 @@
+import type { Registry } from '../registry';
+import { ErrorMap, errors } from '../errors';
+import { cleanRecord } from './clean';
+import { EnumerationCatalog } from './enumerations';
+import { mapAjvErrors } from './messages';
+import { customRules } from './rules';
+import { isPlainObject, joinPath, Obj, Shape, walkShapes } from './walk';
+
+export interface Prepared {
+  record: Obj;
+  warnings: ErrorMap;
+}
+
+/**
+ * clean → schema validation (generated validators) → custom rules and value lists → defaults.
+ * Throws the reference's 400 validation error; returns the record ready to store.
+ */
+export function prepareRecord(registry: Registry, enums: EnumerationCatalog, typeName: string, input: unknown): Prepared {
+  if (!isPlainObject(input)) throw errors.unparsableBody(`expected a JSON object for a ${typeName} record`);
+  const errs: ErrorMap = {};
+  const warnings: ErrorMap = {};
+  const record = cleanRecord(registry, typeName, input, errs);
+
+  const validate = registry.validator(typeName);
+  const broken = new Set<string>();
+  if (!validate(record)) mapAjvErrors(validate.errors ?? [], errs, broken);
+
+  const root: Shape = { typeName, props: registry.type(typeName).props, obj: record, path: '' };
+  walkShapes(registry, root, (shape) => {
+    checkShape(registry, enums, shape, errs, warnings, broken);
+  });
+  if (Object.keys(errs).length) throw errors.validation(errs, warnings, typeName, record);
+
+  walkShapes(registry, root, applyDefaults);
+  return { record, warnings };
+}
+
+function checkShape(
+  registry: Registry,
+  enums: EnumerationCatalog,
+  shape: Shape,
+  errs: ErrorMap,
+  warnings: ErrorMap,
+  broken: Set<string>,
+): void {
+  for (const [name, info] of Object.entries(shape.props)) {
+    const value = shape.obj[name];
+    const path = joinPath(shape.path, name);
+    if (value === undefined) {
+      if (info.warnIfMissing) warnings[path] = ['Property was missing'];
+      continue;
+    }
+    if (info.enumName) {
+      const values = info.array && Array.isArray(value) ? value : [value];
+      values.forEach((v, i) => {
+        if (typeof v !== 'string') return;
+        const message = enumMessage(enums, info.enumName!, v, info.array ? joinPath(path, i) : path);
+        if (message) errs[info.array ? joinPath(path, i) : path] = [message];
+      });
+    }
+  }
+  if (!shape.typeName || broken.has(shape.path)) return;
+  for (const ruleName of registry.type(shape.typeName).validations ?? []) {
+    const rule = customRules[ruleName];
+    if (!rule) throw new Error(`schema ${shape.typeName} names custom rule ${ruleName}, which does not exist`);
+    for (const finding of rule(shape.obj)) {
+      const target = finding.level === 'warning' ? warnings : errs;
+      if (finding.coded) target.coded_errors = [finding.message];
+      else target[joinPath(shape.path, finding.field)] = [finding.message];
+    }
+  }
+}
+
+function enumMessage(enums: EnumerationCatalog, listName: string, value: string, path: string): string | undefined {
+  const list = enums.get(listName);
+  if (!list || list.values.includes(value)) return undefined;
+  const text = `Invalid value '${value}'.  Must be one of: ${list.values.join(', ')}`;
+  return list.editable ? text : `Protected read-only list #/${path}. ${text}`;
+}
+
+/** Defaults are filled in after validation; absent arrays become []. */
+function applyDefaults(shape: Shape): void {
+  for (const [name, info] of Object.entries(shape.props)) {
+    if (shape.obj[name] !== undefined || name === 'lock_version') continue;
+    if (info.default !== undefined) shape.obj[name] = structuredClone(info.default);
+    else if (info.array) shape.obj[name] = [];
+  }
+}
