@@ -40,7 +40,7 @@ const migrations: Migration[] = [
         t.string('rule', 64).notNullable();
         t.string('scope', 255).notNullable();
         t.string('key_hash', 64).notNullable();
-        t.integer('rid').notNullable().references('rid').inTable('records').onDelete('CASCADE');
+        t.integer('rid').unsigned().notNullable().references('rid').inTable('records').onDelete('CASCADE');
         t.primary(['type', 'rule', 'scope', 'key_hash']);
         t.index(['rid']);
       });
@@ -49,12 +49,12 @@ const migrations: Migration[] = [
         t.string('param', 64).notNullable();
         t.integer('repo_id').notNullable();
         t.string('value_hash', 64).notNullable();
-        t.integer('rid').notNullable().references('rid').inTable('records').onDelete('CASCADE');
+        t.integer('rid').unsigned().notNullable().references('rid').inTable('records').onDelete('CASCADE');
         t.index(['type', 'param', 'repo_id', 'value_hash']);
         t.index(['rid']);
       });
       await knex.schema.createTable('record_refs', (t) => {
-        t.integer('from_rid').notNullable().references('rid').inTable('records').onDelete('CASCADE');
+        t.integer('from_rid').unsigned().notNullable().references('rid').inTable('records').onDelete('CASCADE');
         t.string('property', 128).notNullable();
         t.string('to_uri', 255).notNullable();
         t.index(['to_uri']);

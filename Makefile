@@ -1,0 +1,38 @@
+# Two commands do all the set-up on a fresh machine: `make run` and `make test`.
+.PHONY: install generate check-generated build run test test-sqlite test-mariadb clean
+
+NPM_STAMP := node_modules/.package-lock.json
+
+install: $(NPM_STAMP)
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $(NPM_STAMP)
+
+generate: install
+	npx tsx scripts/generate.ts
+
+check-generated: install
+	npx tsx scripts/check-generated.ts
+
+# Regenerates only when the schemas changed since generated/ was written.
+generated/registry.json: $(wildcard schemas/*.json) scripts/generate.ts | $(NPM_STAMP)
+	npx tsx scripts/generate.ts
+
+build: install generated/registry.json
+	npx tsc -p tsconfig.json
+
+run: build
+	node dist/src/server.js
+
+test: build
+	bash scripts/test.sh
+
+test-sqlite: build
+	TEST_STORES=sqlite bash scripts/test.sh
+
+test-mariadb: build
+	TEST_STORES=mariadb bash scripts/test.sh
+
+clean:
+	rm -rf dist data
