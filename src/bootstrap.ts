@@ -1,4 +1,5 @@
 import { setPassword } from './access/users';
+import { ensureAdministratorsGroup } from './access/groups';
 import { isUniqueViolation } from './store/connect';
 import { migrate } from './store/migrations';
 import { seedEnumerations, EnumerationCatalog } from './validation/enumerations';
@@ -12,7 +13,7 @@ const SYSTEM = { username: 'admin' };
 const BUILT_IN = [
   { type: 'repository', id: GLOBAL_REPO_ID, hidden: true, body: { repo_code: '_archivesspace', name: 'Global repository' } },
   { type: 'vocabulary', id: 1, hidden: false, body: { ref_id: 'global', name: 'global' } },
-  { type: 'user', id: 1, hidden: false, body: { username: 'admin', name: 'Administrator', is_admin: true, is_system_user: true, source: 'local' } },
+  { type: 'user', id: 1, hidden: false, body: { username: 'admin', name: 'Administrator' }, serverFields: { is_system_user: true, source: 'local' } },
 ];
 
 /**
@@ -27,10 +28,13 @@ export async function bootstrap(s: Omit<Services, 'enums'>): Promise<Services> {
     const exists = await s.db.knex('records').where({ type: item.type, id: item.id }).first('rid');
     if (exists) continue;
     const { record, warnings } = prepareRecord(services.registry, services.enums, item.type, item.body);
+    // Read-only fields are the server's to set; a client could not send them.
+    Object.assign(record, (item as { serverFields?: object }).serverFields);
     await ignoreRace(() =>
       createRecord(services, SYSTEM, { type: services.registry.type(item.type) }, record, warnings, { id: item.id, hidden: item.hidden }),
     );
   }
+  await ignoreRace(() => s.db.knex.transaction((trx) => ensureAdministratorsGroup(trx, services, SYSTEM)));
   const admin = await s.db.knex('credentials').where({ username: 'admin' }).first('username');
   if (!admin) await ignoreRace(() => setPassword(s.db.knex, 'admin', 1, s.config.adminPassword));
   return services;

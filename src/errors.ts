@@ -19,6 +19,8 @@ const PARAM_REQUIRED = 'Parameter required but no value provided';
 
 export const errors = {
   notFound: (model: string) => new ApiError(404, { error: `${model} not found` }),
+  userNotFound: () => new ApiError(404, { error: "User wasn't found" }),
+  notFoundException: () => new ApiError(404, { error: 'NotFoundException' }),
   routeNotFound: () => new ApiError(404, { error: 'Sinatra::NotFound' }),
   accessDenied: () => new ApiError(403, { error: 'Access denied' }),
   loginFailed: () => new ApiError(403, { error: 'Login failed' }),

@@ -3,10 +3,13 @@ import { bootstrap } from './bootstrap';
 import type { Services } from './operations/context';
 import { loadRegistry } from './registry';
 import { connect } from './store/connect';
+import { groupHooks } from './access/groups';
+import { userHooks } from './access/users';
+import { repositoryHooks } from './operations/repositories';
 
 /** Connects, migrates and loads the registry: everything the app and the CLI verbs share. */
 export async function openServices(config: Config, generatedDir?: string): Promise<Services> {
   const registry = loadRegistry(generatedDir);
   const db = await connect(config.dbUrl);
-  return bootstrap({ config, db, registry });
+  return bootstrap({ config, db, registry, hooks: { repository: repositoryHooks, group: groupHooks, user: userHooks } });
 }

@@ -1,9 +1,13 @@
 import type { Actor, Services } from '../operations/context';
+import { Grants, holds, loadGrants } from './grants';
 
-/**
- * The one place a permission is decided. Until groups land, any logged-in user holds every
- * permission and the anonymous caller holds none (endpoints with a null permission are open).
- */
-export async function can(_s: Services, actor: Actor | null, _code: string, _repoId?: number): Promise<boolean> {
-  return actor !== null;
+export function actorGrants(s: Services, actor: Actor): Promise<Grants> {
+  actor.grants ??= loadGrants(s.db.knex, actor.username);
+  return actor.grants;
+}
+
+/** The one place a permission is decided. The anonymous caller holds nothing. */
+export async function can(s: Services, actor: Actor | null, code: string, repoId?: number): Promise<boolean> {
+  if (!actor) return false;
+  return holds(await actorGrants(s, actor), code, repoId);
 }

@@ -46,3 +46,8 @@ export async function findSession(knex: Knex, config: Config, token: string): Pr
 export async function deleteSession(knex: Knex, token: string): Promise<void> {
   await knex('sessions').where({ token_hash: digest(token) }).delete();
 }
+
+/** become-user: the caller's session now belongs to another user. */
+export async function repointSession(knex: Knex, token: string, username: string): Promise<void> {
+  await knex('sessions').where({ token_hash: digest(token) }).update({ username });
+}

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { Services } from '../operations/context';
+import type { TypeHooks } from '../operations/hooks';
+import type { Obj } from '../validation/walk';
+import { holds, loadGrants, permissionsObject } from './grants';
 import { createSession } from './sessions';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 
@@ -13,15 +16,48 @@ export function normaliseUsername(raw: string): string {
   return name;
 }
 
-export async function setPassword(knex: Knex, username: string, userId: number, password: string): Promise<void> {
+export async function setPassword(db: Knex | Knex.Transaction, username: string, userId: number, password: string): Promise<void> {
   const password_hash = await hashPassword(password);
-  const updated = await knex('credentials').where({ username }).update({ password_hash, user_id: userId });
-  if (!updated) await knex('credentials').insert({ username, user_id: userId, password_hash });
+  const updated = await db('credentials').where({ username }).update({ password_hash, user_id: userId });
+  if (!updated) await db('credentials').insert({ username, user_id: userId, password_hash });
 }
 
-export async function userRecord(knex: Knex, userId: number): Promise<Record<string, unknown> | undefined> {
-  const row = await knex('records').where({ type: 'user', id: userId }).first('json');
-  return row ? JSON.parse(row.json) : undefined;
+/** is_admin and groups are not stored on the user: they follow group membership. */
+export const userHooks: TypeHooks = {
+  async beforeSave(_trx, _s, _where, body) {
+    body.username = normaliseUsername(String(body.username));
+    delete body.is_admin;
+    delete body.groups;
+  },
+};
+
+/** Group URIs per username, in one query. */
+async function groupsOf(knex: Knex, usernames: string[], repoId?: number): Promise<Map<string, string[]>> {
+  const query = knex('group_members as m').join('records as r', 'r.rid', 'm.group_rid').whereIn('m.username', usernames);
+  if (repoId !== undefined) query.andWhere('m.repo_id', repoId);
+  const rows = await query.select('m.username', 'r.uri').orderBy('r.uri');
+  const out = new Map<string, string[]>();
+  for (const row of rows) out.set(row.username, [...(out.get(row.username) ?? []), row.uri]);
+  return out;
+}
+
+/** Adds the membership-derived fields to user records: groups, is_admin, and optionally permissions. */
+export async function decorateUsers(s: Services, users: Obj[], options: { permissions?: boolean; repoId?: number } = {}) {
+  if (!users.length) return;
+  const groups = await groupsOf(s.db.knex, users.map((u) => u.username), options.repoId);
+  for (const user of users) {
+    const grants = await loadGrants(s.db.knex, user.username);
+    user.groups = groups.get(user.username) ?? [];
+    user.is_admin = holds(grants, 'administer_system');
+    if (options.permissions) user.permissions = permissionsObject(grants);
+  }
+}
+
+export async function userRecordByName(knex: Knex, username: string): Promise<{ id: number; record: Obj } | undefined> {
+  const cred = await knex('credentials').where({ username }).first('user_id');
+  if (!cred) return undefined;
+  const row = await knex('records').where({ type: 'user', id: cred.user_id }).first('json');
+  return row ? { id: Number(cred.user_id), record: JSON.parse(row.json) } : undefined;
 }
 
 /**
@@ -33,10 +69,11 @@ export async function login(s: Services, rawUsername: string, password: string, 
   const cred = await s.db.knex('credentials').where({ username }).first();
   const ok = await verifyPassword(password, cred?.password_hash ?? (await decoyHash()));
   if (!cred || !ok) throw errors.loginFailed();
-  const user = await userRecord(s.db.knex, Number(cred.user_id));
-  if (!user || user.is_active_user === false) throw errors.loginFailed();
+  const found = await userRecordByName(s.db.knex, username);
+  if (!found || found.record.is_active_user === false) throw errors.loginFailed();
   const session = await createSession(s.db.knex, username, expiring);
-  const body: Record<string, unknown> = { session, user: { ...user, permissions: { _archivesspace: ['edit_user_self'] } } };
+  await decorateUsers(s, [found.record], { permissions: true });
+  const body: Obj = { session, user: found.record };
   if (!expiring) body.expire_after_seconds = s.config.sessionNonexpirableForceExpireAfterSeconds;
   return body;
 }

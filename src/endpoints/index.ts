@@ -1,8 +1,9 @@
 import type { Registry } from '../registry';
+import { accessEndpoints } from './access';
 import { recordEndpoints } from './records';
 import { systemEndpoints } from './system';
 import type { Endpoint } from './types';
 
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...accessEndpoints(), ...recordEndpoints(registry)];
 }

@@ -1,6 +1,6 @@
 import type { Registry, TypeInfo } from '../registry';
 import {
-  createRecord, deleteRecord, getRecordJson, listAll, listAllIds, listIdSet, listPage, updateRecord, Where,
+  createRecord, deleteRecord, getRecordJson, listAll, listAllIds, listIdSet, listPage, ListOptions, updateRecord, Where,
 } from '../operations/records';
 import { Call, Endpoint, json, rawJson } from './types';
 
@@ -14,6 +14,15 @@ function where(type: TypeInfo, call: Call): Where {
 /** Express path of a type's collection: its URI template. */
 function collectionPath(type: TypeInfo): string {
   return type.uri!;
+}
+
+/** Answers a paginated listing in whichever mode the caller chose (page, id_set, all_ids). */
+export async function paginatedListing(call: Call, w: Where, decorate?: ListOptions['decorate']) {
+  const p = call.paging!;
+  const o = { modifiedSince: p.modifiedSince, sortField: p.sortField, sortDirection: p.sortDirection, resolve: p.resolve, decorate };
+  if (p.mode === 'page') return rawJson(await listPage(call.s, w, p.page, p.pageSize, o));
+  if (p.mode === 'id_set') return rawJson(await listIdSet(call.s, w, p.ids, o));
+  return json(await listAllIds(call.s, w, o));
 }
 
 /** CRUD and listing for every routed type in the registry: one mechanism, no per-type handler. */
@@ -31,14 +40,7 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
         : {
             method: 'get', path: base, permission: perms.read, paginated: true,
             summary: `List ${type.name} records (page, id_set or all_ids)`,
-            handle: async (call) => {
-              const p = call.paging!;
-              const o = { modifiedSince: p.modifiedSince, sortField: p.sortField, sortDirection: p.sortDirection, resolve: p.resolve };
-              const w = where(type, call);
-              if (p.mode === 'page') return rawJson(await listPage(call.s, w, p.page, p.pageSize, o));
-              if (p.mode === 'id_set') return rawJson(await listIdSet(call.s, w, p.ids, o));
-              return json(await listAllIds(call.s, w, o));
-            },
+            handle: (call) => paginatedListing(call, where(type, call)),
           };
     const endpoints: Endpoint[] = [
       list,
@@ -50,7 +52,7 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
       {
         method: 'get', path: `${base}/:id`, params: [idParam, resolveParam], permission: perms.read,
         summary: `Get a ${type.name}`,
-        handle: async (call) => rawJson(await getRecordJson(call.s, where(type, call), call.params.id, call.params.resolve)),
+        handle: async (call) => rawJson(await getRecordJson(call.s, where(type, call), call.params.id, { resolve: call.params.resolve })),
       },
       {
         method: 'post', path: `${base}/:id`, params: [idParam], body: type.name, permission: perms.update,

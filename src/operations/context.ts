@@ -2,6 +2,8 @@ import type { Config } from '../config';
 import type { Registry } from '../registry';
 import type { Database } from '../store/connect';
 import type { EnumerationCatalog } from '../validation/enumerations';
+import type { TypeHooks } from './hooks';
+import type { Grants } from '../access/grants';
 
 /** What every operation needs, with no knowledge of HTTP. */
 export interface Services {
@@ -9,10 +11,14 @@ export interface Services {
   db: Database;
   registry: Registry;
   enums: EnumerationCatalog;
+  /** Domain rules of the few types that have them, by type name. */
+  hooks: Record<string, TypeHooks>;
 }
 
 export interface Actor {
   username: string;
+  /** Loaded once per request, on the first permission check. */
+  grants?: Promise<Grants>;
 }
 
 /** Seconds-precision UTC timestamps, as the reference writes them (2024-05-01T12:00:00Z). */

@@ -7,7 +7,6 @@ import { Actor, isoSeconds, Services } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
 import { collectRefs } from './refs';
 import { resolveLinks } from './resolve';
-import { typeHooks } from './hooks';
 
 /** The id of the hidden global repository (auth-and-permissions.md section 7). */
 export const GLOBAL_REPO_ID = 1;
@@ -74,7 +73,9 @@ async function saveDerived(q: RecordQueries, s: Services, where: Where, rid: num
 }
 
 function checkRepositoryScope(where: Where): void {
-  if (where.type.scope === 'repository' && where.repoId === GLOBAL_REPO_ID) throw errors.globalRepositoryRecord();
+  if (where.type.scope === 'repository' && where.repoId === GLOBAL_REPO_ID && !where.type.allowInGlobalRepository) {
+    throw errors.globalRepositoryRecord();
+  }
 }
 
 export async function createRecord(
@@ -92,6 +93,8 @@ export async function createRecord(
     if (id === undefined) id = await q.nextId(where.type.name);
     else await q.reserveId(where.type.name, id);
     const nowMs = Date.now();
+    const hooks = s.hooks[where.type.name];
+    await hooks?.beforeSave?.(trx, s, where, body);
     const record = composeRecord(where, id, body, {
       lockVersion: 0, createdBy: actor.username, modifiedBy: actor.username, createMs: nowMs, nowMs,
     });
@@ -108,6 +111,7 @@ export async function createRecord(
       hidden: options.hidden ?? false,
     });
     await saveDerived(q, s, where, rid, record);
+    await hooks?.afterSave?.(trx, s, { where, rid, id, record, created: true, actor });
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Created' as const, id, lock_version: 0, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
   };
@@ -138,8 +142,9 @@ export async function updateRecord(
   id: number,
   body: Obj,
   warnings: ErrorMap,
+  options: { trx?: Knex.Transaction } = {},
 ): Promise<WriteResult> {
-  return s.db.knex.transaction(async (trx) => {
+  const run = async (trx: Knex.Transaction) => {
     const q = new RecordQueries(trx);
     const row = await fetchRow(q, where, id);
     const expected = lockVersionOf(body);
@@ -147,6 +152,8 @@ export async function updateRecord(
     if (row.suppressed) throw errors.suppressedUpdate();
     const previous = JSON.parse(row.json);
     const nowMs = Date.now();
+    const hooks = s.hooks[where.type.name];
+    await hooks?.beforeSave?.(trx, s, where, body);
     const record = composeRecord(where, id, body, {
       lockVersion: expected + 1,
       createdBy: previous.created_by,
@@ -162,20 +169,30 @@ export async function updateRecord(
     });
     if (!updated) throw errors.staleLockVersion();
     await saveDerived(q, s, where, row.rid!, record);
+    await hooks?.afterSave?.(trx, s, { where, rid: row.rid!, id, record, created: false, actor });
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Updated' as const, id, lock_version: expected + 1, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
-  });
+  };
+  return options.trx ? run(options.trx) : s.db.knex.transaction(run);
 }
 
-export async function deleteRecord(s: Services, where: Where, id: number): Promise<{ status: 'Deleted'; id: number }> {
-  await s.db.knex.transaction(async (trx) => {
+export async function deleteRecord(
+  s: Services, where: Where, id: number, options: { trx?: Knex.Transaction } = {},
+): Promise<{ status: 'Deleted'; id: number }> {
+  const run = async (trx: Knex.Transaction) => {
     const q = new RecordQueries(trx);
     const row = await fetchRow(q, where, id);
-    await typeHooks[where.type.name]?.beforeDelete?.(trx, s, row);
+    await s.hooks[where.type.name]?.beforeDelete?.(trx, s, row);
     await q.delete(row.rid!);
     await q.appendChange(where.type.name, row.uri, 'delete', Date.now());
-  });
+  };
+  await (options.trx ? run(options.trx) : s.db.knex.transaction(run));
   return { status: 'Deleted', id };
+}
+
+/** The stored record (for domain code that reads before it writes). */
+export async function readRecord(s: Services, where: Where, id: number, db: Knex | Knex.Transaction = s.db.knex): Promise<Obj> {
+  return JSON.parse((await fetchRow(new RecordQueries(db), where, id)).json);
 }
 
 /** Loader for resolve[]: a batch of URIs → records (scope is not checked, as in the reference). */
@@ -187,12 +204,9 @@ export function uriLoader(s: Services) {
 }
 
 /** One record as JSON text; the stored text is served as is unless links are resolved. */
-export async function getRecordJson(s: Services, where: Where, id: number, resolve: string[] = []): Promise<string> {
+export async function getRecordJson(s: Services, where: Where, id: number, o: ListOptions = {}): Promise<string> {
   const row = await fetchRow(new RecordQueries(s.db.knex), where, id);
-  if (!resolve.length) return row.json;
-  const record = JSON.parse(row.json);
-  await resolveLinks([record], resolve, uriLoader(s));
-  return JSON.stringify(record);
+  return (await rowsToJson(s, [row], o)).slice(1, -1);
 }
 
 export interface ListOptions {
@@ -200,6 +214,8 @@ export interface ListOptions {
   sortField?: string;
   sortDirection?: 'asc' | 'desc';
   resolve?: string[];
+  /** Adds computed fields to each record before it is served. */
+  decorate?: (records: Obj[]) => Promise<void>;
 }
 
 function listQuery(s: Services, where: Where, o: ListOptions) {
@@ -218,10 +234,11 @@ function listQuery(s: Services, where: Where, o: ListOptions) {
   } as const;
 }
 
-async function rowsToJson(s: Services, rows: RecordRow[], resolve: string[] | undefined): Promise<string> {
-  if (!resolve?.length) return `[${rows.map((r) => r.json).join(',')}]`;
+async function rowsToJson(s: Services, rows: RecordRow[], o: ListOptions): Promise<string> {
+  if (!o.resolve?.length && !o.decorate) return `[${rows.map((r) => r.json).join(',')}]`;
   const records = rows.map((r) => JSON.parse(r.json));
-  await resolveLinks(records, resolve, uriLoader(s));
+  await o.decorate?.(records);
+  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s));
   return JSON.stringify(records);
 }
 
@@ -233,13 +250,13 @@ export async function listPage(s: Services, where: Where, page: number, pageSize
     q.list({ ...base, limit: pageSize, offset: (page - 1) * pageSize }),
   ]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
-  const results = await rowsToJson(s, rows, o.resolve);
+  const results = await rowsToJson(s, rows, o);
   return `{"first_page":1,"last_page":${lastPage},"this_page":${page},"total":${total},"results":${results}}`;
 }
 
 export async function listIdSet(s: Services, where: Where, ids: number[], o: ListOptions): Promise<string> {
   const rows = await new RecordQueries(s.db.knex).list({ ...listQuery(s, where, o), ids });
-  return rowsToJson(s, rows, o.resolve);
+  return rowsToJson(s, rows, o);
 }
 
 export async function listAllIds(s: Services, where: Where, o: ListOptions): Promise<number[]> {
@@ -249,7 +266,7 @@ export async function listAllIds(s: Services, where: Where, o: ListOptions): Pro
 /** Unlimited listings: every visible record, as a plain array. */
 export async function listAll(s: Services, where: Where, o: ListOptions): Promise<string> {
   const rows = await new RecordQueries(s.db.knex).list(listQuery(s, where, o));
-  return rowsToJson(s, rows, o.resolve);
+  return rowsToJson(s, rows, o);
 }
 
 export { ApiError };

@@ -55,6 +55,8 @@ export interface TypeInfo {
   lookup?: Record<string, LookupRule>;
   validations?: string[];
   requiresRef?: boolean;
+  /** A repository-scoped type that may also live in the global repository (groups). */
+  allowInGlobalRepository?: boolean;
   /** Regular expression (source) matching a URI of this type. */
   uriPattern?: string;
   props: Record<string, PropInfo>;

@@ -101,6 +101,29 @@ const migrations: Migration[] = [
       }
     },
   },
+  {
+    name: '002_group_membership_index',
+    async up(knex) {
+      // Derived from group records on every save, like unique_keys: the permission check reads these.
+      await knex.schema.createTable('group_members', (t) => {
+        t.integer('group_rid').unsigned().notNullable().references('rid').inTable('records').onDelete('CASCADE');
+        t.integer('repo_id').notNullable();
+        t.string('username', 255).notNullable();
+        t.primary(['group_rid', 'username']);
+        t.index(['username']);
+      });
+      await knex.schema.createTable('group_grants', (t) => {
+        t.integer('group_rid').unsigned().notNullable().references('rid').inTable('records').onDelete('CASCADE');
+        t.integer('repo_id').notNullable();
+        t.string('permission', 64).notNullable();
+        t.primary(['group_rid', 'permission']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTableIfExists('group_grants');
+      await knex.schema.dropTableIfExists('group_members');
+    },
+  },
 ];
 
 const source: Knex.MigrationSource<Migration> = {

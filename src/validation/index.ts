@@ -82,7 +82,8 @@ function enumMessage(enums: EnumerationCatalog, listName: string, value: string,
 function applyDefaults(shape: Shape): void {
   for (const [name, info] of Object.entries(shape.props)) {
     if (shape.obj[name] !== undefined || name === 'lock_version') continue;
-    if (info.default !== undefined) shape.obj[name] = structuredClone(info.default);
+    // An empty-string default would break the rule that records never carry "".
+    if (info.default !== undefined && info.default !== '') shape.obj[name] = structuredClone(info.default);
     else if (info.array) shape.obj[name] = [];
   }
 }

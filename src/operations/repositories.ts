@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import { createDefaultGroups } from '../access/groups';
+import type { TypeHooks } from './hooks';
+import type { Services } from './context';
+
+/** Repository rules: default groups on create, contained records deleted with it. */
+export const repositoryHooks: TypeHooks = {
+  async afterSave(trx, s, saved) {
+    if (saved.created && saved.id !== 1) {
+      await createDefaultGroups(trx, s, saved.actor, saved.id, saved.record.repo_code);
+    }
+  },
+
+  /** Deleting a repository deletes the records it holds (endpoints.md section 4): not refused. */
+  async beforeDelete(trx, s, row) {
+    await deleteContainedRecords(trx, s, row.id);
+  },
+};
+
+async function deleteContainedRecords(trx: Knex.Transaction, s: Services, repoId: number): Promise<void> {
+  const scoped = Object.values(s.registry.types).filter((t) => t.scope === 'repository').map((t) => t.name);
+  const contained = () => trx('records').select('rid').where({ repo_id: repoId }).whereIn('type', scoped);
+  const uris = await trx('records').select('type', 'uri').where({ repo_id: repoId }).whereIn('type', scoped);
+  for (const table of ['unique_keys', 'lookup_keys']) await trx(table).whereIn('rid', contained()).delete();
+  await trx('record_refs').whereIn('from_rid', contained()).delete();
+  for (const table of ['group_members', 'group_grants']) await trx(table).whereIn('group_rid', contained()).delete();
+  await trx('records').where({ repo_id: repoId }).whereIn('type', scoped).delete();
+  const now = Date.now();
+  for (let i = 0; i < uris.length; i += 500) {
+    await trx('change_log').insert(uris.slice(i, i + 500).map((u: { type: string; uri: string }) => ({ ...u, op: 'delete', at_ms: now })));
+  }
+}
