@@ -118,6 +118,13 @@ export async function createRecord(
   return options.trx ? run(options.trx) : s.db.knex.transaction(run);
 }
 
+/** Read-only properties belong to the server: an update keeps them (clients cannot send them). */
+function keepServerOwnedFields(type: TypeInfo, previous: Obj, body: Obj): void {
+  for (const [name, info] of Object.entries(type.props)) {
+    if (info.readOnly && previous[name] !== undefined && body[name] === undefined) body[name] = previous[name];
+  }
+}
+
 function lockVersionOf(body: Obj): number {
   const raw = body.lock_version;
   if (raw === undefined || raw === null || raw === '') throw errors.missingLockVersion();
@@ -151,6 +158,7 @@ export async function updateRecord(
     if (expected !== row.lock_version) throw errors.staleLockVersion();
     if (row.suppressed) throw errors.suppressedUpdate();
     const previous = JSON.parse(row.json);
+    keepServerOwnedFields(where.type, previous, body);
     const nowMs = Date.now();
     const hooks = s.hooks[where.type.name];
     await hooks?.beforeSave?.(trx, s, where, body);
