@@ -244,6 +244,64 @@ describe(`generic record API (${STORE})`, () => {
     });
   });
 
+  describe('references between records', () => {
+    async function subject(term: string) {
+      const res = await t.http.post('/subjects').set(auth()).send({
+        source: 'local', vocabulary: '/vocabularies/1', terms: [{ term, term_type: 'topical', vocabulary: '/vocabularies/1' }],
+      });
+      assert.equal(res.status, 200, res.text);
+      return res.body.uri as string;
+    }
+
+    it('refuses a link to a record that does not exist', async () => {
+      const res = await createAccession({ id_0: 'REF1', subjects: [{ ref: '/subjects/987654' }] });
+      assert.deepEqual([res.status, res.body], [400, { error: "Can't relate to non-existent record: /subjects/987654" }]);
+    });
+
+    it('refuses a link to a record of another repository', async () => {
+      const other = await createRepository(t, 'ELSEWHERE');
+      const foreign = await t.http.post(`/repositories/${other}/accessions`).set(auth()).send({ id_0: 'F1' });
+      const res = await createAccession({ id_0: 'REF2', related_accessions: [{ jsonmodel_type: 'accession_sibling_relationship', relator: 'sibling_of', relator_type: 'bound_with', ref: foreign.body.uri }] });
+      assert.equal(res.status, 400, res.text);
+      assert.deepEqual(res.body, { error: `Invalid URI reference for this (${repo}) repo: '${foreign.body.uri}'` });
+    });
+
+    it('removes the links to a deleted subject from the records that held them', async () => {
+      const keep = await subject('Kept');
+      const gone = await subject('Gone');
+      const acc = await createAccession({ id_0: 'REF3', subjects: [{ ref: keep }, { ref: gone }] });
+      assert.equal(acc.status, 200, acc.text);
+      await t.http.delete(gone).set(auth()).expect(200);
+      const got = await t.http.get(acc.body.uri).set(auth());
+      assert.deepEqual(got.body.subjects, [{ ref: keep }]);
+      assert.equal(got.body.lock_version, 1);
+    });
+
+    it('refuses to delete a location that a top container uses (409), and deletes it once unlinked', async () => {
+      const loc = await t.http.post('/locations').set(auth()).send({ building: 'Stack', barcode: `LOC-${Date.now()}` });
+      const box = await t.http.post(`/repositories/${repo}/top_containers`).set(auth()).send({
+        indicator: '1', container_locations: [{ jsonmodel_type: 'container_location', status: 'current', start_date: '2024-01-01', ref: loc.body.uri }],
+      });
+      assert.equal(box.status, 200, box.text);
+      const refused = await t.http.delete(loc.body.uri).set(auth());
+      assert.deepEqual([refused.status, refused.body], [409, { error: 'Location cannot be deleted if linked' }]);
+      await t.http.delete(box.body.uri).set(auth()).expect(200);
+      await t.http.delete(loc.body.uri).set(auth()).expect(200);
+    });
+
+    it('removes the instances that point at a deleted top container', async () => {
+      const box = await t.http.post(`/repositories/${repo}/top_containers`).set(auth()).send({ indicator: '2' });
+      const acc = await createAccession({
+        id_0: 'REF4',
+        instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box.body.uri } } }],
+      });
+      assert.equal(acc.status, 200, acc.text);
+      await t.http.delete(box.body.uri).set(auth()).expect(200);
+      const got = await t.http.get(acc.body.uri).set(auth());
+      assert.deepEqual(got.body.instances, []);
+    });
+  });
+
   describe('global types and the system routes', () => {
     it('serves vocabularies, locations and both profiles through the same mechanism', async () => {
       const cases: Array<[string, Record<string, unknown>]> = [

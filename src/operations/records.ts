@@ -5,7 +5,7 @@ import { RecordQueries, RecordRow, SORT_COLUMNS, UniqueKeyTaken } from '../store
 import type { Obj } from '../validation/walk';
 import { Actor, isoSeconds, Services } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
-import { collectRefs } from './refs';
+import { checkRefs, collectRefs, unlink } from './refs';
 import { resolveLinks } from './resolve';
 
 /** The id of the hidden global repository (auth-and-permissions.md section 7). */
@@ -69,7 +69,9 @@ async function saveDerived(q: RecordQueries, s: Services, where: Where, rid: num
     throw errors.conflictOnSave(body);
   }
   await q.setLookupKeys(rid, where.type.name, repoId, lookupKeys(where.type, record));
-  await q.setRefs(rid, collectRefs(s.registry, where.type.name, record));
+  const refs = collectRefs(s.registry, where.type.name, record);
+  await checkRefs(q, s.registry, refs, where.type.scope === 'repository' ? where.repoId : undefined, record.uri);
+  await q.setRefs(rid, refs);
 }
 
 function checkRepositoryScope(where: Where): void {
@@ -190,12 +192,37 @@ export async function deleteRecord(
   const run = async (trx: Knex.Transaction) => {
     const q = new RecordQueries(trx);
     const row = await fetchRow(q, where, id);
+    const referrers = await q.referrers(row.uri);
+    if (where.type.refuseDeleteIfLinked && referrers.length) {
+      throw new ApiError(409, { error: where.type.refuseDeleteIfLinked });
+    }
     await s.hooks[where.type.name]?.beforeDelete?.(trx, s, row);
     await q.delete(row.rid!);
     await q.appendChange(where.type.name, row.uri, 'delete', Date.now());
+    for (const referrer of referrers) await dropLinksTo(q, s, referrer, row.uri);
   };
   await (options.trx ? run(options.trx) : s.db.knex.transaction(run));
   return { status: 'Deleted', id };
+}
+
+/**
+ * Deleting a record removes the links other records hold to it (errors.md section 5: subjects,
+ * agents, top containers, digital objects are not refused); each such record counts as updated.
+ */
+async function dropLinksTo(q: RecordQueries, s: Services, referrer: RecordRow, uri: string): Promise<void> {
+  const type = s.registry.types[referrer.type];
+  const stillThere = await q.get(referrer.type, referrer.id);
+  if (!type || !stillThere) return;
+  const record = JSON.parse(stillThere.json);
+  if (!unlink(record, uri)) return;
+  const nowMs = Date.now();
+  record.lock_version = stillThere.lock_version + 1;
+  record.system_mtime = isoSeconds(nowMs);
+  await q.update(stillThere.rid!, stillThere.lock_version, {
+    json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs,
+  });
+  await saveDerived(q, s, { type, repoId: referrer.repo_id || undefined }, stillThere.rid!, record);
+  await q.appendChange(referrer.type, referrer.uri, 'upsert', nowMs);
 }
 
 /** The stored record (for domain code that reads before it writes). */

@@ -1,5 +1,6 @@
 import type { Registry } from '../registry';
-import type { RefRow } from '../store/records';
+import { ApiError } from '../errors';
+import type { RecordQueries, RefRow } from '../store/records';
 import { isPlainObject, Obj, walkShapes } from '../validation/walk';
 
 /** Every outgoing reference of a record (links, uri properties, relationship subrecords). */
@@ -19,4 +20,52 @@ export function collectRefs(registry: Registry, typeName: string, record: Obj): 
     }
   });
   return refs;
+}
+
+/**
+ * Links must name records that exist, and repository-scoped targets must live in the active
+ * repository (errors.md section 2). One query for all of a record's links.
+ */
+export async function checkRefs(q: RecordQueries, registry: Registry, refs: RefRow[], activeRepo: number | undefined, self: string) {
+  const uris = [...new Set(refs.map((r) => r.uri).filter((u) => u !== self && !u.endsWith('/tree')))];
+  const found = new Map((await q.existing(uris)).map((row) => [row.uri, row]));
+  for (const uri of uris) {
+    const row = found.get(uri);
+    if (!row) throw new ApiError(400, { error: `Can't relate to non-existent record: ${uri}` });
+    const scoped = registry.types[row.type]?.scope === 'repository';
+    if (scoped && activeRepo !== undefined && row.repo_id !== activeRepo) {
+      throw new ApiError(400, { error: `Invalid URI reference for this (${activeRepo}) repo: '${uri}'` });
+    }
+  }
+}
+
+/**
+ * Removes every link to `uri` from a record: a link inside an array element removes that element
+ * (a subject link, a linked agent, an instance whose container is gone); a single link property
+ * is removed. Returns true when something changed.
+ */
+export function unlink(record: Obj, uri: string): boolean {
+  let changed = false;
+  const mentions = (value: unknown): boolean =>
+    value === uri ||
+    (Array.isArray(value) ? value.some(mentions) : isPlainObject(value) && Object.entries(value).some(([k, v]) => k !== '_resolved' && mentions(v)));
+  const visit = (obj: Obj) => {
+    for (const [key, value] of Object.entries(obj)) {
+      if (key === 'uri' || key === 'repository') continue;
+      if (Array.isArray(value)) {
+        const kept = value.filter((item) => !mentions(item));
+        if (kept.length !== value.length) {
+          obj[key] = kept;
+          changed = true;
+        }
+      } else if (isPlainObject(value)) {
+        if (value.ref === uri) {
+          delete obj[key];
+          changed = true;
+        } else visit(value);
+      }
+    }
+  };
+  visit(record);
+  return changed;
 }

@@ -55,6 +55,8 @@ export interface TypeInfo {
   lookup?: Record<string, LookupRule>;
   validations?: string[];
   requiresRef?: boolean;
+  /** Deleting a record of this type that others still link to is refused (409) with this message. */
+  refuseDeleteIfLinked?: string;
   /** A repository-scoped type that may also live in the global repository (groups). */
   allowInGlobalRepository?: boolean;
   /** Regular expression (source) matching a URI of this type. */

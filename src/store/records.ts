@@ -110,6 +110,23 @@ export class RecordQueries {
     return rows.map(normalise) as RecordRow[];
   }
 
+  /** Type and repository of the records that exist among `uris` (no JSON: a cheap existence check). */
+  async existing(uris: string[]): Promise<Array<{ uri: string; type: string; repo_id: number }>> {
+    if (!uris.length) return [];
+    const rows = await this.db('records').whereIn('uri', uris).select('uri', 'type', 'repo_id');
+    return rows.map((r: any) => ({ uri: r.uri, type: r.type, repo_id: Number(r.repo_id) }));
+  }
+
+  /** Records that link to `uri` (from record_refs), other than the record itself. */
+  async referrers(uri: string): Promise<RecordRow[]> {
+    const rows = await this.db('records as r')
+      .join('record_refs as x', 'x.from_rid', 'r.rid')
+      .where('x.to_uri', uri)
+      .andWhere('r.uri', '<>', uri)
+      .distinct('r.rid', 'r.type', 'r.id', 'r.repo_id', 'r.uri', 'r.json', 'r.lock_version');
+    return rows.map(normalise) as RecordRow[];
+  }
+
   async delete(rid: number): Promise<void> {
     // Child rows go first: MySQL and SQLite both cascade, but only with foreign keys enforced.
     await this.db('unique_keys').where({ rid }).delete();
