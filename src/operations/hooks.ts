@@ -11,13 +11,22 @@ export interface SavedRecord {
   record: Obj;
   created: boolean;
   actor: Actor;
+  /** What beforeSave returned. */
+  state?: unknown;
+  /** The stored record before an update. */
+  previous?: Obj;
 }
 
 /** Domain rules that only some types have (groups, repositories); everything else is generic. */
 export interface TypeHooks {
-  /** May adjust the validated body or refuse it; runs inside the write's transaction. */
-  beforeSave?(trx: Knex.Transaction, s: Services, where: Where, body: Obj): Promise<void>;
+  /**
+   * May adjust the validated body or refuse it; runs inside the write's transaction. `previous`
+   * is the stored record on update. What it returns reaches afterSave as `state`.
+   */
+  beforeSave?(trx: Knex.Transaction, s: Services, where: Where, body: Obj, previous?: Obj): Promise<unknown>;
   /** Keeps derived tables in step; runs inside the write's transaction. */
   afterSave?(trx: Knex.Transaction, s: Services, saved: SavedRecord): Promise<void>;
   beforeDelete?(trx: Knex.Transaction, s: Services, row: RecordRow): Promise<void>;
+  /** Adds fields computed from storage (tree position, ancestors...) to records being served. */
+  decorate?(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void>;
 }

@@ -96,7 +96,7 @@ export async function createRecord(
     else await q.reserveId(where.type.name, id);
     const nowMs = Date.now();
     const hooks = s.hooks[where.type.name];
-    await hooks?.beforeSave?.(trx, s, where, body);
+    const state = await hooks?.beforeSave?.(trx, s, where, body);
     const record = composeRecord(where, id, body, {
       lockVersion: 0, createdBy: actor.username, modifiedBy: actor.username, createMs: nowMs, nowMs,
     });
@@ -113,7 +113,7 @@ export async function createRecord(
       hidden: options.hidden ?? false,
     });
     await saveDerived(q, s, where, rid, record);
-    await hooks?.afterSave?.(trx, s, { where, rid, id, record, created: true, actor });
+    await hooks?.afterSave?.(trx, s, { where, rid, id, record, created: true, actor, state });
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Created' as const, id, lock_version: 0, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
   };
@@ -163,7 +163,7 @@ export async function updateRecord(
     keepServerOwnedFields(where.type, previous, body);
     const nowMs = Date.now();
     const hooks = s.hooks[where.type.name];
-    await hooks?.beforeSave?.(trx, s, where, body);
+    const state = await hooks?.beforeSave?.(trx, s, where, body, previous);
     const record = composeRecord(where, id, body, {
       lockVersion: expected + 1,
       createdBy: previous.created_by,
@@ -179,7 +179,7 @@ export async function updateRecord(
     });
     if (!updated) throw errors.staleLockVersion();
     await saveDerived(q, s, where, row.rid!, record);
-    await hooks?.afterSave?.(trx, s, { where, rid: row.rid!, id, record, created: false, actor });
+    await hooks?.afterSave?.(trx, s, { where, rid: row.rid!, id, record, created: false, actor, state, previous });
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Updated' as const, id, lock_version: expected + 1, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
   };
@@ -234,8 +234,17 @@ export async function readRecord(s: Services, where: Where, id: number, db: Knex
 export function uriLoader(s: Services) {
   return async (uris: string[]) => {
     const rows = await new RecordQueries(s.db.knex).getByUris(uris);
-    return new Map(rows.map((r) => [r.uri, JSON.parse(r.json) as Obj]));
+    const records = rows.map((r) => JSON.parse(r.json) as Obj);
+    await decorateRecords(s, records);
+    return new Map(records.map((r) => [r.uri as string, r]));
   };
+}
+
+/** Lets each type's hook add what it computes from storage, one batch per type. */
+export async function decorateRecords(s: Services, records: Obj[], db: Knex | Knex.Transaction = s.db.knex): Promise<void> {
+  const byType = new Map<string, Obj[]>();
+  for (const r of records) byType.set(r.jsonmodel_type, [...(byType.get(r.jsonmodel_type) ?? []), r]);
+  for (const [type, group] of byType) await s.hooks[type]?.decorate?.(db, s, group);
 }
 
 /** One record as JSON text; the stored text is served as is unless links are resolved. */
@@ -270,8 +279,10 @@ function listQuery(s: Services, where: Where, o: ListOptions) {
 }
 
 async function rowsToJson(s: Services, rows: RecordRow[], o: ListOptions): Promise<string> {
-  if (!o.resolve?.length && !o.decorate) return `[${rows.map((r) => r.json).join(',')}]`;
+  const typeDecorates = rows.some((r) => s.hooks[r.type]?.decorate);
+  if (!o.resolve?.length && !o.decorate && !typeDecorates) return `[${rows.map((r) => r.json).join(',')}]`;
   const records = rows.map((r) => JSON.parse(r.json));
+  if (typeDecorates) await decorateRecords(s, records);
   await o.decorate?.(records);
   if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s));
   return JSON.stringify(records);

@@ -40,6 +40,15 @@ export interface Permissions {
   delete: string | null;
 }
 
+/** A type whose records hang in a tree under a root record (archival objects under a resource). */
+export interface TreeRole {
+  root: string;
+  /** The link property naming the root record. */
+  rootProperty: string;
+  /** The link property naming the parent node (absent at the top level). */
+  parentProperty: string;
+}
+
 export interface TypeInfo {
   name: string;
   kind: 'record' | 'subrecord' | 'query' | 'external';
@@ -55,6 +64,7 @@ export interface TypeInfo {
   lookup?: Record<string, LookupRule>;
   validations?: string[];
   requiresRef?: boolean;
+  tree?: TreeRole;
   /** Deleting a record of this type that others still link to is refused (409) with this message. */
   refuseDeleteIfLinked?: string;
   /** A repository-scoped type that may also live in the global repository (groups). */

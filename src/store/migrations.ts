@@ -124,6 +124,30 @@ const migrations: Migration[] = [
       await knex.schema.dropTableIfExists('group_members');
     },
   },
+  {
+    name: '004_tree_positions',
+    async up(knex) {
+      // Tree nodes (archival objects, digital object components): parent, sibling group and a
+      // gapped physical position; the logical 0-based position is the count of siblings before.
+      await knex.schema.alterTable('records', (t) => {
+        t.integer('parent_rid').unsigned().nullable();
+        t.string('parent_key', 255).nullable();
+        t.bigInteger('position').nullable();
+        t.string('root_uri', 255).nullable();
+        t.unique(['parent_key', 'position']);
+        t.index(['parent_rid']);
+        t.index(['root_uri']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('records', (t) => {
+        t.dropUnique(['parent_key', 'position']);
+        t.dropIndex(['parent_rid']);
+        t.dropIndex(['root_uri']);
+        t.dropColumns('parent_rid', 'parent_key', 'position', 'root_uri');
+      });
+    },
+  },
 ];
 
 const source: Knex.MigrationSource<Migration> = {

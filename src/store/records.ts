@@ -189,7 +189,7 @@ export class RecordQueries {
   }
 
   async list(q: ListQuery): Promise<RecordRow[]> {
-    const query = this.listBase(q).select('rid', 'id', 'uri', 'json').orderBy(q.sortColumn, q.sortDirection);
+    const query = this.listBase(q).select('rid', 'type', 'id', 'uri', 'json').orderBy(q.sortColumn, q.sortDirection);
     if (q.limit !== undefined) query.limit(q.limit).offset(q.offset ?? 0);
     return (await query) as RecordRow[];
   }

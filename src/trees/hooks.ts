@@ -1,0 +1,127 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { ApiError } from '../errors';
+import type { Registry, TypeInfo } from '../registry';
+import type { TypeHooks } from '../operations/hooks';
+import { RecordQueries } from '../store/records';
+import type { Obj } from '../validation/walk';
+import { ancestorsOf, descendants, logicalPosition, place, placeOf } from './positions';
+
+interface NodeState {
+  rootUri: string;
+  parentUri?: string;
+  position?: number;
+  rehome: boolean;
+}
+
+/** "Title, 1950-1960": the title and the first date, as the reference's display_string. */
+export function displayString(record: Obj): string | undefined {
+  const date = record.dates?.[0];
+  const when = date ? date.expression ?? [date.begin, date.end].filter(Boolean).join('-') : undefined;
+  const text = [record.title, when].filter(Boolean).join(', ');
+  return text || undefined;
+}
+
+async function rowOfUri(db: Knex | Knex.Transaction, uri: string) {
+  return db('records').where({ uri }).first('rid', 'type', 'root_uri');
+}
+
+async function deleteRows(trx: Knex.Transaction, rids: number[]) {
+  const q = new RecordQueries(trx);
+  const now = Date.now();
+  for (const rid of rids) {
+    const row = await trx('records').where({ rid }).first('type', 'uri');
+    if (!row) continue;
+    await q.delete(rid);
+    await q.appendChange(row.type, row.uri, 'delete', now);
+  }
+}
+
+/** Position, parent and ancestors come from storage: moves never rewrite the stored JSON. */
+function nodeHooks(type: TypeInfo): TypeHooks {
+  const { rootProperty, parentProperty } = type.tree!;
+  return {
+    async beforeSave(trx, _s, _where, body, previous) {
+      const rootUri: string = body[rootProperty].ref;
+      const parentUri: string | undefined = body[parentProperty]?.ref;
+      const position: number | undefined = body.position;
+      delete body[parentProperty];
+      delete body.position;
+      delete body.ancestors;
+      if (type.props.ref_id) {
+        // ref_id is generated when missing and never changes afterwards.
+        body.ref_id = previous ? previous.ref_id ?? body.ref_id : body.ref_id ?? crypto.randomBytes(16).toString('hex');
+      }
+      const shown = displayString(body);
+      if (shown) body.display_string = shown;
+      else delete body.display_string;
+      const rehome = !previous || previous[rootProperty]?.ref !== rootUri;
+      if (rehome && parentUri) {
+        const parent = await rowOfUri(trx, parentUri);
+        if (!parent || parent.type !== type.name) throw new ApiError(400, { error: `Can't relate to non-existent record: ${parentUri}` });
+        if (parent.root_uri !== rootUri) {
+          // The original fails with a 500 "Consistency check failed" here.
+          throw new ApiError(400, { error: { [parentProperty]: [`must belong to the same ${rootProperty}: ${parentUri} is not in ${rootUri}`] } });
+        }
+      }
+      return { rootUri, parentUri, position, rehome } satisfies NodeState;
+    },
+
+    async afterSave(trx, _s, saved) {
+      const st = saved.state as NodeState;
+      if (st.rehome) {
+        const parentRid = st.parentUri ? Number((await rowOfUri(trx, st.parentUri)).rid) : null;
+        await place(trx, saved.rid, st.rootUri, parentRid, saved.created ? st.position : undefined);
+      } else if (st.position !== undefined) {
+        const current = await placeOf(trx, saved.rid);
+        if (current) await place(trx, saved.rid, current.root_uri, current.parent_rid, st.position);
+      }
+    },
+
+    async beforeDelete(trx, _s, row) {
+      await deleteRows(trx, (await descendants(trx, row.rid!)).reverse());
+    },
+
+    async decorate(db, _s, records) {
+      const rows = await db('records').whereIn('uri', records.map((r) => r.uri)).select('rid', 'uri');
+      const ridOf = new Map(rows.map((r: { rid: number; uri: string }) => [r.uri, Number(r.rid)]));
+      for (const record of records) {
+        const rid = ridOf.get(record.uri);
+        const where = rid === undefined ? undefined : await placeOf(db, rid);
+        if (!where) continue;
+        const chain = await ancestorsOf(db, rid!);
+        const root = await db('records').where({ uri: where.root_uri }).first('json');
+        const rootRecord = root ? JSON.parse(root.json) : {};
+        const steps = [...chain.map((c) => ({ uri: c.uri, record: JSON.parse(c.json) })), { uri: where.root_uri, record: rootRecord }];
+        record.position = await logicalPosition(db, where);
+        if (chain.length) record[parentProperty] = { ref: chain[0].uri };
+        record.ancestors = steps.map((step) => (step.record.level ? { ref: step.uri, level: step.record.other_level ?? step.record.level } : { ref: step.uri }));
+        record.has_unpublished_ancestor = steps.some((step) => step.record.publish !== true || step.record.suppressed === true);
+      }
+    },
+  };
+}
+
+/** Roots answer with their tree link, and take their whole tree with them when deleted. */
+function rootHooks(): TypeHooks {
+  return {
+    async beforeDelete(trx, _s, row) {
+      const rids = await trx('records').where({ root_uri: row.uri }).pluck('rid');
+      await deleteRows(trx, rids.map(Number));
+    },
+    async decorate(_db, _s, records) {
+      for (const record of records) record.tree = { ref: `${record.uri}/tree` };
+    },
+  };
+}
+
+/** Hooks for every tree in the registry: node types name their root type in x-archive.tree. */
+export function treeHooks(registry: Registry): Record<string, TypeHooks> {
+  const hooks: Record<string, TypeHooks> = {};
+  for (const type of Object.values(registry.types)) {
+    if (!type.tree) continue;
+    hooks[type.name] = nodeHooks(type);
+    hooks[type.tree.root] = rootHooks();
+  }
+  return hooks;
+}

@@ -1,0 +1,113 @@
+import type { Knex } from 'knex';
+
+/**
+ * Gapped physical positions (trees-and-positions.md section 2). Siblings share a parent_key;
+ * (parent_key, position) is unique. Appends and inserts at the front never touch other rows;
+ * an insert between two adjacent positions shifts only the siblings after it, once per ~10
+ * inserts at the same spot.
+ */
+export const STEP = 1000;
+
+type Db = Knex | Knex.Transaction;
+
+export function parentKey(rootUri: string, parentRid: number | null): string {
+  return parentRid === null ? `root:${rootUri}` : `node:${parentRid}`;
+}
+
+export interface NodePlace {
+  rid: number;
+  parent_rid: number | null;
+  parent_key: string;
+  position: number;
+  root_uri: string;
+}
+
+export async function placeOf(db: Db, rid: number): Promise<NodePlace | undefined> {
+  const row = await db('records').where({ rid }).first('rid', 'parent_rid', 'parent_key', 'position', 'root_uri');
+  if (!row || row.parent_key === null) return undefined;
+  return {
+    rid: Number(row.rid),
+    parent_rid: row.parent_rid === null ? null : Number(row.parent_rid),
+    parent_key: row.parent_key,
+    position: Number(row.position),
+    root_uri: row.root_uri,
+  };
+}
+
+/** 0-based index among siblings. */
+export async function logicalPosition(db: Db, place: NodePlace): Promise<number> {
+  const row = await db('records').where({ parent_key: place.parent_key }).andWhere('position', '<', place.position).count({ n: '*' }).first();
+  return Number((row as any).n);
+}
+
+export async function childCount(db: Db, key: string): Promise<number> {
+  const row = await db('records').where({ parent_key: key }).count({ n: '*' }).first();
+  return Number((row as any).n);
+}
+
+async function siblingPositions(db: Db, key: string, rid: number, offset: number, limit: number): Promise<number[]> {
+  const rows = await db('records').where({ parent_key: key }).andWhere('rid', '<>', rid)
+    .orderBy('position').offset(offset).limit(limit).select('position');
+  return rows.map((r: { position: number }) => Number(r.position));
+}
+
+/** Opens a gap before `from` by moving every sibling at or after it up one STEP. */
+async function shiftFrom(db: Db, key: string, from: number): Promise<void> {
+  // Through a parking key, so the unique (parent_key, position) index never sees a clash mid-update.
+  const parked = `~${key}`;
+  await db('records').where({ parent_key: key }).andWhere('position', '>=', from).update({ parent_key: parked });
+  await db('records').where({ parent_key: parked }).update({ parent_key: key, position: db.raw('position + ?', [STEP]) });
+}
+
+/**
+ * Puts node `rid` into the sibling group `key` (with parent `parentRid`, under `rootUri`) at
+ * logical `index` (clamped; undefined appends).
+ */
+export async function place(db: Db, rid: number, rootUri: string, parentRid: number | null, index?: number): Promise<void> {
+  const key = parentKey(rootUri, parentRid);
+  // Out of every sibling group first, so computing the new place never meets the old one.
+  await db('records').where({ rid }).update({ parent_key: null, position: null });
+  const count = await childCount(db, key);
+  const at = index === undefined ? count : Math.max(0, Math.min(index, count));
+  let position: number;
+  if (count === 0) position = 0;
+  else if (at === 0) position = (await siblingPositions(db, key, rid, 0, 1))[0] - STEP;
+  else {
+    const [left, right] = await siblingPositions(db, key, rid, at - 1, 2);
+    if (right === undefined) position = left + STEP;
+    else if (right - left > 1) position = Math.floor((left + right) / 2);
+    else {
+      await shiftFrom(db, key, right);
+      position = left + Math.floor(STEP / 2);
+    }
+  }
+  await db('records').where({ rid }).update({ parent_key: key, parent_rid: parentRid, position, root_uri: rootUri });
+}
+
+/** rids of every node below `rid` (children, their children...), deepest last. */
+export async function descendants(db: Db, rid: number): Promise<number[]> {
+  const result = await db.raw(
+    `WITH RECURSIVE below(rid) AS (
+       SELECT rid FROM records WHERE parent_rid = ?
+       UNION ALL
+       SELECT r.rid FROM records r JOIN below b ON r.parent_rid = b.rid
+     ) SELECT rid FROM below`,
+    [rid],
+  );
+  const rows = Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result;
+  return (rows as Array<{ rid: number }>).map((r) => Number(r.rid));
+}
+
+/** The chain of parents of a node, nearest first, as {rid, uri, json}. */
+export async function ancestorsOf(db: Db, rid: number): Promise<Array<{ rid: number; uri: string; json: string }>> {
+  const result = await db.raw(
+    `WITH RECURSIVE chain(rid, parent_rid, uri, json, depth) AS (
+       SELECT rid, parent_rid, uri, json, 0 FROM records WHERE rid = ?
+       UNION ALL
+       SELECT r.rid, r.parent_rid, r.uri, r.json, c.depth + 1 FROM records r JOIN chain c ON r.rid = c.parent_rid
+     ) SELECT rid, uri, json, depth FROM chain WHERE depth > 0 ORDER BY depth`,
+    [rid],
+  );
+  const rows = Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result;
+  return (rows as Array<{ rid: number; uri: string; json: string }>).map((r) => ({ rid: Number(r.rid), uri: r.uri, json: r.json }));
+}
