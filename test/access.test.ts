@@ -277,7 +277,9 @@ describe(`access model (${STORE})`, () => {
       const query: Record<string, unknown> = {};
       for (const p of endpoint.params ?? []) {
         if (!p.required || endpoint.path.includes(`:${p.name}`)) continue;
-        query[p.name] = { password: 'pw', remove_groups: 'true', repo_id: String(repo), level: 'all', query: 'a' }[p.name] ?? 'x';
+        const byName: Record<string, unknown> = { password: 'pw', remove_groups: 'true', repo_id: String(repo), level: 'all', query: 'a' };
+        const byType: Record<string, unknown> = { integer: '0', 'integer[]': ['1'], 'string[]': ['x'], boolean: 'true', string: 'x' };
+        query[p.type.endsWith('[]') ? `${p.name}[]` : p.name] = byName[p.name] ?? byType[p.type];
       }
       if (endpoint.paginated) query.page = 1;
       if (endpoint.path === '/users/:username/login') query.password = t.config.adminPassword;

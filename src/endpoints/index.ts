@@ -2,8 +2,9 @@ import type { Registry } from '../registry';
 import { accessEndpoints } from './access';
 import { recordEndpoints } from './records';
 import { systemEndpoints } from './system';
+import { treeEndpoints } from './trees';
 import type { Endpoint } from './types';
 
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...accessEndpoints(), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...accessEndpoints(), ...treeEndpoints(registry), ...recordEndpoints(registry)];
 }

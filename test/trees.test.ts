@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { sampleRecord } from './fixtures';
+import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+
+describe(`trees and positions (${STORE})`, () => {
+  let t: TestApp;
+  let repo: number;
+  let H: Record<string, string>;
+  let resource: string;
+  const ao = (path: string) => `/repositories/${repo}/archival_objects${path}`;
+
+  async function create(title: string, extra: Record<string, unknown> = {}, root = resource) {
+    const res = await t.http.post(ao('')).set(H).send({ title, level: 'file', resource: { ref: root }, ...extra });
+    assert.equal(res.status, 200, res.text);
+    return res.body.uri as string;
+  }
+  const idOf = (uri: string) => Number(uri.split('/').pop());
+  async function titles(uris: string[]) {
+    return Promise.all(uris.map(async (u) => (await t.http.get(u).set(H)).body.title));
+  }
+  async function childTitles(parent?: string) {
+    if (parent) return (await t.http.get(`${parent}/children`).set(H)).body.map((r: { title: string }) => r.title);
+    const root = await t.http.get(`${resource}/tree/root`).set(H);
+    return root.body.precomputed_waypoints[''] ? root.body.precomputed_waypoints[''][0].map((e: { title: string }) => e.title) : [];
+  }
+
+  before(async () => {
+    t = await startTestApp();
+    repo = await createRepository(t, 'TREE');
+    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
+    const res = await t.http.post(`/repositories/${repo}/resources`).set(H).send({ ...sampleRecord('resource', repo), title: 'The Collection', publish: true });
+    resource = res.body.uri;
+  });
+  after(async () => t.close());
+
+  it('appends new records, inserts at a given position, and shows logical 0-based positions', async () => {
+    const r = await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo));
+    const a1 = await create('AO1', {}, r.body.uri);
+    const a2 = await create('AO2', {}, r.body.uri);
+    const a3 = await create('AO3', { position: 1 }, r.body.uri);
+    const positions = await Promise.all([a1, a3, a2].map(async (u) => (await t.http.get(u).set(H)).body.position));
+    assert.deepEqual(positions, [0, 1, 2]);
+  });
+
+  it('builds a 3-level tree and reads it back with parent, ancestors, children and the tree views', async () => {
+    const series = await create('Series 1', { level: 'series', publish: true });
+    const file = await create('File 1', { parent: { ref: series }, publish: true, dates: [{ date_type: 'inclusive', label: 'creation', expression: '1950-1960' }] });
+    const item = await create('Item 1', { parent: { ref: file }, level: 'item', publish: true, component_id: 'I-1' });
+    const got = await t.http.get(item).set(H);
+    assert.deepEqual(got.body.parent, { ref: file });
+    assert.deepEqual(got.body.ancestors, [{ ref: file, level: 'file' }, { ref: series, level: 'series' }, { ref: resource, level: 'collection' }]);
+    assert.equal(got.body.position, 0);
+    assert.match(got.body.ref_id, /^[0-9a-f]{32}$/);
+    assert.equal((await t.http.get(file).set(H)).body.display_string, 'File 1, 1950-1960');
+    assert.deepEqual(await childTitles(series), ['File 1']);
+
+    const root = await t.http.get(`${resource}/tree/root`).set(H);
+    assert.equal(root.status, 200);
+    assert.equal(root.body.child_count, 1);
+    assert.equal(root.body.waypoint_size, 200);
+    assert.equal(root.body.jsonmodel_type, 'resource');
+    assert.equal(root.body.title, 'The Collection');
+    assert.equal(root.body.precomputed_waypoints[''][0][0].uri, series);
+
+    const node = await t.http.get(`${resource}/tree/node`).query({ node_uri: file }).set(H);
+    assert.equal(node.body.child_count, 1);
+    assert.equal(node.body.position, 1, 'node position is 1-based');
+    assert.equal(node.body.title, 'File 1, 1950-1960');
+    assert.equal(node.body.precomputed_waypoints[file][0][0].uri, item);
+    assert.equal(node.body.precomputed_waypoints[file][0][0].identifier, 'I-1');
+
+    const wp = await t.http.get(`${resource}/tree/waypoint`).query({ offset: 0, parent_node: series }).set(H);
+    assert.equal(wp.body.length, 1);
+    assert.equal(wp.body[0].parent_id, idOf(series));
+    assert.deepEqual(wp.body[0].dates, [{ type: 'inclusive', label: 'creation', expression: '1950-1960' }]);
+    assert.deepEqual((await t.http.get(`${resource}/tree/waypoint`).query({ offset: 5 }).set(H)).body, []);
+
+    const path = await t.http.get(`${resource}/tree/node_from_root`).query({ 'node_ids[]': [idOf(item)] }).set(H);
+    const steps = path.body[String(idOf(item))];
+    assert.deepEqual(steps.map((s: { node: string | null }) => s.node), [null, series, file]);
+    assert.equal(steps[0].root_record_uri, resource);
+
+    const ordered = await t.http.get(`${resource}/ordered_records`).set(H);
+    assert.deepEqual(ordered.body.uris.map((u: { ref: string; depth: number }) => [u.ref, u.depth]), [[resource, 0], [series, 1], [file, 2], [item, 3]]);
+
+    const whole = await t.http.get(`${resource}/tree`).set(H);
+    assert.equal(whole.body.children[0].children[0].children[0].record_uri, item);
+
+    const previous = await t.http.get(`${item}/previous`).set(H);
+    assert.equal(previous.body.uri, file, 'the first child answers its parent');
+    const none = await t.http.get(`${series}/previous`).set(H);
+    assert.deepEqual([none.status, none.body], [404, { error: 'No previous node' }]);
+  });
+
+  it('reorders with position on update, keeps position when it is omitted, ignores parent changes on update', async () => {
+    const parent = await create('Reorder parent');
+    const [c1, c2, c3] = [await create('c1', { parent: { ref: parent } }), await create('c2', { parent: { ref: parent } }), await create('c3', { parent: { ref: parent } })];
+    const got = await t.http.get(c1).set(H);
+    await t.http.post(c1).set(H).send({ ...got.body, position: 2 }).expect(200);
+    assert.deepEqual(await childTitles(parent), ['c2', 'c3', 'c1']);
+    const again = await t.http.get(c3).set(H);
+    const { position: _drop, ...noPosition } = again.body;
+    await t.http.post(c3).set(H).send({ ...noPosition, title: 'c3 renamed', parent: { ref: c2 } }).expect(200);
+    assert.deepEqual(await childTitles(parent), ['c2', 'c3 renamed', 'c1']);
+    const same = await t.http.get(c2).set(H);
+    await t.http.post(c2).set(H).send(same.body).expect(200);
+    assert.deepEqual(await childTitles(parent), ['c2', 'c3 renamed', 'c1']);
+    assert.deepEqual(await titles([c1]), ['c1']);
+  });
+
+  it('moves records with /parent and accept_children, and refuses cycles with 409', async () => {
+    const a = await create('Move A');
+    const b = await create('Move B');
+    const kids = [await create('k1', { parent: { ref: a } }), await create('k2', { parent: { ref: a } }), await create('k3', { parent: { ref: a } })];
+    const moved = await t.http.post(`${kids[0]}/parent`).query({ parent: idOf(b), position: 0 }).set(H);
+    assert.equal(moved.status, 200);
+    assert.deepEqual(moved.body, { status: 'Updated', id: idOf(kids[0]), lock_version: 0, stale: null });
+    assert.deepEqual(await childTitles(b), ['k1']);
+    assert.deepEqual(await childTitles(a), ['k2', 'k3']);
+
+    const accepted = await t.http.post(`${b}/accept_children`).query({ 'children[]': [kids[2], kids[1]], position: 0 }).set(H);
+    assert.equal(accepted.status, 200, accepted.text);
+    assert.deepEqual(await childTitles(b), ['k3', 'k2', 'k1']);
+    assert.deepEqual(await childTitles(a), []);
+
+    const toTop = await t.http.post(`${resource}/accept_children`).query({ 'children[]': [kids[0]], position: 0 }).set(H);
+    assert.equal(toTop.status, 200);
+    assert.equal((await t.http.get(kids[0]).set(H)).body.parent, undefined);
+    assert.equal((await t.http.get(kids[0]).set(H)).body.position, 0);
+
+    const cycle = await t.http.post(`${kids[1]}/accept_children`).query({ 'children[]': [b], position: 0 }).set(H);
+    assert.deepEqual([cycle.status, cycle.body], [409, { error: "Can't make a parent into its own child" }]);
+    const cycle2 = await t.http.post(`${b}/parent`).query({ parent: idOf(kids[1]), position: 0 }).set(H);
+    assert.equal(cycle2.status, 409);
+    const self = await t.http.post(`${b}/parent`).query({ parent: idOf(b), position: 0 }).set(H);
+    assert.equal(self.status, 400);
+    const noPosition = await t.http.post(`${b}/parent`).set(H);
+    assert.deepEqual(noPosition.body, { error: { position: ['Parameter required but no value provided'] } });
+  });
+
+  it('refuses a parent from another resource or one that does not exist', async () => {
+    const other = await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo));
+    const foreign = await create('Foreign', {}, other.body.uri);
+    const res = await t.http.post(ao('')).set(H).send({ title: 'x', level: 'file', resource: { ref: resource }, parent: { ref: foreign } });
+    assert.equal(res.status, 400);
+    const missing = await t.http.post(ao('')).set(H).send({ title: 'x', level: 'file', resource: { ref: resource }, parent: { ref: ao('/99999') } });
+    assert.equal(missing.status, 400);
+  });
+
+  it('keeps ref_id unique per resource and immutable', async () => {
+    const first = await create('R1', { ref_id: 'ref-abc' });
+    const clash = await t.http.post(ao('')).set(H).send({ title: 'R2', level: 'file', resource: { ref: resource }, ref_id: 'ref-abc' });
+    assert.deepEqual([clash.status, clash.body], [400, { error: { ref_id: ['An Archival Object Ref ID must be unique to its resource'] } }]);
+    const got = await t.http.get(first).set(H);
+    await t.http.post(first).set(H).send({ ...got.body, ref_id: 'changed' }).expect(200);
+    assert.equal((await t.http.get(first).set(H)).body.ref_id, 'ref-abc');
+  });
+
+  it('deletes a subtree with its root node, and a whole tree with its resource', async () => {
+    const r = await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo));
+    const top = await create('Top', {}, r.body.uri);
+    const child = await create('Child', { parent: { ref: top } }, r.body.uri);
+    const sibling = await create('Sibling', {}, r.body.uri);
+    await t.http.delete(top).set(H).expect(200);
+    assert.equal((await t.http.get(child).set(H)).status, 404);
+    assert.equal((await t.http.get(sibling).set(H)).body.position, 0);
+    await t.http.delete(r.body.uri).set(H).expect(200);
+    assert.equal((await t.http.get(sibling).set(H)).status, 404);
+  });
+
+  it('answers tree routes for unknown records with 404 and bad parameters with 400', async () => {
+    assert.equal((await t.http.get(`/repositories/${repo}/resources/99999/tree/root`).set(H)).status, 404);
+    const badNode = await t.http.get(`${resource}/tree/node`).query({ node_uri: 'nonsense' }).set(H);
+    assert.equal(badNode.status, 400);
+    const badOffset = await t.http.get(`${resource}/tree/waypoint`).query({ offset: -1 }).set(H);
+    assert.equal(badOffset.status, 400);
+    const unknown = await t.http.get(`${resource}/tree/node_from_root`).query({ 'node_ids[]': [99999] }).set(H);
+    assert.equal(unknown.status, 404);
+  });
+
+  it('serves digital object trees through the same routes', async () => {
+    const dobj = await t.http.post(`/repositories/${repo}/digital_objects`).set(H).send(sampleRecord('digital_object', repo));
+    const comp = await t.http.post(`/repositories/${repo}/digital_object_components`).set(H)
+      .send({ title: 'Page 1', digital_object: { ref: dobj.body.uri } });
+    assert.equal(comp.status, 200, comp.text);
+    const root = await t.http.get(`${dobj.body.uri}/tree/root`).set(H);
+    assert.equal(root.body.jsonmodel_type, 'digital_object');
+    assert.equal(root.body.child_count, 1);
+    assert.equal(root.body.precomputed_waypoints[''][0][0].uri, comp.body.uri);
+  });
+});
