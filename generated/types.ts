@@ -2696,6 +2696,28 @@ _resolved?: {
 }
 }
 /**
+ * Archival objects to create under a resource or an archival object, in order.
+ * 
+ * This interface was referenced by `ArchiveRecordTypes`'s JSON-Schema
+ * via the `definition` "archival_record_children".
+ */
+export interface ArchivalRecordChildren {
+children: ArchivalObject[]
+lock_version?: (number | string)
+jsonmodel_type?: string
+created_by?: string
+last_modified_by?: string
+user_mtime?: string
+system_mtime?: string
+create_time?: string
+repository?: {
+ref: string
+_resolved?: {
+
+}
+}
+}
+/**
  * This interface was referenced by `ArchiveRecordTypes`'s JSON-Schema
  * via the `definition` "boolean_field_query".
  */
@@ -3054,6 +3076,28 @@ _resolved?: {
 
 }
 }[]
+lock_version?: (number | string)
+jsonmodel_type?: string
+created_by?: string
+last_modified_by?: string
+user_mtime?: string
+system_mtime?: string
+create_time?: string
+repository?: {
+ref: string
+_resolved?: {
+
+}
+}
+}
+/**
+ * Digital object components to create under a digital object or a component, in order.
+ * 
+ * This interface was referenced by `ArchiveRecordTypes`'s JSON-Schema
+ * via the `definition` "digital_record_children".
+ */
+export interface DigitalRecordChildren {
+children: DigitalObjectComponent[]
 lock_version?: (number | string)
 jsonmodel_type?: string
 created_by?: string

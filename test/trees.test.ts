@@ -85,6 +85,8 @@ describe(`trees and positions (${STORE})`, () => {
 
     const whole = await t.http.get(`${resource}/tree`).set(H);
     assert.equal(whole.body.children[0].children[0].children[0].record_uri, item);
+    const resolved = await t.http.get(resource).query({ 'resolve[]': 'tree' }).set(H);
+    assert.deepEqual(resolved.body.tree._resolved, whole.body);
 
     const previous = await t.http.get(`${item}/previous`).set(H);
     assert.equal(previous.body.uri, file, 'the first child answers its parent');
@@ -154,6 +156,23 @@ describe(`trees and positions (${STORE})`, () => {
     const got = await t.http.get(first).set(H);
     await t.http.post(first).set(H).send({ ...got.body, ref_id: 'changed' }).expect(200);
     assert.equal((await t.http.get(first).set(H)).body.ref_id, 'ref-abc');
+  });
+
+  it('creates children in batches, all or nothing', async () => {
+    const r = await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo));
+    const child = (title: string, extra: object = {}) => ({ title, level: 'file', resource: { ref: r.body.uri }, ...extra });
+    const top = await t.http.post(`${r.body.uri}/children`).set(H).send({ children: [child('b1'), child('b2')] });
+    assert.deepEqual([top.status, top.body.status], [200, 'Updated']);
+    const root = await t.http.get(`${r.body.uri}/tree/root`).set(H);
+    assert.deepEqual(root.body.precomputed_waypoints[''][0].map((e: { title: string }) => e.title), ['b1', 'b2']);
+    const parent = root.body.precomputed_waypoints[''][0][0].uri;
+    const under = await t.http.post(`${parent}/children`).set(H).send({ children: [child('b1.1'), child('b1.2')] });
+    assert.equal(under.status, 200, under.text);
+    assert.deepEqual(await childTitles(parent), ['b1.1', 'b1.2']);
+    const broken = await t.http.post(`${parent}/children`).set(H).send({ children: [child('ok'), { level: 'file', resource: { ref: r.body.uri } }] });
+    assert.equal(broken.status, 400);
+    assert.deepEqual(broken.body.error['children/1/title'], ['must not be an empty string (or enter a Date)']);
+    assert.deepEqual(await childTitles(parent), ['b1.1', 'b1.2'], 'nothing of a refused batch is created');
   });
 
   it('deletes a subtree with its root node, and a whole tree with its resource', async () => {

@@ -1,5 +1,5 @@
 import type { Registry } from '../registry';
-import { acceptChildren, childrenOf, moveUnderParent, previousOf } from '../trees/moves';
+import { acceptChildren, childrenOf, createChildren, moveUnderParent, previousOf } from '../trees/moves';
 import { fullTree, orderedRecords, treeNode, treeNodeFromRoot, treeRoot, treeWaypoint, TreeTypes } from '../trees/views';
 import { Endpoint, json } from './types';
 
@@ -67,6 +67,13 @@ export function treeEndpoints(registry: Registry): Endpoint[] {
           handle: async (c) =>
             json(await acceptChildren(c.s, types, c.repoId!, { kind: 'node', id: c.params.id }, c.params.children, c.params.position)),
         },
+        ...(['root', 'node'] as const).map((kind): Endpoint => ({
+          method: 'post', path: `${kind === 'root' ? rootPath : nodePath}/children`, permission: write, params: [id],
+          body: node.tree!.childrenBody,
+          summary: `Create ${node.name} records under this ${kind === 'root' ? types.root.name : node.name}, in order`,
+          handle: async (c) =>
+            json(await createChildren(c.s, c.actor!, types, c.repoId!, { kind, id: c.params.id }, c.body!.record.children)),
+        })),
         {
           method: 'post', path: `${nodePath}/parent`, permission: write,
           params: [id, { name: 'parent', type: 'integer' }, position],

@@ -7,6 +7,7 @@ import { Actor, isoSeconds, Services } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
 import { checkRefs, collectRefs, unlink } from './refs';
 import { resolveLinks } from './resolve';
+import { fullTree } from '../trees/views';
 
 /** The id of the hidden global repository (auth-and-permissions.md section 7). */
 export const GLOBAL_REPO_ID = 1;
@@ -236,8 +237,23 @@ export function uriLoader(s: Services) {
     const rows = await new RecordQueries(s.db.knex).getByUris(uris);
     const records = rows.map((r) => JSON.parse(r.json) as Obj);
     await decorateRecords(s, records);
-    return new Map(records.map((r) => [r.uri as string, r]));
+    const found = new Map(records.map((r) => [r.uri as string, r]));
+    for (const uri of uris.filter((u) => u.endsWith('/tree'))) {
+      const tree = await loadTree(s, uri);
+      if (tree) found.set(uri, tree);
+    }
+    return found;
   };
+}
+
+/** resolve[]=tree: a root's `tree` link resolves to its whole tree (pagination-and-resolve.md section 5). */
+async function loadTree(s: Services, treeUri: string): Promise<Obj | undefined> {
+  const rootUri = treeUri.slice(0, -'/tree'.length);
+  const root = s.registry.typeOfUri(rootUri);
+  const node = Object.values(s.registry.types).find((t) => t.tree?.root === root?.name);
+  if (!root || !node) return undefined;
+  const row = await s.db.knex('records').where({ uri: rootUri }).first('id', 'repo_id');
+  return row ? fullTree(s, { root, node }, Number(row.repo_id), Number(row.id)) : undefined;
 }
 
 /** Lets each type's hook add what it computes from storage, one batch per type. */

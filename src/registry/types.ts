@@ -47,6 +47,8 @@ export interface TreeRole {
   rootProperty: string;
   /** The link property naming the parent node (absent at the top level). */
   parentProperty: string;
+  /** The body type of the batch-create route ({"children": [...]}). */
+  childrenBody: string;
 }
 
 export interface TypeInfo {

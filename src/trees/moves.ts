@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ApiError, errors } from '../errors';
-import type { Services } from '../operations/context';
-import { decorateRecords } from '../operations/records';
+import type { Actor, Services } from '../operations/context';
+import { createRecord, decorateRecords } from '../operations/records';
 import { RecordQueries } from '../store/records';
 import type { Obj } from '../validation/walk';
 import { ancestorsOf, place, placeOf } from './positions';
@@ -111,3 +111,36 @@ export async function previousOf(s: Services, types: TreeTypes, repoId: number, 
   return (await recordsOf(s, [parent]))[0];
 }
 
+
+/**
+ * POST <root or node>/:id/children (section 4.3): creates the children in order under the target,
+ * in one transaction: either all of them are created or none.
+ */
+export async function createChildren(
+  s: Services, actor: Actor, types: TreeTypes, repoId: number, target: { kind: 'root' | 'node'; id: number }, children: Obj[],
+) {
+  const { rootProperty, parentProperty } = types.node.tree!;
+  return s.db.knex.transaction(async (trx) => {
+    let rootUri: string;
+    let parentUri: string | undefined;
+    let answer: { id: number; lock_version: number };
+    if (target.kind === 'node') {
+      const node = await nodeRow(trx, types, repoId, target.id);
+      rootUri = node.root_uri;
+      parentUri = node.uri;
+      answer = node;
+    } else {
+      const root = await trx('records').where({ type: types.root.name, id: target.id, repo_id: repoId }).first('uri', 'lock_version');
+      if (!root) throw errors.notFound(types.root.model);
+      rootUri = root.uri;
+      answer = { id: target.id, lock_version: Number(root.lock_version) };
+    }
+    for (const child of children) {
+      const body: Obj = { ...child, [rootProperty]: { ref: rootUri } };
+      if (parentUri) body[parentProperty] = { ref: parentUri };
+      else delete body[parentProperty];
+      await createRecord(s, actor, { type: types.node, repoId }, body, {}, { trx });
+    }
+    return { status: 'Updated', id: answer.id, lock_version: answer.lock_version, stale: null };
+  });
+}
