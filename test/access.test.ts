@@ -269,6 +269,39 @@ describe(`access model (${STORE})`, () => {
     });
   });
 
+  describe('suppression and publishing', () => {
+    it('hides a suppressed record from viewers, keeps it for administrators, refuses updates until unsuppressed', async () => {
+      const acc = await t.http.post(`/repositories/${repo}/accessions`).set(as('admin')).send(sampleRecord('accession', repo));
+      const denied = await t.http.post(`${acc.body.uri}/suppressed`).query({ suppressed: true }).set(as('viewer'));
+      assert.equal(denied.status, 403);
+      const res = await t.http.post(`${acc.body.uri}/suppressed`).query({ suppressed: true }).set(as('admin'));
+      assert.deepEqual(res.body, { status: 'Suppressed', id: acc.body.id, suppressed_state: true });
+      assert.equal((await t.http.get(acc.body.uri).set(as('viewer'))).status, 404);
+      const ids = await t.http.get(`/repositories/${repo}/accessions`).query({ all_ids: true }).set(as('viewer'));
+      assert.equal(ids.body.includes(acc.body.id), false);
+      const seen = await t.http.get(acc.body.uri).set(as('admin'));
+      assert.equal(seen.body.suppressed, true);
+      const update = await t.http.post(acc.body.uri).set(as('admin')).send(seen.body);
+      assert.deepEqual([update.status, update.body], [409, { error: "Can't update an object that has been suppressed" }]);
+      await t.http.post(`${acc.body.uri}/suppressed`).query({ suppressed: false }).set(as('admin')).expect(200);
+      assert.equal((await t.http.get(acc.body.uri).set(as('viewer'))).status, 200);
+      const missing = await t.http.post(`${acc.body.uri}/suppressed`).set(as('admin'));
+      assert.deepEqual(missing.body, { error: { suppressed: ['Parameter required but no value provided'] } });
+    });
+
+    it('publishes a resource and its whole tree without bumping lock_version', async () => {
+      const r = await t.http.post(`/repositories/${repo}/resources`).set(as('admin')).send(sampleRecord('resource', repo));
+      const ao = await t.http.post(`/repositories/${repo}/archival_objects`).set(as('admin'))
+        .send({ title: 'Leaf', level: 'file', resource: { ref: r.body.uri } });
+      const res = await t.http.post(`${r.body.uri}/publish`).set(as('manager'));
+      assert.deepEqual(res.body, { status: 'Updated', id: r.body.id, lock_version: 0, stale: null });
+      const leaf = await t.http.get(ao.body.uri).set(as('admin'));
+      assert.deepEqual([leaf.body.publish, leaf.body.lock_version], [true, 0]);
+      await t.http.post(`${r.body.uri}/unpublish`).set(as('manager')).expect(200);
+      assert.equal((await t.http.get(ao.body.uri).set(as('admin'))).body.publish, false);
+    });
+  });
+
   describe('permission matrix, generated from the endpoint table', () => {
     const endpoints = () => endpointTable(t.services.registry);
 

@@ -3,12 +3,16 @@ import {
   createRecord, deleteRecord, getRecordJson, listAll, listAllIds, listIdSet, listPage, ListOptions, updateRecord, Where,
 } from '../operations/records';
 import { Call, Endpoint, json, rawJson } from './types';
+import { can } from '../access/permissions';
+import { setPublished, setSuppressed } from '../operations/flags';
 
 const idParam = { name: 'id', type: 'integer', required: true } as const;
 const resolveParam = { name: 'resolve', type: 'string[]', default: [] } as const;
 
-function where(type: TypeInfo, call: Call): Where {
-  return { type, repoId: call.repoId };
+/** Where a call's records live; repository listings and reads hide suppressed records from most callers. */
+async function where(type: TypeInfo, call: Call): Promise<Where> {
+  const showSuppressed = type.scope === 'repository' && (await can(call.s, call.actor, 'index_system', call.repoId));
+  return { type, repoId: call.repoId, showSuppressed };
 }
 
 /** Express path of a type's collection: its URI template. */
@@ -35,37 +39,53 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
         ? {
             method: 'get', path: base, permission: perms.read, params: [resolveParam],
             summary: `List every ${type.name}`,
-            handle: async (call) => rawJson(await listAll(call.s, where(type, call), { resolve: call.params.resolve })),
+            handle: async (call) => rawJson(await listAll(call.s, await where(type, call), { resolve: call.params.resolve })),
           }
         : {
             method: 'get', path: base, permission: perms.read, paginated: true,
             summary: `List ${type.name} records (page, id_set or all_ids)`,
-            handle: (call) => paginatedListing(call, where(type, call)),
+            handle: async (call) => paginatedListing(call, await where(type, call)),
           };
     const endpoints: Endpoint[] = [
       list,
       {
         method: 'post', path: base, body: type.name, permission: perms.create,
         summary: `Create a ${type.name}`,
-        handle: async (call) => json(await createRecord(call.s, call.actor!, where(type, call), call.body!.record, call.body!.warnings)),
+        handle: async (call) => json(await createRecord(call.s, call.actor!, await where(type, call), call.body!.record, call.body!.warnings)),
       },
       {
         method: 'get', path: `${base}/:id`, params: [idParam, resolveParam], permission: perms.read,
         summary: `Get a ${type.name}`,
-        handle: async (call) => rawJson(await getRecordJson(call.s, where(type, call), call.params.id, { resolve: call.params.resolve })),
+        handle: async (call) => rawJson(await getRecordJson(call.s, await where(type, call), call.params.id, { resolve: call.params.resolve })),
       },
       {
         method: 'post', path: `${base}/:id`, params: [idParam], body: type.name, permission: perms.update,
         summary: `Update a ${type.name} (send the latest lock_version)`,
         handle: async (call) =>
-          json(await updateRecord(call.s, call.actor!, where(type, call), call.params.id, call.body!.record, call.body!.warnings)),
+          json(await updateRecord(call.s, call.actor!, await where(type, call), call.params.id, call.body!.record, call.body!.warnings)),
       },
     ];
+    for (const flag of type.flagRoutes ?? []) {
+      endpoints.push(
+        flag === 'suppressed'
+          ? {
+              method: 'post', path: `${base}/:id/suppressed`, permission: 'suppress_archival_record',
+              params: [idParam, { name: 'suppressed', type: 'boolean', required: true }],
+              summary: `Suppress or unsuppress a ${type.name} (and its tree)`,
+              handle: async (call) => json(await setSuppressed(call.s, await where(type, call), call.params.id, call.params.suppressed)),
+            }
+          : {
+              method: 'post', path: `${base}/:id/${flag}`, permission: perms.update, params: [idParam],
+              summary: `${flag === 'publish' ? 'Publish' : 'Unpublish'} a ${type.name} and its tree`,
+              handle: async (call) => json(await setPublished(call.s, await where(type, call), call.params.id, flag === 'publish')),
+            },
+      );
+    }
     if (perms.delete !== null) {
       endpoints.push({
         method: 'delete', path: `${base}/:id`, params: [idParam], permission: perms.delete,
         summary: `Delete a ${type.name}`,
-        handle: async (call) => json(await deleteRecord(call.s, where(type, call), call.params.id)),
+        handle: async (call) => json(await deleteRecord(call.s, await where(type, call), call.params.id)),
       });
     }
     return endpoints;

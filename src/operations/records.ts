@@ -25,6 +25,8 @@ export interface Where {
   type: TypeInfo;
   /** The path's repository for repository-scoped types. */
   repoId?: number;
+  /** The caller may see suppressed records (auth-and-permissions.md section 10). */
+  showSuppressed?: boolean;
 }
 
 export function recordUri(where: Where, id: number): string {
@@ -139,7 +141,8 @@ function lockVersionOf(body: Obj): number {
 
 async function fetchRow(q: RecordQueries, where: Where, id: number): Promise<RecordRow> {
   const row = await q.get(where.type.name, id);
-  if (!row || (where.type.scope === 'repository' && row.repo_id !== where.repoId)) {
+  const scoped = where.type.scope === 'repository';
+  if (!row || (scoped && row.repo_id !== where.repoId) || (scoped && row.suppressed && !where.showSuppressed)) {
     throw errors.notFound(where.type.model);
   }
   return row;
@@ -288,6 +291,7 @@ function listQuery(s: Services, where: Where, o: ListOptions) {
   return {
     type: where.type.name,
     repoId: where.type.scope === 'repository' ? where.repoId : undefined,
+    includeSuppressed: where.type.scope !== 'repository' || !!where.showSuppressed,
     modifiedSinceMs: o.modifiedSince ? o.modifiedSince * 1000 : undefined,
     sortColumn,
     sortDirection: o.sortDirection ?? 'asc',

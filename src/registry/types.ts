@@ -67,6 +67,8 @@ export interface TypeInfo {
   validations?: string[];
   requiresRef?: boolean;
   tree?: TreeRole;
+  /** Action routes that set a flag on the record and its tree: suppressed, publish, unpublish. */
+  flagRoutes?: Array<'suppressed' | 'publish' | 'unpublish'>;
   /** Deleting a record of this type that others still link to is refused (409) with this message. */
   refuseDeleteIfLinked?: string;
   /** A repository-scoped type that may also live in the global repository (groups). */

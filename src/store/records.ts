@@ -43,6 +43,7 @@ export interface ListQuery {
   limit?: number;
   offset?: number;
   includeHidden?: boolean;
+  includeSuppressed?: boolean;
 }
 
 /** Sortable columns of the generic table, by the name clients use. */
@@ -178,6 +179,7 @@ export class RecordQueries {
     const query = this.db('records').where({ type: q.type });
     if (q.repoId !== undefined) query.andWhere({ repo_id: q.repoId });
     if (!q.includeHidden) query.andWhere({ hidden: false });
+    if (!q.includeSuppressed) query.andWhere({ suppressed: false });
     if (q.modifiedSinceMs) query.andWhere('system_mtime_ms', '>=', q.modifiedSinceMs);
     if (q.ids) query.whereIn('id', q.ids);
     return query;

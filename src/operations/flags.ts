@@ -1,0 +1,46 @@
+import type { Knex } from 'knex';
+import { errors } from '../errors';
+import { RecordQueries } from '../store/records';
+import { descendants } from '../trees/positions';
+import { isoSeconds, Services } from './context';
+import type { Where } from './records';
+
+/** The record and, for a tree root or node, every record below it. */
+async function graph(trx: Knex.Transaction, rid: number, uri: string): Promise<number[]> {
+  const below = await trx('records').where({ root_uri: uri }).pluck('rid');
+  return [rid, ...(below.length ? below.map(Number) : await descendants(trx, rid))];
+}
+
+/**
+ * Sets `suppressed` or `publish` on a record and its tree in one transaction. As in the reference,
+ * these bulk flags do not bump lock_version; the change log still records every record touched.
+ */
+async function setFlag(s: Services, where: Where, id: number, field: 'suppressed' | 'publish', value: boolean) {
+  return s.db.knex.transaction(async (trx) => {
+    const row = await trx('records').where({ type: where.type.name, id, repo_id: where.repoId ?? 0 }).first('rid', 'uri', 'lock_version');
+    if (!row) throw errors.notFound(where.type.model);
+    const q = new RecordQueries(trx);
+    const now = Date.now();
+    for (const rid of await graph(trx, Number(row.rid), row.uri)) {
+      const current = await trx('records').where({ rid }).first('type', 'uri', 'json');
+      const record = JSON.parse(current.json);
+      record[field] = value;
+      record.system_mtime = isoSeconds(now);
+      const columns: Record<string, unknown> = { json: JSON.stringify(record), system_mtime_ms: now };
+      if (field === 'suppressed') columns.suppressed = value;
+      await trx('records').where({ rid }).update(columns);
+      await q.appendChange(current.type, current.uri, 'upsert', now);
+    }
+    return { lockVersion: Number(row.lock_version) };
+  });
+}
+
+export async function setSuppressed(s: Services, where: Where, id: number, suppressed: boolean) {
+  await setFlag(s, where, id, 'suppressed', suppressed);
+  return { status: 'Suppressed', id, suppressed_state: suppressed };
+}
+
+export async function setPublished(s: Services, where: Where, id: number, publish: boolean) {
+  const { lockVersion } = await setFlag(s, where, id, 'publish', publish);
+  return { status: 'Updated', id, lock_version: lockVersion, stale: null };
+}
