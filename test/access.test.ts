@@ -316,7 +316,7 @@ describe(`access model (${STORE})`, () => {
       }
       if (endpoint.paginated) query.page = 1;
       if (endpoint.path === '/users/:username/login') query.password = t.config.adminPassword;
-      const body = endpoint.body ? sampleRecord(endpoint.body, repo) : undefined;
+      const body = endpoint.body ? sampleRecord(endpoint.body, repo) : endpoint.rawJsonBody ? {} : undefined;
       return { path, query, body };
     }
 

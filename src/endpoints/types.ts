@@ -32,6 +32,8 @@ export interface Call {
   repoId?: number;
   /** The JSON body, cleaned and validated as the endpoint's record type. */
   body?: Prepared;
+  /** The parsed JSON body of endpoints whose body is not a record (rawJsonBody). */
+  rawBody?: unknown;
   paging?: Paging;
 }
 
@@ -53,6 +55,8 @@ export interface Endpoint {
   paginated?: boolean;
   /** The record type of the JSON body. */
   body?: string;
+  /** The body is JSON but not a record: parsed, not validated against a schema. */
+  rawJsonBody?: boolean;
   /** Permission code the caller must hold; null: anyone, logged in or not. */
   permission: string | null;
   summary: string;

@@ -75,6 +75,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     call.params = parseParams(endpoint.params ?? [], source);
     if (endpoint.paginated) call.paging = parsePaging(s.config, source);
     if (endpoint.body) call.body = prepareRecord(s.registry, s.enums, endpoint.body, parseJsonBody(req));
+    if (endpoint.rawJsonBody) call.rawBody = parseJsonBody(req);
     if (endpoint.permission !== null && !(await can(s, call.actor, endpoint.permission, call.repoId))) {
       throw errors.accessDenied();
     }

@@ -1,0 +1,60 @@
+import { ApiError } from '../errors';
+import type { Actor, Services } from './context';
+import { prepareRecord } from '../validation';
+import type { Obj } from '../validation/walk';
+import { readRecord, updateRecord, Where } from './records';
+
+/**
+ * Top container batch and bulk changes (endpoints.md section 10): each container is updated as
+ * a whole record (validated, lock_version bumped), all of them in one transaction.
+ */
+export async function updateContainers(
+  s: Services, actor: Actor, where: Where, changes: Array<{ id: number; change: (record: Obj) => void; uri?: string }>,
+) {
+  const updated: string[] = [];
+  await s.db.knex.transaction(async (trx) => {
+    for (const { id, change, uri } of changes) {
+      try {
+        const current = await readRecord(s, where, id, trx);
+        change(current);
+        const { record, warnings } = prepareRecord(s.registry, s.enums, where.type.name, current);
+        const result = await updateRecord(s, actor, where, id, record, warnings, { trx });
+        updated.push(result.uri);
+      } catch (err) {
+        // Bulk routes name the container that failed, as the reference does.
+        if (uri && err instanceof ApiError && err.status === 400) throw new ApiError(400, { ...err.body, uri });
+        throw err;
+      }
+    }
+  });
+  return updated;
+}
+
+/** The top container id in a URI of this repository, or a 400 naming the bad URI. */
+export function containerId(where: Where, uri: string): number {
+  const prefix = `/repositories/${where.repoId}/top_containers/`;
+  const id = uri.startsWith(prefix) ? Number(uri.slice(prefix.length)) : NaN;
+  if (!Number.isInteger(id)) throw new ApiError(400, { error: `Invalid URI reference for this (${where.repoId}) repo: '${uri}'`, uri });
+  return id;
+}
+
+/** Distinct top containers named by a record's instances (and its tree's, for a root). */
+export async function containersOfRecord(s: Services, where: Where, id: number): Promise<Array<{ ref: string }>> {
+  const record = await readRecord(s, where, id);
+  const records: Obj[] = [record];
+  const below = await s.db.knex('records').where({ root_uri: record.uri }).pluck('json');
+  records.push(...below.map((j: string) => JSON.parse(j)));
+  const uris = new Set<string>();
+  for (const r of records) {
+    for (const instance of r.instances ?? []) {
+      const ref = instance.sub_container?.top_container?.ref;
+      if (ref) uris.add(ref);
+    }
+  }
+  return [...uris].map((ref) => ({ ref }));
+}
+
+export function currentLocation(location: string): Obj {
+  return { jsonmodel_type: 'container_location', status: 'current', start_date: new Date().toISOString().slice(0, 10), ref: location };
+}
+
