@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { generate } from '../scripts/generate';
+import { startTestApp, STORE, TestApp } from './helpers';
+
+const SCHEMAS = path.resolve(__dirname, '..', 'schemas');
+
+/** A made-up type: nothing in src/ knows it. */
+const EXHIBITION = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'exhibition',
+  title: 'exhibition',
+  type: 'object',
+  'x-archive': {
+    kind: 'record',
+    uri: '/repositories/:repo_id/exhibitions',
+    model: 'Exhibition',
+    listing: 'paginated',
+    permissions: { read: 'view_repository', create: 'update_accession_record', update: 'update_accession_record', delete: 'delete_archival_record' },
+    unique: [{ fields: ['code'], within: 'repository', errorPath: 'code', message: 'Exhibition code already in use' }],
+  },
+  properties: {
+    uri: { type: 'string', readOnly: true },
+    title: { type: 'string', maxLength: 255 },
+    code: { type: 'string' },
+    opens: { type: 'string', format: 'date' },
+    dates: { type: 'array', items: { $ref: 'date' } },
+    subjects: {
+      type: 'array',
+      items: {
+        type: 'object', 'x-link': true,
+        properties: { ref: { type: 'string', 'x-ref': ['subject'] }, _resolved: { type: 'object', readOnly: true } },
+        required: ['ref'],
+      },
+    },
+  },
+  required: ['title'],
+};
+
+const scratchDirs: string[] = [];
+
+function schemasWith(extra: object): { schemas: string; out: string } {
+  // Inside the project (.tmp/ is ignored by git) so the generated code finds node_modules.
+  const scratch = path.resolve(__dirname, '..', '.tmp');
+  fs.mkdirSync(scratch, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(scratch, 'schemas-'));
+  scratchDirs.push(dir);
+  const schemas = path.join(dir, 'schemas');
+  fs.mkdirSync(schemas);
+  for (const f of fs.readdirSync(SCHEMAS)) fs.copyFileSync(path.join(SCHEMAS, f), path.join(schemas, f));
+  fs.writeFileSync(path.join(schemas, `${(extra as { $id: string }).$id}.json`), JSON.stringify(extra));
+  return { schemas, out: path.join(dir, 'generated') };
+}
+
+describe(`adding a record type by dropping a schema (${STORE})`, function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let H: Record<string, string>;
+  let base: string;
+
+  before(async () => {
+    const { schemas, out } = schemasWith(EXHIBITION);
+    await generate(schemas, out);
+    t = await startTestApp({}, out);
+    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
+    const repo = await t.http.post('/repositories').set(H).send({ repo_code: 'EXH', name: 'Exhibitions' });
+    base = `/repositories/${repo.body.id}/exhibitions`;
+  });
+  after(async () => {
+    await t?.close();
+    for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves create, get, update with lock_version, stale 409, delete and 404', async () => {
+    const created = await t.http.post(base).set(H).send({ title: 'Maps of the North', code: 'E1', opens: '2025-03-01' });
+    assert.equal(created.status, 200, created.text);
+    assert.equal(created.body.uri, `${base}/1`);
+    const got = await t.http.get(created.body.uri).set(H);
+    assert.equal(got.body.jsonmodel_type, 'exhibition');
+    assert.deepEqual(got.body.dates, []);
+    const updated = await t.http.post(created.body.uri).set(H).send({ ...got.body, title: 'Maps of the Far North' });
+    assert.equal(updated.body.lock_version, 1);
+    const stale = await t.http.post(created.body.uri).set(H).send(got.body);
+    assert.equal(stale.status, 409);
+    await t.http.delete(created.body.uri).set(H).expect(200);
+    const gone = await t.http.get(created.body.uri).set(H);
+    assert.deepEqual([gone.status, gone.body], [404, { error: 'Exhibition not found' }]);
+  });
+
+  it('pages, lists all ids and id sets', async () => {
+    const ids = [];
+    for (let i = 0; i < 12; i++) ids.push((await t.http.post(base).set(H).send({ title: `Show ${i}`, code: `P${i}` })).body.id);
+    const page2 = await t.http.get(base).query({ page: 2 }).set(H);
+    assert.deepEqual([page2.body.total, page2.body.last_page, page2.body.results.length], [12, 2, 2]);
+    assert.deepEqual((await t.http.get(base).query({ all_ids: true }).set(H)).body, ids);
+    const set = await t.http.get(base).query({ id_set: `${ids[3]},${ids[1]}` }).set(H);
+    assert.deepEqual(set.body.map((r: { title: string }) => r.title), ['Show 1', 'Show 3']);
+  });
+
+  it('validates with the reference messages and enforces the schema unique key', async () => {
+    const bad = await t.http.post(base).set(H).send({ title: 'x'.repeat(256), opens: 'tomorrow', dates: [{ date_type: 'single', label: 'creation' }] });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body.error.title, ['Must be 255 characters or fewer']);
+    assert.deepEqual(bad.body.error.opens, ['Not a valid date']);
+    assert.deepEqual(bad.body.error['dates/0/expression'], ['is required unless a begin or end date is given']);
+    const missing = await t.http.post(base).set(H).send({ code: 'Z' });
+    assert.deepEqual(missing.body.error, { title: ['Property is required but was missing'] });
+    await t.http.post(base).set(H).send({ title: 'A', code: 'DUP' }).expect(200);
+    const dup = await t.http.post(base).set(H).send({ title: 'B', code: 'DUP' });
+    assert.deepEqual([dup.status, dup.body], [400, { error: { code: ['Exhibition code already in use'] } }]);
+  });
+
+  it('resolves its links', async () => {
+    const subject = await t.http.post('/subjects').set(H).send({
+      source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: 'Cartography', term_type: 'topical', vocabulary: '/vocabularies/1' }],
+    });
+    const show = await t.http.post(base).set(H).send({ title: 'Linked', subjects: [{ ref: subject.body.uri }] });
+    const got = await t.http.get(show.body.uri).query({ 'resolve[]': 'subjects' }).set(H);
+    assert.equal(got.body.subjects[0]._resolved.terms[0].term, 'Cartography');
+  });
+
+  it('makes generation fail clearly for a reference to a type with no schema', async () => {
+    const broken = structuredClone(EXHIBITION) as any;
+    broken.$id = 'broken_type';
+    broken.properties.curator = { type: 'string', 'x-ref': ['no_such_type'] };
+    const { schemas, out } = schemasWith(broken);
+    await assert.rejects(generate(schemas, out), /unknown type no_such_type/);
+  });
+});
