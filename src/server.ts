@@ -13,9 +13,11 @@ async function main() {
   server.keepAliveTimeout = 65_000;
   const stop = (signal: string) => {
     log.info('shutting down', { signal });
+    // In-flight requests finish; idle keep-alive connections are closed so close() can complete.
     server.close(() => {
       services.db.knex.destroy().finally(() => process.exit(0));
     });
+    server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { freshDatabase, STORE } from './helpers';
+
+const ROOT = path.resolve(__dirname, '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** The built server when `make test` built it, else the sources through tsx. */
+function serverCommand(): string[] {
+  const built = path.join(ROOT, 'dist/src/server.js');
+  const newest = (dir: string): number =>
+    Math.max(...fs.readdirSync(dir, { withFileTypes: true }).map((e) =>
+      e.isDirectory() ? newest(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).mtimeMs));
+  if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= newest(path.join(ROOT, 'src'))) return [process.execPath, built];
+  // One process (no tsx wrapper), so signals reach the server itself.
+  return [process.execPath, '--require', 'tsx/cjs', path.join(ROOT, 'src/server.ts')];
+}
+
+interface Server { child: ChildProcess; base: string; exited: Promise<number | null> }
+
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const [cmd, ...args] = serverCommand();
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), LOG_REQUESTS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => { output += d; });
+  child.stderr!.on('data', (d) => { output += d; });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    try {
+      if ((await fetch(`${base}/version`)).ok) return { child, base, exited };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start: ${output}`);
+}
+
+describe(`the started server process (${STORE})`, function () {
+  this.timeout(120_000);
+  const password = crypto.randomBytes(8).toString('hex');
+  const db = freshDatabase();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'archive-server-'));
+  const env = { DB_URL: STORE === 'sqlite' ? `sqlite://${path.join(dir, 'archive.db')}` : db.dbUrl, ADMIN_PASSWORD: password };
+  let server: Server | undefined;
+  let token = '';
+
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${server!.base}${p}`, {
+      method, headers: { 'X-ArchivesSpace-Session': token, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: any;
+    try { json = JSON.parse(text); } catch { json = undefined; }
+    return { status: res.status, text, body: json };
+  };
+
+  before(async () => {
+    server = await startServer(env);
+  });
+  after(async () => {
+    server?.child.kill('SIGKILL');
+    await db.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('logs in with the configured password only', async () => {
+    const wrong = await fetch(`${server!.base}/users/admin/login?password=admin`, { method: 'POST' });
+    assert.equal(wrong.status, 403);
+    const res = await fetch(`${server!.base}/users/admin/login?password=${password}`, { method: 'POST' });
+    assert.equal(res.status, 200);
+    token = (await res.json()).session;
+  });
+
+  it('serves an ArchivesSnake-style session: repository, accessions, subjects, paging, errors', async () => {
+    const repo = await call('POST', '/repositories', { repo_code: 'PROC', name: 'Process' });
+    assert.deepEqual([repo.status, repo.body.id], [200, 2]);
+    const acc = await call('POST', '/repositories/2/accessions', { id_0: 'S1', title: 'Started' });
+    assert.equal(acc.status, 200);
+    const got = await call('GET', acc.body.uri);
+    assert.equal(got.body.title, 'Started');
+    const upd = await call('POST', acc.body.uri, { ...got.body, title: 'Restarted' });
+    assert.equal(upd.body.lock_version, 1);
+    const stale = await call('POST', acc.body.uri, got.body);
+    assert.equal(stale.status, 409);
+    const subject = await call('POST', '/subjects', { source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: 'Proc', term_type: 'topical', vocabulary: '/vocabularies/1' }] });
+    assert.equal(subject.status, 200);
+    const page = await call('GET', '/repositories/2/accessions?page=1');
+    assert.equal(page.body.total, 1);
+    assert.equal((await call('GET', '/repositories/2/accessions?page=0')).status, 400);
+    assert.match((await call('POST', '/repositories/2/accessions', '{"id_0":')).body.error, /^Had some trouble parsing your request/);
+    const saved = token;
+    token = 'not-a-session';
+    assert.equal((await call('GET', '/version')).status, 412);
+    token = saved;
+    const del = await call('DELETE', subject.body.uri);
+    assert.deepEqual(del.body, { status: 'Deleted', id: subject.body.id });
+  });
+
+  it('stops on SIGTERM and finds its data again after a restart', async () => {
+    server!.child.kill('SIGTERM');
+    assert.equal(await server!.exited, 0);
+    server = await startServer(env);
+    const res = await fetch(`${server.base}/users/admin/login?password=${password}`, { method: 'POST' });
+    token = (await res.json()).session;
+    const got = await call('GET', '/repositories/2/accessions/1');
+    assert.equal(got.body.title, 'Restarted');
+  });
+});
