@@ -1,11 +1,11 @@
 import type { Registry } from '../registry';
 import { accessEndpoints } from './access';
-import { recordEndpoints } from './records';
+import { findByIdEndpoints, recordEndpoints } from './records';
 import { systemEndpoints } from './system';
 import { treeEndpoints } from './trees';
 import { containerEndpoints } from './containers';
 import type { Endpoint } from './types';
 
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...accessEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...accessEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
 }

@@ -5,6 +5,7 @@ import {
 import { Call, Endpoint, json, rawJson } from './types';
 import { can } from '../access/permissions';
 import { setPublished, setSuppressed } from '../operations/flags';
+import { findById } from '../operations/lookups';
 
 const idParam = { name: 'id', type: 'integer', required: true } as const;
 const resolveParam = { name: 'resolve', type: 'string[]', default: [] } as const;
@@ -27,6 +28,18 @@ export async function paginatedListing(call: Call, w: Where, decorate?: ListOpti
   if (p.mode === 'page') return rawJson(await listPage(call.s, w, p.page, p.pageSize, o));
   if (p.mode === 'id_set') return rawJson(await listIdSet(call.s, w, p.ids, o));
   return json(await listAllIds(call.s, w, o));
+}
+
+/** find_by_id for every type whose schema declares lookup parameters. */
+export function findByIdEndpoints(registry: Registry): Endpoint[] {
+  return registry.routedTypes()
+    .filter((type) => type.lookup && type.scope === 'repository')
+    .map((type): Endpoint => ({
+      method: 'get', path: `/repositories/:repo_id/find_by_id/${type.plural}`, permission: 'view_repository',
+      params: [...Object.keys(type.lookup!).map((name) => ({ name, type: 'string[]', default: [] }) as const), resolveParam],
+      summary: `Find ${type.plural} by ${Object.keys(type.lookup!).join(', ')}`,
+      handle: async (call) => json(await findById(call.s, await where(type, call), call.params, call.params.resolve)),
+    }));
 }
 
 /** CRUD and listing for every routed type in the registry: one mechanism, no per-type handler. */

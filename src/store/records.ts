@@ -201,14 +201,14 @@ export class RecordQueries {
     return rows.map((r: { id: number }) => Number(r.id));
   }
 
-  async findByLookup(type: string, repoId: number, param: string, hashes: string[]): Promise<string[]> {
+  async findByLookup(type: string, repoId: number, param: string, hashes: string[], includeSuppressed = true): Promise<string[]> {
     if (!hashes.length) return [];
-    const rows = await this.db('lookup_keys as k')
+    const query = this.db('lookup_keys as k')
       .join('records as r', 'r.rid', 'k.rid')
       .where({ 'k.type': type, 'k.param': param, 'k.repo_id': repoId })
-      .whereIn('k.value_hash', hashes)
-      .distinct('r.uri', 'r.id')
-      .orderBy('r.id');
+      .whereIn('k.value_hash', hashes);
+    if (!includeSuppressed) query.andWhere('r.suppressed', false);
+    const rows = await query.distinct('r.uri', 'r.id').orderBy('r.id');
     return rows.map((r: { uri: string }) => r.uri);
   }
 }
