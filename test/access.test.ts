@@ -306,7 +306,7 @@ describe(`access model (${STORE})`, () => {
     const endpoints = () => endpointTable(t.services.registry);
 
     function requestFor(endpoint: Endpoint) {
-      let path = endpoint.path.replace(':repo_id', String(repo)).replace(':id', '999999').replace(':username', 'admin');
+      const path = endpoint.path.replace(/:(\w+)/g, (_, name) => (name === 'repo_id' ? String(repo) : name === 'username' ? 'admin' : '999999'));
       const query: Record<string, unknown> = {};
       for (const p of endpoint.params ?? []) {
         if (!p.required || endpoint.path.includes(`:${p.name}`)) continue;

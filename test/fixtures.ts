@@ -38,6 +38,7 @@ export function sampleRecord(type: string, repo: number): Record<string, unknown
     agent_software: { names: [{ software_name: `Software ${t}`, sort_name: `Software ${t}` }] },
     group: { group_code: `g-${t}`, description: `Group ${t}` },
     user: { username: `user-${t}`, name: `User ${t}` },
+    enumeration: { name: `list_${t}`, values: ['a', 'b'] },
     archival_record_children: { children: [{ title: `Child ${t}`, level: 'file', resource: { ref: `/repositories/${repo}/resources/1` } }] },
     digital_record_children: { children: [{ title: `Part ${t}`, digital_object: { ref: `/repositories/${repo}/digital_objects/1` } }] },
   };

@@ -4,8 +4,9 @@ import { findByIdEndpoints, recordEndpoints } from './records';
 import { systemEndpoints } from './system';
 import { treeEndpoints } from './trees';
 import { containerEndpoints } from './containers';
+import { enumerationEndpoints } from './enumerations';
 import type { Endpoint } from './types';
 
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...accessEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
 }

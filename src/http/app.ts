@@ -74,6 +74,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryExists(s, req.params.repo_id);
     call.params = parseParams(endpoint.params ?? [], source);
     if (endpoint.paginated) call.paging = parsePaging(s.config, source);
+    if (endpoint.body) await s.enums.ensureFresh(s.db.knex);
     if (endpoint.body) call.body = prepareRecord(s.registry, s.enums, endpoint.body, parseJsonBody(req));
     if (endpoint.rawJsonBody) call.rawBody = parseJsonBody(req);
     if (endpoint.permission !== null && !(await can(s, call.actor, endpoint.permission, call.repoId))) {

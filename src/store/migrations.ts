@@ -148,6 +148,38 @@ const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '005_enumeration_ids',
+    async up(knex) {
+      // Enumerations and their values are addressed by integer ids (/config/enumerations/N);
+      // a version row lets every app process notice list changes made by another.
+      await knex.schema.alterTable('enumerations', (t) => {
+        t.integer('id').nullable().unique();
+        t.integer('lock_version').notNullable().defaultTo(0);
+        t.string('default_value', 255).nullable();
+      });
+      await knex.schema.alterTable('enumeration_values', (t) => {
+        t.integer('id').nullable().unique();
+        t.boolean('suppressed').notNullable().defaultTo(false);
+      });
+      await knex.schema.createTable('enumeration_version', (t) => {
+        t.integer('id').primary();
+        t.integer('version').notNullable();
+      });
+      await knex('enumeration_version').insert({ id: 1, version: 0 });
+    },
+    async down(knex) {
+      await knex.schema.dropTableIfExists('enumeration_version');
+      await knex.schema.alterTable('enumeration_values', (t) => {
+        t.dropUnique(['id']);
+        t.dropColumns('id', 'suppressed');
+      });
+      await knex.schema.alterTable('enumerations', (t) => {
+        t.dropUnique(['id']);
+        t.dropColumns('id', 'lock_version', 'default_value');
+      });
+    },
+  },
 ];
 
 const source: Knex.MigrationSource<Migration> = {

@@ -1,0 +1,199 @@
+import type { Knex } from 'knex';
+import { ApiError, errors } from '../errors';
+import type { PropInfo, Registry } from '../registry';
+import { bumpEnumerationVersion, nextId } from '../validation/enumerations';
+import type { Obj } from '../validation/walk';
+import type { Services } from './context';
+
+type Db = Knex | Knex.Transaction;
+
+const notFound = () => errors.notFound('Enumeration');
+
+/** Where each list is used: "type.property" pairs, for `relationships` and the in-use check. */
+export function enumUsage(registry: Registry): Map<string, Array<{ type: string; property: string }>> {
+  const usage = new Map<string, Array<{ type: string; property: string }>>();
+  const visit = (type: string, props: Record<string, PropInfo>) => {
+    for (const [property, info] of Object.entries(props)) {
+      if (info.enumName) usage.set(info.enumName, [...(usage.get(info.enumName) ?? []), { type, property }]);
+      if (info.props) visit(type, info.props);
+    }
+  };
+  for (const type of Object.values(registry.types)) visit(type.name, type.props);
+  return usage;
+}
+
+async function recordOf(s: Services, db: Db, row: Obj): Promise<Obj> {
+  const values = await db('enumeration_values').where({ enum_name: row.name }).orderBy('position');
+  const record: Obj = {
+    lock_version: Number(row.lock_version),
+    jsonmodel_type: 'enumeration',
+    name: row.name,
+    editable: !!row.editable,
+    relationships: (enumUsage(s.registry).get(row.name) ?? []).map((u) => `${u.type}_${u.property}`),
+    enumeration_values: values.map(valueRecord),
+    values: values.filter((v: Obj) => !v.suppressed).map((v: Obj) => v.value),
+    readonly_values: values.filter((v: Obj) => v.readonly).map((v: Obj) => v.value),
+    uri: `/config/enumerations/${row.id}`,
+  };
+  if (row.default_value) record.default_value = row.default_value;
+  return record;
+}
+
+function valueRecord(v: Obj): Obj {
+  return {
+    jsonmodel_type: 'enumeration_value', value: v.value, position: Number(v.position), suppressed: !!v.suppressed,
+    readonly: !!v.readonly, uri: `/config/enumeration_values/${v.id}`,
+  };
+}
+
+async function rowById(db: Db, id: number) {
+  const row = await db('enumerations').where({ id }).first();
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function listEnumerations(s: Services): Promise<Obj[]> {
+  const rows = await s.db.knex('enumerations').orderBy('id');
+  return Promise.all(rows.map((row: Obj) => recordOf(s, s.db.knex, row)));
+}
+
+export async function getEnumeration(s: Services, id: number): Promise<Obj> {
+  return recordOf(s, s.db.knex, await rowById(s.db.knex, id));
+}
+
+export async function getEnumerationByName(s: Services, name: string): Promise<Obj> {
+  const row = await s.db.knex('enumerations').where({ name }).first();
+  if (!row) throw notFound();
+  return recordOf(s, s.db.knex, row);
+}
+
+export async function getEnumerationValue(s: Services, id: number): Promise<Obj> {
+  const row = await s.db.knex('enumeration_values').where({ id }).first();
+  if (!row) throw errors.notFound('EnumerationValue');
+  return valueRecord(row);
+}
+
+/** Records that use `value` in a property fed by the list (a text search of the stored JSON). */
+async function valueInUse(s: Services, db: Db, listName: string, value: string): Promise<boolean> {
+  for (const property of new Set((enumUsage(s.registry).get(listName) ?? []).map((u) => u.property))) {
+    const needle = `%${JSON.stringify(property)}:${JSON.stringify(value)}%`;
+    if (await db('records').where('json', 'like', needle).first('rid')) return true;
+  }
+  return false;
+}
+
+
+export async function createEnumeration(s: Services, body: Obj) {
+  const result = await s.db.knex.transaction(async (trx) => {
+    if (await trx('enumerations').where({ name: body.name }).first('id')) {
+      throw errors.conflictOnSave({ name: ['Must be unique'] });
+    }
+    const id = await nextId(trx, 'enumerations');
+    await trx('enumerations').insert({ id, name: body.name, editable: true, default_value: body.default_value ?? null });
+    let valueId = await nextId(trx, 'enumeration_values');
+    const values: string[] = [...new Set<string>(body.values ?? [])];
+    if (values.length) {
+      await trx('enumeration_values').insert(values.map((value, position) => ({ id: valueId++, enum_name: body.name, value, position })));
+    }
+    await bumpEnumerationVersion(trx);
+    return { status: 'Created', id, lock_version: 0, stale: null, uri: `/config/enumerations/${id}`, warnings: [] };
+  });
+  await s.enums.refresh(s.db.knex);
+  return result;
+}
+
+/**
+ * Values missing from `values` are removed (refused when read-only, on a protected list, or in
+ * use), new ones appended; positions are renumbered 0..n-1.
+ */
+export async function updateEnumeration(s: Services, id: number, body: Obj) {
+  const result = await s.db.knex.transaction(async (trx) => {
+    const row = await rowById(trx, id);
+    const lock = body.lock_version;
+    if (lock === undefined) throw errors.missingLockVersion();
+    if (Number(lock) !== Number(row.lock_version)) throw errors.staleLockVersion();
+    const current = await trx('enumeration_values').where({ enum_name: row.name }).orderBy('position');
+    const wanted: string[] = [...new Set<string>(body.values ?? [])];
+    const removed = current.filter((v: Obj) => !wanted.includes(v.value) && !v.suppressed);
+    const added = wanted.filter((v) => !current.some((c: Obj) => c.value === v));
+    if ((removed.length || added.length) && !row.editable) throw errors.accessDenied();
+    for (const v of removed) {
+      if (v.readonly) throw errors.accessDenied();
+      if (await valueInUse(s, trx, row.name, v.value)) throw new ApiError(409, { error: `Can't delete a value that's in use: ${v.value}` });
+      await trx('enumeration_values').where({ id: v.id }).delete();
+    }
+    let valueId = await nextId(trx, 'enumeration_values');
+    for (const value of added) await trx('enumeration_values').insert({ id: valueId++, enum_name: row.name, value, position: 0 });
+    const ordered = [...wanted, ...current.filter((v: Obj) => v.suppressed && !wanted.includes(v.value)).map((v: Obj) => v.value)];
+    for (const [position, value] of ordered.entries()) {
+      await trx('enumeration_values').where({ enum_name: row.name, value }).update({ position });
+    }
+    await trx('enumerations').where({ id }).update({ lock_version: Number(row.lock_version) + 1, default_value: body.default_value ?? null });
+    await bumpEnumerationVersion(trx);
+    return { status: 'Updated', id, lock_version: Number(row.lock_version) + 1, stale: null, uri: `/config/enumerations/${id}`, warnings: [] };
+  });
+  await s.enums.refresh(s.db.knex);
+  return result;
+}
+
+export async function setValueSuppressed(s: Services, id: number, suppressed: boolean) {
+  const count = await s.db.knex.transaction(async (trx) => {
+    const n = await trx('enumeration_values').where({ id }).update({ suppressed });
+    if (!n) throw errors.notFound('EnumerationValue');
+    await bumpEnumerationVersion(trx);
+    return n;
+  });
+  await s.enums.refresh(s.db.knex);
+  // The reference reports the number of rows changed here, not a boolean.
+  return { status: 'Suppressed', id, suppressed_state: count };
+}
+
+export async function moveValue(s: Services, id: number, position: number) {
+  await s.db.knex.transaction(async (trx) => {
+    const value = await trx('enumeration_values').where({ id }).first();
+    if (!value) throw errors.notFound('EnumerationValue');
+    const holder = await trx('enumeration_values').where({ enum_name: value.enum_name, position }).first('id');
+    if (holder) await trx('enumeration_values').where({ id: holder.id }).update({ position: value.position });
+    await trx('enumeration_values').where({ id }).update({ position });
+    await bumpEnumerationVersion(trx);
+  });
+  await s.enums.refresh(s.db.knex);
+  return { status: 'Updated', id, lock_version: 0, stale: null };
+}
+
+/** Switches every record using `from` to `to`, then deletes `from` (enumeration_migration). */
+export async function migrateValue(s: Services, enumUri: string, from: string, to: string) {
+  const id = Number(/^\/config\/enumerations\/(\d+)$/.exec(enumUri)?.[1]);
+  if (!Number.isInteger(id)) throw errors.params({ enum_uri: [`Failed validation -- not an enumeration URI: ${enumUri}`] });
+  await s.db.knex.transaction(async (trx) => {
+    const row = await rowById(trx, id);
+    if (!row.editable) throw new ApiError(400, { error: `Can't migrate values for non-editable enumeration ${id}` });
+    const source = await trx('enumeration_values').where({ enum_name: row.name, value: from }).first();
+    if (!source) throw new ApiError(404, { error: `Can't find a value '${from}' in enumeration ${id}` });
+    if (source.readonly) throw new ApiError(400, { error: "Can't transfer from a read-only enumeration value" });
+    if (!(await trx('enumeration_values').where({ enum_name: row.name, value: to }).first('id'))) {
+      throw new ApiError(404, { error: `Can't find a value '${to}' in enumeration ${id}` });
+    }
+    for (const property of new Set((enumUsage(s.registry).get(row.name) ?? []).map((u) => u.property))) {
+      const needle = `${JSON.stringify(property)}:${JSON.stringify(from)}`;
+      const rows = await trx('records').where('json', 'like', `%${needle}%`).select('rid', 'type', 'uri', 'json');
+      for (const r of rows) {
+        await trx('records').where({ rid: r.rid }).update({ json: r.json.split(needle).join(`${JSON.stringify(property)}:${JSON.stringify(to)}`), system_mtime_ms: Date.now() });
+        await trx('change_log').insert({ type: r.type, uri: r.uri, op: 'upsert', at_ms: Date.now() });
+      }
+    }
+    await trx('enumeration_values').where({ id: source.id }).delete();
+    await bumpEnumerationVersion(trx);
+  });
+  await s.enums.refresh(s.db.knex);
+  return getEnumeration(s, id);
+}
+
+/** GET /config/enumerations/csv */
+export async function enumerationsCsv(s: Services): Promise<string> {
+  const rows = await s.db.knex('enumeration_values as v').join('enumerations as e', 'e.name', 'v.enum_name')
+    .where('v.suppressed', false).orderBy(['e.name', 'v.position']).select('e.name', 'v.value', 'v.position', 'v.readonly');
+  const cell = (v: unknown) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  const lines = rows.map((r: Obj) => [r.name, r.name, r.value, r.value, r.position, r.readonly ? 'true' : 'false'].map(cell).join(','));
+  return ['Enumeration code,Enumeration,Value code,Value,Position,Read-only', ...lines].join('\n') + '\n';
+}
