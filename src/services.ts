@@ -7,11 +7,12 @@ import { groupHooks } from './access/groups';
 import { userHooks } from './access/users';
 import { repositoryHooks } from './operations/repositories';
 import { treeHooks } from './trees/hooks';
+import { locationHooks } from './operations/locations';
 
 /** Connects, migrates and loads the registry: everything the app and the CLI verbs share. */
 export async function openServices(config: Config, generatedDir?: string): Promise<Services> {
   const registry = loadRegistry(generatedDir);
   const db = await connect(config.dbUrl);
-  const hooks = { ...treeHooks(registry), repository: repositoryHooks, group: groupHooks, user: userHooks };
+  const hooks = { ...treeHooks(registry), repository: repositoryHooks, group: groupHooks, user: userHooks, location: locationHooks };
   return bootstrap({ config, db, registry, hooks });
 }

@@ -60,4 +60,24 @@ describe(`top containers: batch and bulk routes (${STORE})`, () => {
     const list = await t.http.get(`${acc.body.uri}/top_containers`).set(H);
     assert.deepEqual(list.body, [{ ref: a.uri }]);
   });
+
+  it('titles locations and creates them in batches from coordinate ranges', async () => {
+    const one = await t.http.post('/locations').set(H).send({ building: 'Main', floor: '2', coordinate_1_label: 'Shelf', coordinate_1_indicator: '4' });
+    assert.equal((await t.http.get(one.body.uri)).body.title, 'Main, 2 [Shelf: 4]');
+    const body = { building: 'Annex', coordinate_1_range: { label: 'Range', start: '1', end: '3' }, coordinate_2_range: { label: 'Shelf', start: 'A', end: 'B' } };
+    const dry = await t.http.post('/locations/batch').query({ dry_run: true }).set(H).send(body);
+    assert.equal(dry.status, 200, dry.text);
+    assert.equal(dry.body.length, 6);
+    assert.equal(dry.body[0], 'Annex [Range: 1, Shelf: A]');
+    const made = await t.http.post('/locations/batch').set(H).send(body);
+    assert.equal(made.body.length, 6);
+    assert.equal((await t.http.get(made.body[5])).body.coordinate_2_indicator, 'B');
+    const updated = await t.http.post('/locations/batch_update').set(H).send({ record_uris: made.body.slice(0, 2), floor: 'B1' });
+    assert.equal(updated.status, 200, updated.text);
+    assert.equal((await t.http.get(made.body[0])).body.floor, 'B1');
+    const tooBig = await t.http.post('/locations/batch').set(H).send({ building: 'X', coordinate_1_range: { label: 'R', start: '1', end: '5000' } });
+    assert.equal(tooBig.status, 400);
+    const noRange = await t.http.post('/locations/batch').set(H).send({ building: 'X' });
+    assert.equal(noRange.status, 400);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Registry } from '../registry';
 import { containerId, containersOfRecord, currentLocation, updateContainers } from '../operations/containers';
+import { createLocationBatch, updateLocationBatch } from '../operations/locations';
 import { isPlainObject, Obj } from '../validation/walk';
 import { errors } from '../errors';
 import { Call, Endpoint, json } from './types';
@@ -14,7 +15,7 @@ function readJsonObject(call: Call): Record<string, string> {
   return body as Record<string, string>;
 }
 
-/** Top container batch/bulk routes and the record → top containers listings. */
+/** Top container and location batch/bulk routes, and the record → top containers listings. */
 export function containerEndpoints(registry: Registry): Endpoint[] {
   const type = registry.type('top_container');
   const base = `${type.uri}`;
@@ -59,5 +60,16 @@ export function containerEndpoints(registry: Registry): Endpoint[] {
       r.container_locations = [...(r.container_locations ?? []).filter((l: Obj) => l.status !== 'current'), currentLocation(v)];
     }),
     ...listings,
+    {
+      method: 'post', path: '/locations/batch', permission: 'update_location_record', rawJsonBody: true,
+      params: [{ name: 'dry_run', type: 'boolean', default: false }],
+      summary: 'Create one location per combination of coordinate ranges (dry_run: only their titles)',
+      handle: async (call) => json(await createLocationBatch(call.s, call.actor!, call.rawBody, call.params.dry_run)),
+    },
+    {
+      method: 'post', path: '/locations/batch_update', permission: 'update_location_record', rawJsonBody: true,
+      summary: 'Set the same fields on several locations',
+      handle: async (call) => json(await updateLocationBatch(call.s, call.actor!, call.rawBody)),
+    },
   ];
 }
