@@ -8,11 +8,12 @@ import { userHooks } from './access/users';
 import { repositoryHooks } from './operations/repositories';
 import { treeHooks } from './trees/hooks';
 import { locationHooks } from './operations/locations';
+import { topContainerHooks } from './operations/containers';
 
 /** Connects, migrates and loads the registry: everything the app and the CLI verbs share. */
 export async function openServices(config: Config, generatedDir?: string): Promise<Services> {
   const registry = loadRegistry(generatedDir);
   const db = await connect(config.dbUrl);
-  const hooks = { ...treeHooks(registry), repository: repositoryHooks, group: groupHooks, user: userHooks, location: locationHooks };
+  const hooks = { ...treeHooks(registry), repository: repositoryHooks, group: groupHooks, user: userHooks, location: locationHooks, top_container: topContainerHooks };
   return bootstrap({ config, db, registry, hooks });
 }

@@ -80,4 +80,18 @@ describe(`top containers: batch and bulk routes (${STORE})`, () => {
     const noRange = await t.http.post('/locations/batch').set(H).send({ building: 'X' });
     assert.equal(noRange.status, 400);
   });
+
+  it('refuses a previous location that is not temporary', async () => {
+    const loc = await t.http.post('/locations').set(H).send({ building: 'Old', barcode: `OLD-${Date.now()}` });
+    const res = await t.http.post(boxes()).set(H).send({
+      indicator: '9', container_locations: [{ jsonmodel_type: 'container_location', status: 'previous', start_date: '2020-01-01', end_date: '2021-01-01', ref: loc.body.uri }],
+    });
+    assert.deepEqual([res.status, res.body], [400, { error: { 'container_locations/0/status': ['cannot be previous if Location is not temporary'] } }]);
+    const temp = await t.http.post('/locations').set(H).send({ building: 'Cart', barcode: `CART-${Date.now()}`, temporary: 'conservation' });
+    assert.equal(temp.status, 200, temp.text);
+    const ok = await t.http.post(boxes()).set(H).send({
+      indicator: '10', container_locations: [{ jsonmodel_type: 'container_location', status: 'previous', start_date: '2020-01-01', end_date: '2021-01-01', ref: temp.body.uri }],
+    });
+    assert.equal(ok.status, 200, ok.text);
+  });
 });

@@ -1,5 +1,6 @@
 import { ApiError } from '../errors';
 import type { Actor, Services } from './context';
+import type { TypeHooks } from './hooks';
 import { prepareRecord } from '../validation';
 import type { Obj } from '../validation/walk';
 import { readRecord, updateRecord, Where } from './records';
@@ -58,3 +59,17 @@ export function currentLocation(location: string): Obj {
   return { jsonmodel_type: 'container_location', status: 'current', start_date: new Date().toISOString().slice(0, 10), ref: location };
 }
 
+
+/** A container may only have been at a temporary location "previously" (validation-rules.md section 4). */
+export const topContainerHooks: TypeHooks = {
+  async beforeSave(trx, _s, _where, body) {
+    const errs: Record<string, string[]> = {};
+    for (const [i, place] of ((body.container_locations ?? []) as Obj[]).entries()) {
+      if (place.status !== 'previous') continue;
+      const row = await trx('records').where({ uri: place.ref }).first('json');
+      if (row && !JSON.parse(row.json).temporary) errs[`container_locations/${i}/status`] = ['cannot be previous if Location is not temporary'];
+    }
+    if (Object.keys(errs).length) throw new ApiError(400, { error: errs });
+    return undefined;
+  },
+};
