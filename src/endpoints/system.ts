@@ -1,9 +1,12 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { projectRoot } from '../registry';
 import { login } from '../access/users';
 import { deleteSession } from '../access/sessions';
 import { Endpoint, json } from './types';
 
-const pkg = require('../../package.json') as { version: string };
+const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
 
 /** System information, version, login and logout. */
 export function systemEndpoints(): Endpoint[] {

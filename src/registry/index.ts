@@ -40,15 +40,19 @@ export class Registry {
   }
 }
 
-/** The folder holding generated/, found from this file in src/ or in dist/src/. */
-export function defaultGeneratedDir(): string {
+/** The project's root folder (holding package.json), found from this file in src/ or in dist/src/. */
+export function projectRoot(): string {
   let dir = __dirname;
   while (!fs.existsSync(path.join(dir, 'package.json'))) {
     const up = path.dirname(dir);
     if (up === dir) throw new Error('cannot find the project root (package.json) above ' + __dirname);
     dir = up;
   }
-  return path.join(dir, 'generated');
+  return dir;
+}
+
+export function defaultGeneratedDir(): string {
+  return path.join(projectRoot(), 'generated');
 }
 
 export function loadRegistry(generatedDir = process.env.GENERATED_DIR || defaultGeneratedDir()): Registry {
