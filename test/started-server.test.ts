@@ -117,6 +117,20 @@ describe(`the started server process (${STORE})`, function () {
     assert.deepEqual(del.body, { status: 'Deleted', id: subject.body.id });
   });
 
+  it('walks the spec group example: create without lock_version, get, update, stale update refused, delete', async () => {
+    const created = await call('POST', '/repositories/2/groups', { jsonmodel_type: 'group', group_code: 'walkers', description: 'Walk-through' });
+    assert.deepEqual([created.status, created.body.status, created.body.lock_version], [200, 'Created', 0]);
+    const got = await call('GET', created.body.uri);
+    assert.equal(got.body.group_code, 'walkers');
+    const updated = await call('POST', created.body.uri, { ...got.body, description: 'Walked' });
+    assert.deepEqual([updated.status, updated.body.status, updated.body.lock_version], [200, 'Updated', 1]);
+    const stale = await call('POST', created.body.uri, { ...got.body, description: 'Too late' });
+    assert.deepEqual([stale.status, stale.body], [409, { error: 'The record you tried to update has been modified since you fetched it.' }]);
+    const deleted = await call('DELETE', created.body.uri);
+    assert.deepEqual(deleted.body, { status: 'Deleted', id: created.body.id });
+    assert.equal((await call('GET', created.body.uri)).status, 404);
+  });
+
   it('stops on SIGTERM and finds its data again after a restart', async () => {
     server!.child.kill('SIGTERM');
     assert.equal(await server!.exited, 0);
