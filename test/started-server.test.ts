@@ -31,12 +31,12 @@ function serverCommand(): string[] {
   return [process.execPath, '--require', 'tsx/cjs', path.join(ROOT, 'src/server.ts')];
 }
 
-interface Server { child: ChildProcess; base: string; exited: Promise<number | null> }
+interface Server { child: ChildProcess; base: string; exited: Promise<number | null>; output: () => string }
 
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const [cmd, ...args] = serverCommand();
-  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), LOG_REQUESTS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), LOG_REQUESTS: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => { output += d; });
   child.stderr!.on('data', (d) => { output += d; });
@@ -45,7 +45,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   for (let i = 0; i < 150; i++) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
     try {
-      if ((await fetch(`${base}/version`)).ok) return { child, base, exited };
+      if ((await fetch(`${base}/version`)).ok) return { child, base, exited, output: () => output };
     } catch {
       // not listening yet
     }
@@ -129,6 +129,13 @@ describe(`the started server process (${STORE})`, function () {
     const deleted = await call('DELETE', created.body.uri);
     assert.deepEqual(deleted.body, { status: 'Deleted', id: created.body.id });
     assert.equal((await call('GET', created.body.uri)).status, 404);
+  });
+
+  it('writes structured request logs that never hold a password or a session token', async () => {
+    const lines = server!.output().trim().split('\n').map((l) => JSON.parse(l));
+    assert.ok(lines.some((l) => l.msg === 'request' && l.method === 'POST' && l.status === 200 && typeof l.ms === 'number'));
+    assert.equal(server!.output().includes(password), false);
+    assert.equal(server!.output().includes(token), false);
   });
 
   it('stops on SIGTERM and finds its data again after a restart', async () => {
