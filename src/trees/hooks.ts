@@ -83,16 +83,21 @@ function nodeHooks(type: TypeInfo): TypeHooks {
     },
 
     async decorate(db, _s, records) {
-      const rows = await db('records').whereIn('uri', records.map((r) => r.uri)).select('rid', 'uri');
-      const ridOf = new Map(rows.map((r: { rid: number; uri: string }) => [r.uri, Number(r.rid)]));
+      // One query for the places of all records and one per distinct root; per record, only the
+      // sibling count and the ancestor chain (one recursive query) remain.
+      const places = await db('records').whereIn('uri', records.map((r) => r.uri)).whereNotNull('parent_key')
+        .select('rid', 'uri', 'parent_rid', 'parent_key', 'position', 'root_uri');
+      const placeOfUri = new Map(places.map((p: any) => [p.uri, { ...p, rid: Number(p.rid), position: Number(p.position) }]));
+      const roots = new Map<string, Obj>();
+      for (const uri of new Set(places.map((p: any) => p.root_uri as string))) {
+        const root = await db('records').where({ uri }).first('json');
+        roots.set(uri, root ? JSON.parse(root.json) : {});
+      }
       for (const record of records) {
-        const rid = ridOf.get(record.uri);
-        const where = rid === undefined ? undefined : await placeOf(db, rid);
+        const where = placeOfUri.get(record.uri);
         if (!where) continue;
-        const chain = await ancestorsOf(db, rid!);
-        const root = await db('records').where({ uri: where.root_uri }).first('json');
-        const rootRecord = root ? JSON.parse(root.json) : {};
-        const steps = [...chain.map((c) => ({ uri: c.uri, record: JSON.parse(c.json) })), { uri: where.root_uri, record: rootRecord }];
+        const chain = await ancestorsOf(db, where.rid);
+        const steps = [...chain.map((c) => ({ uri: c.uri, record: JSON.parse(c.json) })), { uri: where.root_uri, record: roots.get(where.root_uri)! }];
         record.position = await logicalPosition(db, where);
         if (chain.length) record[parentProperty] = { ref: chain[0].uri };
         record.ancestors = steps.map((step) => (step.record.level ? { ref: step.uri, level: step.record.other_level ?? step.record.level } : { ref: step.uri }));
