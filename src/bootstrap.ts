@@ -24,6 +24,10 @@ export async function bootstrap(s: Omit<Services, 'enums'>): Promise<Services> {
   await migrate(s.db.knex);
   await ignoreRace(() => seedEnumerations(s.db.knex));
   const services: Services = { ...s, enums: await EnumerationCatalog.load(s.db.knex) };
+  // Every type's id sequence exists before the first create, so concurrent first creates only
+  // ever increment a row (two inserts of the same new row would deadlock on MariaDB).
+  const sequenced = Object.values(s.registry.types).filter((t) => t.uri).map((t) => ({ type: t.name, last_id: 0 }));
+  await s.db.knex('id_sequences').insert(sequenced).onConflict('type').ignore();
   for (const item of BUILT_IN) {
     const exists = await s.db.knex('records').where({ type: item.type, id: item.id }).first('rid');
     if (exists) continue;
@@ -34,7 +38,7 @@ export async function bootstrap(s: Omit<Services, 'enums'>): Promise<Services> {
       createRecord(services, SYSTEM, { type: services.registry.type(item.type) }, record, warnings, { id: item.id, hidden: item.hidden }),
     );
   }
-  await ignoreRace(() => s.db.knex.transaction((trx) => ensureAdministratorsGroup(trx, services, SYSTEM)));
+  await ignoreRace(() => s.db.transaction((trx) => ensureAdministratorsGroup(trx, services, SYSTEM)));
   const admin = await s.db.knex('credentials').where({ username: 'admin' }).first('username');
   if (!admin) await ignoreRace(() => setPassword(s.db.knex, 'admin', 1, s.config.adminPassword));
   return services;

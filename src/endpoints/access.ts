@@ -125,7 +125,7 @@ function userEndpoints(): Endpoint[] {
         for (const g of groups) await requirePermission(call, 'manage_repository', g.repoId);
         const username = normaliseUsername(String(record.username));
         const actor = call.actor ?? { username };
-        const result = await s.db.knex.transaction(async (trx) => {
+        const result = await s.db.transaction(async (trx) => {
           const created = await createRecord(s, actor, userWhere(s), record, call.body!.warnings, { trx });
           await setPassword(trx, username, created.id, call.params.password);
           if (wantsAdmin) await setAdmin(trx, s, actor, username, true);
@@ -180,7 +180,7 @@ function userEndpoints(): Endpoint[] {
           throw errors.conflictOnSave({ username: ['cannot be changed; create a new user instead'] });
         }
         const actor = call.actor!;
-        const result = await s.db.knex.transaction(async (trx) => {
+        const result = await s.db.transaction(async (trx) => {
           const updated = await updateRecord(s, actor, userWhere(s), call.params.id, record, call.body!.warnings, { trx });
           if (call.params.password) await setPassword(trx, username, call.params.id, call.params.password);
           if (!self && mayAdminister && typeof record.is_admin === 'boolean') await setAdmin(trx, s, actor, username, record.is_admin);
@@ -195,7 +195,7 @@ function userEndpoints(): Endpoint[] {
         const { s } = call;
         const user = await readUser(s, call.params.id);
         if (user.is_system_user) throw errors.accessDenied();
-        await s.db.knex.transaction(async (trx) => {
+        await s.db.transaction(async (trx) => {
           const memberships = await trx('group_members as m').join('records as r', 'r.rid', 'm.group_rid')
             .where('m.username', user.username).select('m.repo_id', 'r.json');
           for (const m of memberships) {
@@ -258,7 +258,7 @@ function userEndpoints(): Endpoint[] {
           if (g.repoId !== repoId) throw errors.params({ groups: [`Failed validation -- group is not in repository ${repoId}`] });
         }
         const user = await readUser(s, call.params.id);
-        await s.db.knex.transaction(async (trx) => {
+        await s.db.transaction(async (trx) => {
           const current = await trx('group_members as m').join('records as r', 'r.rid', 'm.group_rid')
             .where({ 'm.username': user.username, 'm.repo_id': repoId }).select('r.json');
           for (const row of current) await setMembership(trx, s, call.actor!, repoId, JSON.parse(row.json).group_code, user.username, false);

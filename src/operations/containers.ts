@@ -13,7 +13,7 @@ export async function updateContainers(
   s: Services, actor: Actor, where: Where, changes: Array<{ id: number; change: (record: Obj) => void; uri?: string }>,
 ) {
   const updated: string[] = [];
-  await s.db.knex.transaction(async (trx) => {
+  await s.db.transaction(async (trx) => {
     for (const { id, change, uri } of changes) {
       try {
         const current = await readRecord(s, where, id, trx);

@@ -84,7 +84,7 @@ async function valueInUse(s: Services, db: Db, listName: string, value: string):
 
 
 export async function createEnumeration(s: Services, body: Obj) {
-  const result = await s.db.knex.transaction(async (trx) => {
+  const result = await s.db.transaction(async (trx) => {
     if (await trx('enumerations').where({ name: body.name }).first('id')) {
       throw errors.conflictOnSave({ name: ['Must be unique'] });
     }
@@ -107,7 +107,7 @@ export async function createEnumeration(s: Services, body: Obj) {
  * use), new ones appended; positions are renumbered 0..n-1.
  */
 export async function updateEnumeration(s: Services, id: number, body: Obj) {
-  const result = await s.db.knex.transaction(async (trx) => {
+  const result = await s.db.transaction(async (trx) => {
     const row = await rowById(trx, id);
     const lock = body.lock_version;
     if (lock === undefined) throw errors.missingLockVersion();
@@ -137,7 +137,7 @@ export async function updateEnumeration(s: Services, id: number, body: Obj) {
 }
 
 export async function setValueSuppressed(s: Services, id: number, suppressed: boolean) {
-  const count = await s.db.knex.transaction(async (trx) => {
+  const count = await s.db.transaction(async (trx) => {
     const n = await trx('enumeration_values').where({ id }).update({ suppressed });
     if (!n) throw errors.notFound('EnumerationValue');
     await bumpEnumerationVersion(trx);
@@ -149,7 +149,7 @@ export async function setValueSuppressed(s: Services, id: number, suppressed: bo
 }
 
 export async function moveValue(s: Services, id: number, position: number) {
-  await s.db.knex.transaction(async (trx) => {
+  await s.db.transaction(async (trx) => {
     const value = await trx('enumeration_values').where({ id }).first();
     if (!value) throw errors.notFound('EnumerationValue');
     const holder = await trx('enumeration_values').where({ enum_name: value.enum_name, position }).first('id');
@@ -165,7 +165,7 @@ export async function moveValue(s: Services, id: number, position: number) {
 export async function migrateValue(s: Services, enumUri: string, from: string, to: string) {
   const id = Number(/^\/config\/enumerations\/(\d+)$/.exec(enumUri)?.[1]);
   if (!Number.isInteger(id)) throw errors.params({ enum_uri: [`Failed validation -- not an enumeration URI: ${enumUri}`] });
-  await s.db.knex.transaction(async (trx) => {
+  await s.db.transaction(async (trx) => {
     const row = await rowById(trx, id);
     if (!row.editable) throw new ApiError(400, { error: `Can't migrate values for non-editable enumeration ${id}` });
     const source = await trx('enumeration_values').where({ enum_name: row.name, value: from }).first();

@@ -16,7 +16,7 @@ async function graph(trx: Knex.Transaction, rid: number, uri: string): Promise<n
  * these bulk flags do not bump lock_version; the change log still records every record touched.
  */
 async function setFlag(s: Services, where: Where, id: number, field: 'suppressed' | 'publish', value: boolean) {
-  return s.db.knex.transaction(async (trx) => {
+  return s.db.transaction(async (trx) => {
     const row = await trx('records').where({ type: where.type.name, id, repo_id: where.repoId ?? 0 }).first('rid', 'uri', 'lock_version');
     if (!row) throw errors.notFound(where.type.model);
     const q = new RecordQueries(trx);

@@ -59,7 +59,7 @@ export async function createLocationBatch(s: Services, actor: Actor, body: unkno
   }
   const records = combos.map((c) => prepareRecord(s.registry, s.enums, 'location', { ...location, ...c }));
   if (dryRun) return records.map((p) => locationTitle(p.record));
-  return s.db.knex.transaction(async (trx) => {
+  return s.db.transaction(async (trx) => {
     const uris: string[] = [];
     for (const p of records) uris.push((await createRecord(s, actor, { type: s.registry.type('location') }, p.record, p.warnings, { trx })).uri);
     return uris;
@@ -73,7 +73,7 @@ export async function updateLocationBatch(s: Services, actor: Actor, body: unkno
   }
   const { record_uris: uris, jsonmodel_type: _t, ...fields } = body;
   const where = { type: s.registry.type('location') };
-  return s.db.knex.transaction(async (trx) => {
+  return s.db.transaction(async (trx) => {
     const updated: string[] = [];
     for (const uri of uris as unknown[]) {
       const id = Number(/^\/locations\/(\d+)$/.exec(String(uri))?.[1]);

@@ -120,7 +120,7 @@ export async function createRecord(
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Created' as const, id, lock_version: 0, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
   };
-  return options.trx ? run(options.trx) : s.db.knex.transaction(run);
+  return options.trx ? run(options.trx) : s.db.transaction(run);
 }
 
 /** Read-only properties belong to the server: an update keeps them (clients cannot send them). */
@@ -187,7 +187,7 @@ export async function updateRecord(
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Updated' as const, id, lock_version: expected + 1, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
   };
-  return options.trx ? run(options.trx) : s.db.knex.transaction(run);
+  return options.trx ? run(options.trx) : s.db.transaction(run);
 }
 
 export async function deleteRecord(
@@ -205,7 +205,7 @@ export async function deleteRecord(
     await q.appendChange(where.type.name, row.uri, 'delete', Date.now());
     for (const referrer of referrers) await dropLinksTo(q, s, referrer, row.uri);
   };
-  await (options.trx ? run(options.trx) : s.db.knex.transaction(run));
+  await (options.trx ? run(options.trx) : s.db.transaction(run));
   return { status: 'Deleted', id };
 }
 

@@ -9,6 +9,33 @@ export interface Database {
   dialect: Dialect;
   /** Human-readable location, without credentials. */
   describe: string;
+  /** Runs `fn` in one transaction, again from the start when it lost a race (see isRetryable). */
+  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
+}
+
+const ATTEMPTS = 8;
+
+/**
+ * Concurrent writers on MySQL/MariaDB can deadlock or collide on a unique index they both
+ * computed a value for (a tree position, a first id); the whole transaction is then retried
+ * with a fresh snapshot. Errors that answer the client (ApiError) are never retried.
+ */
+export function isRetryable(err: unknown): boolean {
+  const e = err as { errno?: number; code?: string };
+  return e?.errno === 1213 || e?.errno === 1205 || e?.code === 'SQLITE_BUSY' || isUniqueViolation(err);
+}
+
+function withRetries(knex: Knex) {
+  return async <T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await knex.transaction(fn);
+      } catch (err) {
+        if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;
+        await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+      }
+    }
+  };
 }
 
 /**
@@ -36,7 +63,7 @@ export async function connect(dbUrl: string): Promise<Database> {
         },
       },
     });
-    return { knex, dialect: 'sqlite', describe: `sqlite ${file}` };
+    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: withRetries(knex) };
   }
   const match = /^(?:mysql|mariadb):\/\/(.*)$/.exec(dbUrl);
   if (match) {
@@ -63,7 +90,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       connection: { ...connection, database },
       pool: { min: 0, max: Number(process.env.DB_POOL_MAX || 10) },
     });
-    return { knex, dialect: 'mysql', describe: `mysql ${connection.host}:${connection.port}/${database}` };
+    return { knex, dialect: 'mysql', describe: `mysql ${connection.host}:${connection.port}/${database}`, transaction: withRetries(knex) };
   }
   throw new Error(`DB_URL must start with sqlite:// or mysql:// (got ${dbUrl})`);
 }

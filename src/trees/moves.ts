@@ -25,7 +25,7 @@ const cycle = () => new ApiError(409, { error: "Can't make a parent into its own
 
 /** POST <node>/:id/parent?parent=<id>&position=<n> (section 4.1). Moves keep lock_version. */
 export async function moveUnderParent(s: Services, types: TreeTypes, repoId: number, id: number, parentId: number | undefined, position: number) {
-  return s.db.knex.transaction(async (trx) => {
+  return s.db.transaction(async (trx) => {
     const node = await nodeRow(trx, types, repoId, id);
     let parentRid: number | null = null;
     if (parentId !== undefined) {
@@ -50,7 +50,7 @@ export async function moveUnderParent(s: Services, types: TreeTypes, repoId: num
 export async function acceptChildren(
   s: Services, types: TreeTypes, repoId: number, target: { kind: 'root' | 'node'; id: number }, children: string[], position: number,
 ) {
-  return s.db.knex.transaction(async (trx) => {
+  return s.db.transaction(async (trx) => {
     let rootUri: string;
     let parentRid: number | null = null;
     let answer: { id: number; lock_version: number };
@@ -120,7 +120,7 @@ export async function createChildren(
   s: Services, actor: Actor, types: TreeTypes, repoId: number, target: { kind: 'root' | 'node'; id: number }, children: Obj[],
 ) {
   const { rootProperty, parentProperty } = types.node.tree!;
-  return s.db.knex.transaction(async (trx) => {
+  return s.db.transaction(async (trx) => {
     let rootUri: string;
     let parentUri: string | undefined;
     let answer: { id: number; lock_version: number };

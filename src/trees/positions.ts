@@ -65,6 +65,13 @@ async function shiftFrom(db: Db, key: string, from: number): Promise<void> {
  */
 export async function place(db: Db, rid: number, rootUri: string, parentRid: number | null, index?: number): Promise<void> {
   const key = parentKey(rootUri, parentRid);
+  if ((db as Knex).client.config.client === 'mysql2') {
+    // Writers placing into the same sibling group queue on its parent row instead of racing.
+    const parent = db('records');
+    if (parentRid === null) parent.where({ uri: rootUri });
+    else parent.where({ rid: parentRid });
+    await parent.forUpdate().first('rid');
+  }
   // Out of every sibling group first, so computing the new place never meets the old one.
   await db('records').where({ rid }).update({ parent_key: null, position: null });
   const count = await childCount(db, key);
