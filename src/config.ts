@@ -10,6 +10,23 @@ export interface Config {
   bodyLimitBytes: number;
   compatVersion: string;
   logRequests: boolean;
+  search: SearchConfig;
+}
+
+export interface SearchConfig {
+  adapter: 'embedded' | 'typesense';
+  /** The embedded index's SQLite file; by default the SQLite store's own file (a separate file beside it for MySQL). */
+  path: string;
+  /** Run the indexer inside the app process (default); off when a separate `npm run indexer` process does it. */
+  inProcessIndexer: boolean;
+  typesenseUrl?: string;
+  typesenseApiKey?: string;
+  typesenseCollection: string;
+}
+
+function searchPathFor(dbUrl: string): string {
+  if (dbUrl.startsWith('sqlite://')) return dbUrl.slice('sqlite://'.length);
+  return './data/search.db';
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -20,6 +37,8 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return n;
 }
 
+const DEFAULT_DB_URL = 'sqlite://./data/archive.db';
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const defaultPageSize = intFrom(env, 'DEFAULT_PAGE_SIZE', 10);
   const maxPageSize = intFrom(env, 'MAX_PAGE_SIZE', 250);
@@ -28,7 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     port: intFrom(env, 'PORT', 8089),
-    dbUrl: env.DB_URL || 'sqlite://./data/archive.db',
+    dbUrl: env.DB_URL || DEFAULT_DB_URL,
     adminPassword: env.ADMIN_PASSWORD || 'admin',
     defaultPageSize,
     maxPageSize,
@@ -37,5 +56,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: intFrom(env, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024),
     compatVersion: env.ARCHIVESSPACE_VERSION || 'v3.5.1',
     logRequests: env.LOG_REQUESTS !== 'false',
+    search: {
+      adapter: env.SEARCH_ADAPTER === 'typesense' ? 'typesense' : 'embedded',
+      path: env.SEARCH_PATH || searchPathFor(env.DB_URL || DEFAULT_DB_URL),
+      inProcessIndexer: env.INDEXER !== 'off',
+      typesenseUrl: env.TYPESENSE_URL || undefined,
+      typesenseApiKey: env.TYPESENSE_API_KEY || undefined,
+      typesenseCollection: env.TYPESENSE_COLLECTION || 'archive_records',
+    },
   };
 }

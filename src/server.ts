@@ -15,7 +15,9 @@ async function main() {
     log.info('shutting down', { signal });
     // In-flight requests finish; idle keep-alive connections are closed so close() can complete.
     server.close(() => {
-      services.db.knex.destroy().finally(() => process.exit(0));
+      (services.search?.close() ?? Promise.resolve())
+        .then(() => services.db.knex.destroy())
+        .finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();

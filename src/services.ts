@@ -9,11 +9,15 @@ import { repositoryHooks } from './operations/repositories';
 import { treeHooks } from './trees/hooks';
 import { locationHooks } from './operations/locations';
 import { topContainerHooks } from './operations/containers';
+import { openSearch } from './search';
 
 /** Connects, migrates and loads the registry: everything the app and the CLI verbs share. */
 export async function openServices(config: Config, generatedDir?: string): Promise<Services> {
   const registry = loadRegistry(generatedDir);
   const db = await connect(config.dbUrl);
   const hooks = { ...treeHooks(registry), repository: repositoryHooks, group: groupHooks, user: userHooks, location: locationHooks, top_container: topContainerHooks };
-  return bootstrap({ config, db, registry, hooks });
+  const services = await bootstrap({ config, db, registry, hooks });
+  services.search = openSearch(services);
+  if (config.search.inProcessIndexer) services.search.indexer.start();
+  return services;
 }

@@ -44,7 +44,7 @@ export interface TestApp {
 
 export async function startTestApp(env: Record<string, string> = {}, generatedDir?: string): Promise<TestApp> {
   const db = freshDatabase();
-  const config = loadConfig({ ...process.env, DB_URL: db.dbUrl, LOG_REQUESTS: 'false', ...env });
+  const config = loadConfig({ ...process.env, DB_URL: db.dbUrl, SEARCH_PATH: ':memory:', LOG_REQUESTS: 'false', ...env });
   const services = await openServices(config, generatedDir);
   const app = createApp(services);
   const http = supertest(app);
@@ -63,6 +63,7 @@ export async function startTestApp(env: Record<string, string> = {}, generatedDi
       return token;
     },
     async close() {
+      await services.search?.close();
       await services.db.knex.destroy();
       await db.drop();
     },

@@ -4,6 +4,7 @@ import type { Database } from '../store/connect';
 import type { EnumerationCatalog } from '../validation/enumerations';
 import type { TypeHooks } from './hooks';
 import type { Grants } from '../access/grants';
+import type { SearchServices } from '../search';
 
 /** What every operation needs, with no knowledge of HTTP. */
 export interface Services {
@@ -13,6 +14,8 @@ export interface Services {
   enums: EnumerationCatalog;
   /** Domain rules of the few types that have them, by type name. */
   hooks: Record<string, TypeHooks>;
+  /** The search index and its indexer (absent only in tools that never search). */
+  search?: SearchServices;
 }
 
 export interface Actor {

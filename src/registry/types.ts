@@ -1,3 +1,5 @@
+import type { SearchMapping } from '../search/documents';
+
 /** Shape of generated/registry.json: what the app knows of every jsonmodel_type. */
 
 export type PropKind = 'scalar' | 'subrecord' | 'link' | 'ref' | 'inline';
@@ -73,6 +75,8 @@ export interface TypeInfo {
   refuseDeleteIfLinked?: string;
   /** A repository-scoped type that may also live in the global repository (groups). */
   allowInGlobalRepository?: boolean;
+  /** How records of this type become search documents; absent: the type is not searched. */
+  search?: SearchMapping;
   /** Regular expression (source) matching a URI of this type. */
   uriPattern?: string;
   props: Record<string, PropInfo>;

@@ -11,6 +11,8 @@ export interface Database {
   describe: string;
   /** Runs `fn` in one transaction, again from the start when it lost a race (see isRetryable). */
   transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
+  /** Called after every committed transaction (the indexer uses it to pick changes up at once). */
+  onCommit: Array<() => void>;
 }
 
 const ATTEMPTS = 8;
@@ -25,11 +27,13 @@ export function isRetryable(err: unknown): boolean {
   return e?.errno === 1213 || e?.errno === 1205 || e?.code === 'SQLITE_BUSY' || isUniqueViolation(err);
 }
 
-function withRetries(knex: Knex) {
+function withRetries(knex: Knex, onCommit: Array<() => void>) {
   return async <T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await knex.transaction(fn);
+        const result = await knex.transaction(fn);
+        for (const listener of onCommit) listener();
+        return result;
       } catch (err) {
         if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
@@ -63,7 +67,8 @@ export async function connect(dbUrl: string): Promise<Database> {
         },
       },
     });
-    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: withRetries(knex) };
+    const onCommit: Array<() => void> = [];
+    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: withRetries(knex, onCommit), onCommit };
   }
   const match = /^(?:mysql|mariadb):\/\/(.*)$/.exec(dbUrl);
   if (match) {
@@ -90,7 +95,8 @@ export async function connect(dbUrl: string): Promise<Database> {
       connection: { ...connection, database },
       pool: { min: 0, max: Number(process.env.DB_POOL_MAX || 10) },
     });
-    return { knex, dialect: 'mysql', describe: `mysql ${connection.host}:${connection.port}/${database}`, transaction: withRetries(knex) };
+    const onCommit: Array<() => void> = [];
+    return { knex, dialect: 'mysql', describe: `mysql ${connection.host}:${connection.port}/${database}`, transaction: withRetries(knex, onCommit), onCommit };
   }
   throw new Error(`DB_URL must start with sqlite:// or mysql:// (got ${dbUrl})`);
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { Knex } from 'knex';
 
 /**
@@ -178,6 +179,27 @@ const migrations: Migration[] = [
         t.dropUnique(['id']);
         t.dropColumns('id', 'lock_version', 'default_value');
       });
+    },
+  },
+  {
+    name: '006_search_state',
+    async up(knex) {
+      // The store's identity binds a search index to it (an index of another store is rebuilt);
+      // the lease lets one of several app processes run the indexer at a time.
+      await knex.schema.createTable('search_state', (t) => {
+        t.string('name', 64).primary();
+        t.string('value', 255).notNullable();
+        t.bigInteger('expires_ms').notNullable().defaultTo(0);
+      });
+      await knex('search_state').insert([
+        { name: 'store_id', value: crypto.randomUUID(), expires_ms: 0 },
+        { name: 'indexer_lease', value: '', expires_ms: 0 },
+      ]);
+      await knex.schema.alterTable('change_log', (t) => t.index(['uri']));
+    },
+    async down(knex) {
+      await knex.schema.alterTable('change_log', (t) => t.dropIndex(['uri']));
+      await knex.schema.dropTableIfExists('search_state');
     },
   },
 ];

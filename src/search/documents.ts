@@ -1,0 +1,293 @@
+/**
+ * Record → search document, from the schemas' search mapping (x-archive.search) plus the fields
+ * every document carries (search.md (f)). No per-type code: a type's mapping names paths into
+ * the record (with `_resolved` copies of what it links to), joins, templates and transforms.
+ */
+import type { Registry, TypeInfo, PropInfo } from '../registry';
+import type { Obj } from '../validation/walk';
+import { cleanTitle, COPY_FIELDS } from './fields';
+
+export type DocValue = string | number | boolean | Array<string | number>;
+export type SearchDoc = Record<string, DocValue>;
+
+/** A value taken from the record: a path, a join, a template, the first non-empty of several, a transform. */
+export type FieldSpec =
+  | string
+  | { path: string; join?: string; transform?: 'year' | 'exists' | 'missing' | 'squash' | 'lower' }
+  | { paths: string[]; join: string }
+  | { template: string }
+  | { first: FieldSpec[] };
+
+export interface SearchMapping {
+  title?: FieldSpec;
+  /** Defaults to the title, cleaned as the reference cleans title_sort. */
+  titleSort?: FieldSpec;
+  identifier?: FieldSpec;
+  /** Links to resolve before the document is built (resolve[] syntax). */
+  resolve?: string[];
+  /** Per-type fields; a one-element array marks the field multi-valued. */
+  fields?: Record<string, FieldSpec | [FieldSpec]>;
+  /** Aggregate types the document also answers to (`agent` for every agent type). */
+  types?: string[];
+}
+
+/** Keys the full-record text leaves out, with everything beneath them (search.md (e)). */
+const FULLRECORD_EXCLUDES = new Set([
+  'created_by', 'last_modified_by', 'system_mtime', 'user_mtime', 'json', 'types', 'create_time', 'date_type',
+  'jsonmodel_type', 'publish', 'extent_type', 'language', 'script', 'system_generated', 'suppressed', 'source',
+  'rules', 'name_order', 'repository', 'top_container', 'finding_aid_filing_title', 'lock_version',
+]);
+
+/** Extra types of published documents (search.md (f)). */
+const PUI_TYPE_NAMES: Record<string, string> = {
+  resource: 'pui_collection', classification: 'pui_record_group', agent_person: 'pui_person',
+};
+
+function isEmpty(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+/** Values at a dotted path; arrays are flattened at every step, numeric steps index them. */
+export function valuesAt(obj: unknown, path: string): unknown[] {
+  let current: unknown[] = [obj];
+  for (const step of path.split('.')) {
+    const next: unknown[] = [];
+    for (const value of current) {
+      if (Array.isArray(value)) {
+        if (/^\d+$/.test(step)) next.push(value[Number(step)]);
+        else for (const item of value) if (item && typeof item === 'object') next.push((item as Obj)[step]);
+      } else if (value && typeof value === 'object') next.push((value as Obj)[step]);
+    }
+    current = next.flat().filter((v) => !isEmpty(v));
+  }
+  return current.flat().filter((v) => !isEmpty(v));
+}
+
+function evaluate(record: Obj, spec: FieldSpec): unknown[] {
+  if (typeof spec === 'string') return valuesAt(record, spec);
+  if ('first' in spec) {
+    for (const alternative of spec.first) {
+      const found = evaluate(record, alternative);
+      if (found.length) return found;
+    }
+    return [];
+  }
+  if ('paths' in spec) {
+    const parts = spec.paths.flatMap((p) => valuesAt(record, p)).map(String);
+    return parts.length ? [parts.join(spec.join)] : [];
+  }
+  if ('template' in spec) {
+    let empty = true;
+    const text = spec.template
+      .replace(/\{([\w.]+)\}/g, (_, p: string) => {
+        const v = valuesAt(record, p);
+        if (v.length) empty = false;
+        return v.map(String).join(', ');
+      })
+      .replace(/\[\s*\]|\(\s*\)/g, '')
+      .replace(/\s+/g, ' ')
+      .replace(/\s+([,\]])/g, '$1')
+      .trim();
+    return empty || !text ? [] : [text];
+  }
+  const found = valuesAt(record, spec.path);
+  switch (spec.transform) {
+    case 'exists':
+      return [found.length > 0];
+    case 'missing':
+      return [found.length === 0];
+    case 'year':
+      return found.map((v) => /^-?\d{1,4}/.exec(String(v))?.[0]).filter(Boolean).map(Number);
+    case 'squash':
+      return found.map((v) => String(v).replace(/[^\p{L}\p{N}]/gu, '').toLowerCase());
+    case 'lower':
+      return found.map((v) => String(v).toLowerCase());
+  }
+  if (spec.join !== undefined) return found.length ? [found.map(String).join(spec.join)] : [];
+  return found;
+}
+
+function first(record: Obj, spec: FieldSpec | undefined): string | undefined {
+  if (!spec) return undefined;
+  const v = evaluate(record, spec)[0];
+  return v === undefined ? undefined : String(v);
+}
+
+/** Every string in the record, outside the excluded keys (search.md (e) full-record text). */
+function collectStrings(value: unknown, out: string[], depth = 0): void {
+  if (depth > 40) return;
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) value.forEach((v) => collectStrings(v, out, depth + 1));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) if (!FULLRECORD_EXCLUDES.has(k) && !k.endsWith('_enum_s')) collectStrings(v, out, depth + 1);
+  }
+}
+
+/** Values of controlled-value properties anywhere in the record, outside `_resolved` data. */
+function collectEnums(registry: Registry, props: Record<string, PropInfo>, obj: Obj, out: Map<string, Set<string>>, depth = 0): void {
+  if (depth > 20) return;
+  for (const [name, info] of Object.entries(props)) {
+    const value = obj[name];
+    if (isEmpty(value)) continue;
+    const items = Array.isArray(value) ? value : [value];
+    if (info.enumName) {
+      for (const v of items) if (typeof v === 'string') add(out, `${name}_enum_s`, v);
+      continue;
+    }
+    for (const item of items) {
+      if (!item || typeof item !== 'object') continue;
+      const type = info.kind === 'subrecord' ? registry.types[(item as Obj).jsonmodel_type ?? info.subrecords?.[0]] : undefined;
+      const nested = type?.props ?? info.props;
+      if (nested) collectEnums(registry, nested, item as Obj, out, depth + 1);
+    }
+  }
+}
+
+function add(out: Map<string, Set<string>>, key: string, value: string): void {
+  if (!out.has(key)) out.set(key, new Set());
+  out.get(key)!.add(value);
+}
+
+function dateDisplay(d: Obj): string | undefined {
+  if (d.expression) return String(d.expression);
+  if (d.date_type === 'single' || !d.end) return d.begin ? String(d.begin) : undefined;
+  return d.begin ? `${d.begin} - ${d.end}` : undefined;
+}
+
+function yearsOf(dates: Obj[]): number[] {
+  const years = new Set<number>();
+  for (const d of dates) {
+    const begin = /^\d{1,4}/.exec(String(d.begin ?? ''))?.[0];
+    const end = /^\d{1,4}/.exec(String(d.end ?? ''))?.[0] ?? begin;
+    if (!begin) continue;
+    const from = Number(begin);
+    const to = Math.max(from, Number(end));
+    for (let y = from; y <= to && y - from <= 5000; y++) years.add(y);
+  }
+  return [...years].sort((a, b) => a - b);
+}
+
+function noteStrings(notes: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) if (!['jsonmodel_type', 'persistent_id', 'type', 'publish', 'label'].includes(k)) walk(x);
+    }
+  };
+  walk(notes);
+  return out;
+}
+
+/** Title of a linked record as its own document would have it (a subject's terms, an agent's sort name). */
+type TitleOf = (linked: Obj | undefined) => string | undefined;
+
+/** Common fields derived the same way for every type (search.md (f) Common fields). */
+function commonFields(doc: SearchDoc, record: Obj, titleOf: TitleOf): void {
+  const set = (k: string, v: DocValue | undefined) => {
+    if (!isEmpty(v)) doc[k] = v!;
+  };
+  set('external_id', valuesAt(record, 'external_ids.external_id').map(String));
+  set('ancestors', valuesAt(record, 'ancestors.ref').map(String));
+  set('langcode', [...new Set(valuesAt(record, 'lang_materials.language_and_script.language').map(String))]);
+  if (Array.isArray(record.subjects)) {
+    set('subjects', (record.subjects as Obj[]).map((l) => titleOf(l?._resolved)).filter(Boolean) as string[]);
+    set('subject_uris', valuesAt(record, 'subjects.ref').map(String));
+  }
+  if (Array.isArray(record.linked_agents)) {
+    const agents = (record.linked_agents as Obj[]).filter((a) => a && a.ref);
+    const nameOf = (a: Obj) => titleOf(a._resolved);
+    set('agents', agents.map(nameOf).filter(Boolean).map(String));
+    set('agent_uris', agents.map((a) => String(a.ref)));
+    const published = agents.filter((a) => a._resolved?.publish === true);
+    set('published_agents', published.map(nameOf).filter(Boolean).map(String));
+    set('published_agent_uris', published.map((a) => String(a.ref)));
+    set('creators', agents.filter((a) => a.role === 'creator').map(nameOf).filter(Boolean).map(String));
+  }
+  if (Array.isArray(record.notes)) {
+    const notes = record.notes as Obj[];
+    set('notes', notes.flatMap((n) => noteStrings(n)));
+    set('notes_published', notes.filter((n) => n?.publish === true).flatMap((n) => noteStrings(n)));
+    const abstract = notes.filter((n) => n?.type === 'abstract').flatMap((n) => noteStrings(n.content ?? n.subnotes));
+    const scope = notes.filter((n) => n?.type === 'scopecontent').flatMap((n) => noteStrings(n.subnotes ?? n.content));
+    set('summary', (abstract.length ? abstract : scope).join('\n'));
+  }
+  if (Array.isArray(record.dates) && record.dates.length) {
+    const dates = record.dates as Obj[];
+    const inclusive = dates.filter((d) => d.date_type === 'inclusive');
+    set('dates', (inclusive.length ? inclusive : dates).map(dateDisplay).filter(Boolean) as string[]);
+    const years = yearsOf(dates);
+    set('years', years);
+    if (years.length) set('year_sort', `${String(years[0]).padStart(4, '0')}${String(years[years.length - 1]).padStart(4, '0')}`);
+  }
+  if (Array.isArray(record.extents) && record.extents.length) {
+    const extents = record.extents as Obj[];
+    const whole = extents.filter((e) => e.portion === 'whole');
+    set('extents', (whole.length ? whole : extents).map((e) => `${e.number} --- ${e.extent_type}`));
+  }
+  if (record.level !== undefined) set('level', record.level === 'otherlevel' && record.other_level ? String(record.other_level) : String(record.level));
+  const parts = ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => record[k]).filter((v) => !isEmpty(v));
+  if (parts.length) set('four_part_id', parts.join(' '));
+  set('rights_statement_agent_uris', valuesAt(record, 'rights_statements.linked_agents.ref').map(String));
+}
+
+function publishedTypes(type: string): string[] {
+  const extra: string[] = [];
+  if (['accession', 'digital_object', 'digital_object_component'].includes(type)) extra.push('pui_record');
+  if (['agent_person', 'agent_corporate_entity'].includes(type)) extra.push('pui_agent');
+  if (type !== 'archival_object') extra.push(PUI_TYPE_NAMES[type] ?? `pui_${type}`, 'pui');
+  return extra;
+}
+
+/** The search document of one record (with `_resolved` links already attached). */
+export function buildDocument(registry: Registry, type: TypeInfo, record: Obj, mapping: SearchMapping): SearchDoc {
+  const uri = String(record.uri);
+  const doc: SearchDoc = { id: uri, uri, primary_type: type.name };
+  const title = first(record, mapping.title ?? 'title');
+  if (title) doc.title = title;
+  const sortSource = first(record, mapping.titleSort) ?? title;
+  if (sortSource) doc.title_sort = cleanTitle(sortSource);
+  const identifier = first(record, mapping.identifier);
+  if (identifier) doc.identifier = identifier;
+
+  const suppressed = record.suppressed === true;
+  doc.suppressed = suppressed;
+  doc.publish = !suppressed && record.publish === true;
+  doc.system_generated = record.system_generated === true;
+  if (type.name === 'repository') doc.repository = uri;
+  else if (type.scope === 'repository') doc.repository = String(record.repository?.ref ?? uri.split('/').slice(0, 3).join('/'));
+  else doc.repository = 'global';
+  for (const k of ['created_by', 'last_modified_by', 'create_time', 'system_mtime', 'user_mtime']) {
+    if (!isEmpty(record[k])) doc[k] = String(record[k]);
+  }
+  const titleOf: TitleOf = (linked) => {
+    if (!linked || typeof linked.uri !== 'string') return undefined;
+    const linkedType = registry.typeOfUri(linked.uri);
+    return first(linked, linkedType?.search?.title ?? 'title');
+  };
+  commonFields(doc, record, titleOf);
+
+  for (const [field, spec] of Object.entries(mapping.fields ?? {})) {
+    const multi = Array.isArray(spec);
+    const values = evaluate(record, multi ? spec[0] : spec).filter((v) => typeof v !== 'object');
+    if (!values.length) continue;
+    doc[field] = multi ? [...new Set(values.map((v) => (typeof v === 'number' ? v : String(v))))] : (values[0] as string | number | boolean);
+  }
+
+  const enums = new Map<string, Set<string>>();
+  collectEnums(registry, type.props, record, enums);
+  for (const [k, values] of enums) doc[k] = [...values];
+
+  const types = [type.name, ...(mapping.types ?? [])];
+  if (doc.publish) types.push(...publishedTypes(type.name));
+  doc.types = [...new Set(types)];
+
+  for (const [from, to] of Object.entries(COPY_FIELDS)) if (doc[from] !== undefined) doc[to] = doc[from];
+
+  const strings: string[] = [];
+  collectStrings(record, strings);
+  doc.fullrecord = strings.join(' ');
+  doc.json = JSON.stringify(record);
+  return doc;
+}

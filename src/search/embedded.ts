@@ -1,0 +1,331 @@
+/**
+ * The embedded index: SQLite FTS5 for tokenised fields, a (field, value) table for exact fields,
+ * facets and sorting. Query ASTs compile to one WHERE clause over search_docs (a plan that can be
+ * read and tested without running it).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { SearchDoc } from './documents';
+import { collationKey, FieldCatalogue, foldText } from './fields';
+import type { IndexState, SearchIndex, SearchRequest, SearchResult } from './port';
+import { resolveDateMath, type Query } from './query';
+
+/** Text rows of one document get FTS rowids doc * SLOTS + field code; codes stay below SLOTS. */
+const SLOTS = 256;
+
+/** Relevance without scores: the reference's type boosts (search.md (e)), then index order. */
+const BOOSTS: Record<string, number> = {
+  resource: 100, accession: 100, subject: 50, agent_person: 50, agent_corporate_entity: 30, agent_family: 30,
+};
+
+/** Fields kept out of the stored body: never returned in results. */
+const UNSTORED = new Set(['fullrecord', 'fullrecord_published']);
+
+export interface Plan {
+  where: string;
+  params: unknown[];
+}
+
+function ftsPhrase(text: string): string | undefined {
+  if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+function globEscape(text: string): string {
+  return text.replace(/[[\]]/g, (c) => `[${c}]`);
+}
+
+/** Lucene wildcards (* ?) with escapes → a GLOB pattern. */
+function wildcardToGlob(raw: string): string {
+  let out = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === '\\' && i + 1 < raw.length) out += globEscape(raw[++i]);
+    else if (c === '*' || c === '?') out += c;
+    else out += globEscape(c);
+  }
+  return out;
+}
+
+function numberOf(kind: string, value: string): number | undefined {
+  if (kind === 'int') {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  const iso = resolveDateMath(value) ?? value;
+  const ms = Date.parse(/^\d{4}(-\d{2}){0,2}$/.test(iso) ? `${iso}${iso.length === 4 ? '-01-01' : iso.length === 7 ? '-01' : ''}T00:00:00Z` : iso);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+export class EmbeddedIndex implements SearchIndex {
+  readonly kind = 'embedded' as const;
+  private readonly db: Database.Database;
+  private readonly fieldCodes = new Map<string, number>();
+
+  constructor(file: string, private readonly fields: FieldCatalogue) {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS search_docs (
+        id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, boost INTEGER NOT NULL, title_sort TEXT, body TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS search_values (doc INTEGER NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL, num REAL, sortkey TEXT);
+      CREATE INDEX IF NOT EXISTS search_values_field_value ON search_values(field, value);
+      CREATE INDEX IF NOT EXISTS search_values_doc_field ON search_values(doc, field);
+      CREATE TABLE IF NOT EXISTS search_text_fields (code INTEGER PRIMARY KEY, field TEXT NOT NULL UNIQUE);
+      CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(
+        body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+    `);
+    for (const row of this.db.prepare('SELECT code, field FROM search_text_fields').all() as Array<{ code: number; field: string }>) {
+      this.fieldCodes.set(row.field, row.code);
+    }
+  }
+
+  private codeFor(field: string): number {
+    let code = this.fieldCodes.get(field);
+    if (code === undefined) {
+      code = this.fieldCodes.size + 1;
+      if (code >= SLOTS) throw new Error(`more than ${SLOTS - 1} text fields in the search index`);
+      this.db.prepare('INSERT INTO search_text_fields (code, field) VALUES (?, ?)').run(code, field);
+      this.fieldCodes.set(field, code);
+    }
+    return code;
+  }
+
+  async state(): Promise<IndexState> {
+    const rows = this.db.prepare('SELECT key, value FROM search_meta').all() as Array<{ key: string; value: string }>;
+    const meta = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+    return { checkpoint: Number(meta.checkpoint ?? 0), storeId: meta.store_id };
+  }
+
+  async apply(upserts: SearchDoc[], deletes: string[], state: IndexState): Promise<void> {
+    const upsertDoc = this.db.prepare(
+      `INSERT INTO search_docs (uri, boost, title_sort, body) VALUES (?, ?, ?, ?)
+       ON CONFLICT(uri) DO UPDATE SET boost = excluded.boost, title_sort = excluded.title_sort, body = excluded.body RETURNING id`,
+    );
+    const findDoc = this.db.prepare('SELECT id FROM search_docs WHERE uri = ?');
+    const dropDoc = this.db.prepare('DELETE FROM search_docs WHERE id = ?');
+    const dropValues = this.db.prepare('DELETE FROM search_values WHERE doc = ?');
+    const dropText = this.db.prepare('DELETE FROM search_text WHERE rowid BETWEEN ? AND ?');
+    const addValue = this.db.prepare('INSERT INTO search_values (doc, field, value, num, sortkey) VALUES (?, ?, ?, ?, ?)');
+    const addText = this.db.prepare('INSERT INTO search_text (rowid, body) VALUES (?, ?)');
+    const setMeta = this.db.prepare('INSERT INTO search_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+
+    const forget = (id: number) => {
+      dropValues.run(id);
+      dropText.run(id * SLOTS, id * SLOTS + SLOTS - 1);
+    };
+    this.db.transaction(() => {
+      for (const uri of deletes) {
+        const row = findDoc.get(uri) as { id: number } | undefined;
+        if (!row) continue;
+        forget(row.id);
+        dropDoc.run(row.id);
+      }
+      for (const doc of upserts) {
+        const stored: SearchDoc = {};
+        for (const [k, v] of Object.entries(doc)) if (!UNSTORED.has(k)) stored[k] = v;
+        const titleSort = typeof doc.title_sort === 'string' ? collationKey(doc.title_sort) : null;
+        const { id } = upsertDoc.get(doc.uri, BOOSTS[String(doc.primary_type)] ?? 0, titleSort, JSON.stringify(stored)) as { id: number };
+        forget(id);
+        for (const [field, value] of Object.entries(doc)) {
+          if (field === 'json') continue;
+          const kind = this.fields.kind(field);
+          const values = Array.isArray(value) ? value : [value];
+          if (kind === 'text') {
+            addText.run(id * SLOTS + this.codeFor(field), values.join('\n'));
+            if (field === 'fullrecord' || field === 'fullrecord_published') continue;
+          }
+          for (const v of values) {
+            const text = String(v);
+            const num = kind === 'int' || kind === 'date' ? numberOf(kind, text) ?? null : null;
+            addValue.run(id, field, text, num, kind === 'boolean' ? text : collationKey(text).slice(0, 200));
+          }
+        }
+      }
+      setMeta.run('checkpoint', String(state.checkpoint));
+      if (state.storeId) setMeta.run('store_id', state.storeId);
+    })();
+  }
+
+  async clear(storeId: string): Promise<void> {
+    this.db.transaction(() => {
+      this.db.exec(`DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_text; DELETE FROM search_meta;`);
+      this.db.prepare("INSERT INTO search_meta (key, value) VALUES ('store_id', ?)").run(storeId);
+    })();
+  }
+
+  async count(): Promise<number> {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM search_docs').get() as { n: number }).n;
+  }
+
+  async dump(): Promise<Array<{ uri: string; json: string }>> {
+    const rows = this.db.prepare('SELECT uri, body FROM search_docs ORDER BY uri').all() as Array<{ uri: string; body: string }>;
+    return rows.map((r) => ({ uri: r.uri, json: String(JSON.parse(r.body).json) }));
+  }
+
+  async uris(): Promise<string[]> {
+    return (this.db.prepare('SELECT uri FROM search_docs').all() as Array<{ uri: string }>).map((r) => r.uri);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // planning
+
+  /** The WHERE clause (over `search_docs d`) that a query compiles to. */
+  plan(q: Query): Plan {
+    const params: unknown[] = [];
+    const where = this.compile(q, params);
+    return { where, params };
+  }
+
+  private valueIn(cond: string, params: unknown[], field: string, ...extra: unknown[]): string {
+    params.push(field, ...extra);
+    return `d.id IN (SELECT doc FROM search_values WHERE field = ? AND ${cond})`;
+  }
+
+  private textMatch(field: string, match: string, params: unknown[]): string {
+    const code = this.fieldCodes.get(field);
+    if (code === undefined) return '0';
+    params.push(match, code);
+    return `d.id IN (SELECT rowid / ${SLOTS} FROM search_text WHERE search_text MATCH ? AND rowid % ${SLOTS} = ?)`;
+  }
+
+  private compile(q: Query, params: unknown[]): string {
+    switch (q.kind) {
+      case 'all':
+        return '1';
+      case 'none':
+        return '0';
+      case 'not':
+        return `NOT (${this.compile(q.item, params)})`;
+      case 'or':
+        return `(${q.items.map((i) => this.compile(i, params)).join(' OR ')})`;
+      case 'and': {
+        // Plain words on one field share a single FTS match ("civil" AND "war").
+        const merged = new Map<string, string[]>();
+        const rest: Query[] = [];
+        for (const item of q.items) {
+          if (item.kind === 'text' && item.wildcard !== 'pattern') {
+            const phrase = ftsPhrase(item.value);
+            if (phrase === undefined) continue;
+            merged.set(item.field, [...(merged.get(item.field) ?? []), phrase + (item.wildcard === 'prefix' ? '*' : '')]);
+          } else rest.push(item);
+        }
+        const parts = [...merged].map(([field, phrases]) => this.textMatch(field, phrases.join(' AND '), params));
+        parts.push(...rest.map((i) => this.compile(i, params)));
+        return parts.length ? `(${parts.join(' AND ')})` : '1';
+      }
+      case 'text': {
+        if (q.wildcard === 'pattern') {
+          const glob = `*${wildcardToGlob(foldText(q.value))}*`;
+          if (q.field === 'fullrecord' || q.field === 'fullrecord_published') {
+            params.push(glob);
+            return 'lower(d.body) GLOB ?';
+          }
+          return this.valueIn('lower(value) GLOB ?', params, q.field, glob);
+        }
+        const phrase = ftsPhrase(q.value);
+        // Nothing searchable (only punctuation): like an analysed-away term, it matches nothing.
+        if (phrase === undefined) return '0';
+        return this.textMatch(q.field, phrase + (q.wildcard === 'prefix' ? '*' : ''), params);
+      }
+      case 'exists':
+        params.push(q.field);
+        return 'd.id IN (SELECT doc FROM search_values WHERE field = ?)';
+      case 'term': {
+        const kind = this.fields.kind(q.field);
+        if (q.wildcard) return this.valueIn(kind === 'collated' ? 'sortkey GLOB ?' : 'value GLOB ?', params, q.field, wildcardToGlob(kind === 'collated' ? foldText(q.value) : q.value));
+        if (kind === 'boolean') return this.valueIn('value = ?', params, q.field, q.value.toLowerCase());
+        if (kind === 'int' || kind === 'date') {
+          const n = numberOf(kind, q.value);
+          return n === undefined ? '0' : this.valueIn('num = ?', params, q.field, n);
+        }
+        if (kind === 'collated') return this.valueIn('sortkey = ?', params, q.field, collationKey(q.value).slice(0, 200));
+        return this.valueIn('value = ?', params, q.field, q.value);
+      }
+      case 'range': {
+        const kind = this.fields.kind(q.field);
+        const numeric = kind === 'int' || kind === 'date';
+        const conds: string[] = [];
+        const extra: unknown[] = [];
+        const bound = (v: string | undefined, op: string) => {
+          if (v === undefined) return true;
+          const b = numeric ? numberOf(kind, v) : kind === 'collated' ? collationKey(v) : v;
+          if (b === undefined) return false;
+          conds.push(`${numeric ? 'num' : kind === 'collated' ? 'sortkey' : 'value'} ${op} ?`);
+          extra.push(b);
+          return true;
+        };
+        if (!bound(q.from, q.fromInclusive ? '>=' : '>') || !bound(q.to, q.toInclusive ? '<=' : '<')) return '0';
+        if (!conds.length) conds.push('1');
+        return this.valueIn(conds.join(' AND '), params, q.field, ...extra);
+      }
+    }
+  }
+
+  private orderBy(sort: SearchRequest['sort'], params: unknown[]): string {
+    const parts: string[] = [];
+    for (const key of sort) {
+      const dir = key.desc ? 'DESC' : 'ASC';
+      if (key.field === 'score') {
+        parts.push(`d.boost ${key.desc ? 'DESC' : 'ASC'}`);
+        continue;
+      }
+      if (key.field === 'title_sort') {
+        parts.push(`d.title_sort IS NULL, d.title_sort ${dir}`);
+        continue;
+      }
+      const kind = this.fields.kind(key.field);
+      const column = kind === 'int' || kind === 'date' ? 'num' : 'sortkey';
+      const agg = key.desc ? 'MAX' : 'MIN';
+      const expr = `(SELECT ${agg}(${column}) FROM search_values v WHERE v.doc = d.id AND v.field = ?)`;
+      // Missing values sort last either way (sortMissingLast).
+      parts.push(`${expr} IS NULL, ${expr} ${dir}`);
+      params.push(key.field, key.field);
+    }
+    parts.push('d.id ASC');
+    return parts.join(', ');
+  }
+
+  async search(r: SearchRequest): Promise<SearchResult> {
+    const params: unknown[] = [];
+    const where = [r.query, ...r.filters].map((q) => this.compile(q, params)).join(' AND ');
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM search_docs d WHERE ${where}`).get(...params) as { n: number }).n;
+    const orderParams: unknown[] = [];
+    const order = this.orderBy(r.sort, orderParams);
+    const docs = r.limit > 0 && total > r.offset
+      ? (this.db
+        .prepare(`SELECT d.body FROM search_docs d WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
+        .all(...params, ...orderParams, r.limit, r.offset) as Array<{ body: string }>).map((row) => JSON.parse(row.body) as SearchDoc)
+      : [];
+    const facets: SearchResult['facets'] = {};
+    for (const field of r.facets) {
+      const counted = this.db
+        .prepare(
+          `SELECT value, COUNT(*) AS n FROM search_values
+           WHERE field = ? AND doc IN (SELECT d.id FROM search_docs d WHERE ${where})
+           GROUP BY value HAVING COUNT(*) >= ? ORDER BY n DESC, value ASC LIMIT ?`,
+        )
+        .all(field, ...params, Math.max(1, r.facetMincount), r.facetLimit) as Array<{ value: string; n: number }>;
+      const pairs: Array<[string, number]> = counted.map((c) => [c.value, c.n]);
+      if (r.facetMincount <= 0 && pairs.length < r.facetLimit) {
+        // As Solr with mincount 0: values of the field that no matching document has, counted 0.
+        const seen = new Set(pairs.map((p) => p[0]));
+        const zero = this.db
+          .prepare('SELECT DISTINCT value FROM search_values WHERE field = ? ORDER BY value LIMIT ?')
+          .all(field, r.facetLimit + seen.size) as Array<{ value: string }>;
+        for (const z of zero) if (!seen.has(z.value) && pairs.length < r.facetLimit) pairs.push([z.value, 0]);
+      }
+      facets[field] = pairs;
+    }
+    return { total, docs, facets };
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * Applies the store's change log (written in the same transaction as each record) to a search
+ * index, in order, and checkpoints in the index itself. Every step rebuilds documents from the
+ * records' current state, so applying an entry twice is harmless: a crash between commit and
+ * indexing loses nothing, it is only applied again. One process at a time holds the lease.
+ */
+import crypto from 'node:crypto';
+import type { Services } from '../operations/context';
+import { decorateRecords, uriLoader } from '../operations/records';
+import { resolveLinks } from '../operations/resolve';
+import type { TypeInfo } from '../registry';
+import type { Obj } from '../validation/walk';
+import { log } from '../log';
+import { buildDocument, SearchDoc, SearchMapping } from './documents';
+import type { SearchIndex } from './port';
+
+const LEASE = 'indexer_lease';
+
+export interface IndexerOptions {
+  batchSize?: number;
+  pollMs?: number;
+  leaseMs?: number;
+  /** How long a hole in the log's sequence may be an uncommitted write before it is passed. */
+  gapWaitMs?: number;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+}
+
+export class Indexer {
+  private readonly holder = crypto.randomBytes(8).toString('hex');
+  private readonly batchSize: number;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly gapWaitMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+  private again = false;
+  private stopped = true;
+  /** Log entries past the checkpoint already applied (the checkpoint waits at a hole). */
+  private appliedAbove = new Set<number>();
+  lastError: string | undefined;
+
+  constructor(private readonly s: Services, readonly index: SearchIndex, o: IndexerOptions = {}) {
+    this.batchSize = o.batchSize ?? 500;
+    this.pollMs = o.pollMs ?? 200;
+    this.leaseMs = o.leaseMs ?? 15_000;
+    this.gapWaitMs = o.gapWaitMs ?? 30_000;
+  }
+
+  /** Mapping of each indexed type (types without one are not searched). */
+  mappingOf(type: string): SearchMapping | undefined {
+    return (this.s.registry.types[type] as TypeInfo & { search?: SearchMapping })?.search;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+    await this.s.db.knex('search_state').where({ name: LEASE, value: this.holder }).update({ expires_ms: 0 }).catch(() => undefined);
+  }
+
+  /** A write committed: index it now rather than at the next poll. */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer.unref?.();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.runOnce();
+      this.lastError = undefined;
+    } catch (err) {
+      this.lastError = (err as Error).message;
+      log.error('indexer round failed; retrying', { error: this.lastError });
+    }
+    if (!this.stopped) this.schedule(this.again ? 0 : this.pollMs);
+    this.again = false;
+  }
+
+  /** Applies everything the log holds past the checkpoint; returns the number of entries applied. */
+  runOnce(): Promise<number> {
+    if (!this.running) {
+      this.running = this.round().finally(() => {
+        this.running = undefined;
+      });
+    }
+    return this.running;
+  }
+
+  /** Waits until the index holds every change committed so far (tests, shutdown, doctor). */
+  async drain(timeoutMs = 30_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      await this.runOnce();
+      const { checkpoint } = await this.index.state();
+      const head = await this.head();
+      if (checkpoint >= head) return;
+      if (Date.now() > until) throw new Error(`index still behind the change log (${checkpoint} < ${head})`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /** The newest change-log entry. */
+  async head(): Promise<number> {
+    const row = await this.s.db.knex('change_log').max('seq as seq').first();
+    return Number(row?.seq ?? 0);
+  }
+
+  private async storeId(): Promise<string> {
+    const row = await this.s.db.knex('search_state').where({ name: 'store_id' }).first('value');
+    return String(row.value);
+  }
+
+  private async takeLease(): Promise<boolean> {
+    const now = Date.now();
+    const n = await this.s.db.knex('search_state')
+      .where({ name: LEASE })
+      .andWhere((w) => w.where('value', this.holder).orWhere('expires_ms', '<', now))
+      .update({ value: this.holder, expires_ms: now + this.leaseMs });
+    return n === 1;
+  }
+
+  private async round(): Promise<number> {
+    if (!(await this.takeLease())) return 0;
+    const storeId = await this.storeId();
+    let state = await this.index.state();
+    if (state.storeId !== storeId) {
+      // An index built from another store (or none): rebuild it from this one.
+      await this.rebuild();
+      state = await this.index.state();
+    }
+    let applied = 0;
+    for (;;) {
+      const rows = await this.s.db.knex('change_log')
+        .where('seq', '>', state.checkpoint)
+        .orderBy('seq')
+        .limit(this.batchSize)
+        .select('seq', 'uri', 'at_ms');
+      if (!rows.length) return applied;
+      let checkpoint = state.checkpoint;
+      const now = Date.now();
+      for (const row of rows) {
+        const seq = Number(row.seq);
+        // A hole may be a write still committing: wait for it, unless it is old (a rollback).
+        if (seq !== checkpoint + 1 && now - Number(row.at_ms) < this.gapWaitMs) break;
+        checkpoint = seq;
+      }
+      const fresh = rows.filter((r) => !this.appliedAbove.has(Number(r.seq)));
+      if (fresh.length) await this.apply([...new Set(fresh.map((r) => String(r.uri)))], checkpoint, storeId);
+      else if (checkpoint > state.checkpoint) await this.index.apply([], [], { checkpoint, storeId });
+      for (const r of fresh) if (Number(r.seq) > checkpoint) this.appliedAbove.add(Number(r.seq));
+      for (const seq of this.appliedAbove) if (seq <= checkpoint) this.appliedAbove.delete(seq);
+      applied += fresh.length;
+      if (checkpoint === state.checkpoint) return applied;
+      state = { checkpoint, storeId };
+      await this.takeLease();
+    }
+  }
+
+  /** Re-indexes `uris` and the records linking to them, whose documents carry their data. */
+  private async apply(uris: string[], checkpoint: number, storeId: string): Promise<void> {
+    const referrers: string[] = [];
+    for (let i = 0; i < uris.length; i += 500) {
+      const rows = await this.s.db.knex('record_refs as x')
+        .join('records as r', 'r.rid', 'x.from_rid')
+        .whereIn('x.to_uri', uris.slice(i, i + 500))
+        .distinct('r.uri');
+      referrers.push(...rows.map((r: { uri: string }) => r.uri));
+    }
+    const all = [...new Set([...uris, ...referrers])];
+    for (let i = 0; i < all.length; i += this.batchSize) {
+      const chunk = all.slice(i, i + this.batchSize);
+      const { docs, found } = await this.documentsFor(chunk);
+      const gone = chunk.filter((u) => !found.has(u));
+      const last = i + this.batchSize >= all.length;
+      const state = await this.index.state();
+      await this.index.apply(docs, gone, { checkpoint: last ? checkpoint : state.checkpoint, storeId });
+    }
+  }
+
+  /** Documents of the indexed records among `uris`; `found` also holds records not indexed. */
+  async documentsFor(uris: string[]): Promise<{ docs: SearchDoc[]; found: Set<string> }> {
+    const rows = await this.s.db.knex('records').whereIn('uri', uris).select('type', 'uri', 'json', 'hidden');
+    const found = new Set<string>();
+    const byType = new Map<string, Obj[]>();
+    for (const row of rows) {
+      if (!this.mappingOf(row.type) || row.hidden) continue;
+      found.add(row.uri);
+      byType.set(row.type, [...(byType.get(row.type) ?? []), JSON.parse(row.json)]);
+    }
+    return { docs: await this.build(byType), found };
+  }
+
+  private async build(byType: Map<string, Obj[]>): Promise<SearchDoc[]> {
+    const docs: SearchDoc[] = [];
+    for (const [type, records] of byType) {
+      const mapping = this.mappingOf(type)!;
+      await decorateRecords(this.s, records);
+      if (mapping.resolve?.length) await resolveLinks(records, mapping.resolve, uriLoader(this.s));
+      for (const record of records) docs.push(buildDocument(this.s.registry, this.s.registry.types[type], record, mapping));
+    }
+    return docs;
+  }
+
+  /**
+   * Rebuilds the index from the store: every indexed record in pages, then documents of records
+   * that no longer exist are dropped. Searches keep answering meanwhile (documents are replaced,
+   * not cleared first). Resumes after the last page done when interrupted.
+   */
+  async rebuild(onProgress?: (p: Progress) => void): Promise<number> {
+    const storeId = await this.storeId();
+    const before = await this.index.state();
+    if (before.storeId !== storeId) await this.index.clear(storeId);
+    // Changes made while the rebuild runs are applied afterwards from this point of the log.
+    const checkpoint = await this.head();
+    const types = Object.keys(this.s.registry.types).filter((t) => this.mappingOf(t));
+    const total = Number((await this.s.db.knex('records').whereIn('type', types).andWhere('hidden', false).count('* as n').first())?.n ?? 0);
+    let done = 0;
+    let lastRid = 0;
+    const seen = new Set<string>();
+    const page = Math.max(this.batchSize, 1000);
+    for (;;) {
+      const rows = await this.s.db.knex('records')
+        .whereIn('type', types)
+        .andWhere('hidden', false)
+        .andWhere('rid', '>', lastRid)
+        .orderBy('rid')
+        .limit(page)
+        .select('rid', 'type', 'uri', 'json');
+      if (!rows.length) break;
+      const byType = new Map<string, Obj[]>();
+      for (const row of rows) {
+        seen.add(row.uri);
+        byType.set(row.type, [...(byType.get(row.type) ?? []), JSON.parse(row.json)]);
+      }
+      const state = await this.index.state();
+      await this.index.apply(await this.build(byType), [], { checkpoint: state.checkpoint, storeId });
+      lastRid = Number(rows[rows.length - 1].rid);
+      done += rows.length;
+      onProgress?.({ done, total });
+      await this.takeLease();
+    }
+    const stale = (await this.index.uris()).filter((u) => !seen.has(u));
+    await this.index.apply([], stale, { checkpoint, storeId });
+    this.appliedAbove.clear();
+    return done;
+  }
+}

@@ -1,0 +1,48 @@
+/** The search-index port: what the indexer and the search operations need of any index. */
+import type { SearchDoc } from './documents';
+import type { Query } from './query';
+
+export interface SortKey {
+  field: string;
+  desc: boolean;
+}
+
+export interface SearchRequest {
+  query: Query;
+  /** Restrictions that do not score (repository scope, types, exclusions, filter, filter_query[]). */
+  filters: Query[];
+  sort: SortKey[];
+  offset: number;
+  limit: number;
+  facets: string[];
+  facetMincount: number;
+  facetLimit: number;
+}
+
+export interface SearchResult {
+  total: number;
+  docs: SearchDoc[];
+  /** Per field, [value, count] pairs, highest count first. */
+  facets: Record<string, Array<[string, number]>>;
+}
+
+/** Where the index stands: the last change-log entry it holds, and the store it was built from. */
+export interface IndexState {
+  checkpoint: number;
+  storeId?: string;
+}
+
+export interface SearchIndex {
+  readonly kind: 'embedded' | 'typesense';
+  state(): Promise<IndexState>;
+  /** Writes documents and removals, and moves the checkpoint, as one step where the index allows. */
+  apply(upserts: SearchDoc[], deletes: string[], state: IndexState): Promise<void>;
+  search(request: SearchRequest): Promise<SearchResult>;
+  /** Empties the index and binds it to a store. */
+  clear(storeId: string): Promise<void>;
+  count(): Promise<number>;
+  /** Every document's uri and json, for checks that the index matches the store. */
+  dump(): Promise<Array<{ uri: string; json: string }>>;
+  uris(): Promise<string[]>;
+  close(): Promise<void>;
+}
