@@ -310,7 +310,7 @@ describe(`access model (${STORE})`, () => {
       const query: Record<string, unknown> = {};
       for (const p of endpoint.params ?? []) {
         if (!p.required || endpoint.path.includes(`:${p.name}`)) continue;
-        const byName: Record<string, unknown> = { password: 'pw', remove_groups: 'true', repo_id: String(repo), level: 'all', query: 'a' };
+        const byName: Record<string, unknown> = { password: 'pw', remove_groups: 'true', repo_id: String(repo), level: 'all', query: 'a', page: '1' };
         const byType: Record<string, unknown> = { integer: '0', 'integer[]': ['1'], 'string[]': ['x'], boolean: 'true', string: 'x' };
         query[p.type.endsWith('[]') ? `${p.name}[]` : p.name] = byName[p.name] ?? byType[p.type];
       }

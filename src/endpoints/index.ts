@@ -5,8 +5,9 @@ import { systemEndpoints } from './system';
 import { treeEndpoints } from './trees';
 import { containerEndpoints } from './containers';
 import { enumerationEndpoints } from './enumerations';
+import { searchEndpoints } from './search';
 import type { Endpoint } from './types';
 
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
 }

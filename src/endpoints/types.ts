@@ -43,6 +43,7 @@ export interface Reply {
   json?: string;
   text?: string;
   contentType?: string;
+  headers?: Record<string, string>;
 }
 
 /** One row of the declarative endpoint table. */
@@ -57,6 +58,8 @@ export interface Endpoint {
   body?: string;
   /** The body is JSON but not a record: parsed, not validated against a schema. */
   rawJsonBody?: boolean;
+  /** Parameters may also come as a JSON object body (the search routes' POST form). */
+  jsonParams?: boolean;
   /** Permission code the caller must hold; null: anyone, logged in or not. */
   permission: string | null;
   summary: string;

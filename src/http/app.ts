@@ -28,6 +28,7 @@ function sessionToken(req: Request): string | undefined {
 
 function send(res: Response, reply: Reply): void {
   res.status(reply.status ?? 200);
+  if (reply.headers) res.set(reply.headers);
   if (reply.text !== undefined) {
     res.type(reply.contentType ?? 'text/plain').send(reply.text);
   } else {
@@ -43,6 +44,21 @@ function formFields(req: Request): Record<string, unknown> {
   const type = req.headers['content-type'] ?? '';
   if (!type.startsWith('application/x-www-form-urlencoded') || !Buffer.isBuffer(req.body) || !req.body.length) return {};
   return qs.parse(req.body.toString('utf8'), { arrayLimit: 1000, parameterLimit: 10000, depth: 3 });
+}
+
+/** Parameters sent as a JSON object body (search routes accept text/json and application/json). */
+function jsonFields(req: Request): Record<string, unknown> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^(text|application)\/json/.test(type) || !Buffer.isBuffer(req.body) || !req.body.length) return {};
+  const body = parseJsonBody(req);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw errors.unparsableBody('expected a JSON object of parameters');
+  // Nested JSON parameters (aq, filter) travel as objects here; the routes read them as JSON text.
+  const asParam = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(asParam);
+    if (typeof v === 'object' && v !== null) return JSON.stringify(v);
+    return typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
+  };
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, asParam(v)]));
 }
 
 function parseJsonBody(req: Request): unknown {
@@ -69,7 +85,8 @@ async function repositoryExists(s: Services, raw: unknown): Promise<number> {
 function handlerFor(s: Services, endpoint: Endpoint) {
   return async (req: Request, res: Response) => {
     const locals = res.locals as Locals;
-    const source: Record<string, unknown> = { ...formFields(req), ...(req.query as object), ...req.params };
+    const bodyParams = endpoint.jsonParams ? jsonFields(req) : {};
+    const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...(req.query as object), ...req.params };
     const call: Call = { s, actor: locals.actor, token: locals.token, params: {} };
     if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryExists(s, req.params.repo_id);
     call.params = parseParams(endpoint.params ?? [], source);

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { ApiError } from '../errors';
 import type { Actor, Services } from './context';
 import type { TypeHooks } from './hooks';
@@ -61,7 +62,39 @@ export function currentLocation(location: string): Obj {
 
 
 /** A container may only have been at a temporary location "previously" (validation-rules.md section 4). */
+/**
+ * A top container's `collection`: the resources and accessions whose instances hold it, directly
+ * or through an archival object (read-only, computed from the links, as the reference shows it).
+ */
+async function decorateCollections(db: Knex | Knex.Transaction, records: Obj[]): Promise<void> {
+  const uris = records.map((r) => r.uri as string);
+  const links = await db('record_refs as x')
+    .join('records as r', 'r.rid', 'x.from_rid')
+    .whereIn('x.to_uri', uris)
+    .whereIn('r.type', ['resource', 'accession', 'archival_object'])
+    .select('x.to_uri as container', 'r.type', 'r.uri', 'r.root_uri');
+  const owners = new Map<string, Set<string>>();
+  for (const l of links) {
+    const owner = l.type === 'archival_object' ? l.root_uri : l.uri;
+    if (!owner) continue;
+    if (!owners.has(l.container)) owners.set(l.container, new Set());
+    owners.get(l.container)!.add(owner);
+  }
+  const wanted = [...new Set([...owners.values()].flatMap((o) => [...o]))];
+  const rows = wanted.length ? await db('records').whereIn('uri', wanted).select('uri', 'json') : [];
+  const shown = new Map<string, Obj>(rows.map((r: { uri: string; json: string }) => {
+    const owner = JSON.parse(r.json);
+    const identifier = ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => owner[k]).filter(Boolean).join('-');
+    return [r.uri, { ref: r.uri, display_string: owner.display_string ?? owner.title, identifier }];
+  }));
+  for (const record of records) {
+    const mine = [...(owners.get(record.uri) ?? [])].sort().map((u) => shown.get(u)).filter(Boolean) as Obj[];
+    record.collection = mine;
+  }
+}
+
 export const topContainerHooks: TypeHooks = {
+  decorate: (db, _s, records) => decorateCollections(db, records),
   async beforeSave(trx, _s, _where, body) {
     const errs: Record<string, string[]> = {};
     for (const [i, place] of ((body.container_locations ?? []) as Obj[]).entries()) {

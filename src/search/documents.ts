@@ -15,7 +15,7 @@ export type FieldSpec =
   | string
   | { path: string; join?: string; transform?: 'year' | 'exists' | 'missing' | 'squash' | 'lower' }
   | { paths: string[]; join: string }
-  | { template: string }
+  | { template: string; transform?: 'squash' | 'lower' }
   | { first: FieldSpec[] };
 
 export interface SearchMapping {
@@ -29,6 +29,11 @@ export interface SearchMapping {
   fields?: Record<string, FieldSpec | [FieldSpec]>;
   /** Aggregate types the document also answers to (`agent` for every agent type). */
   types?: string[];
+  /**
+   * The document carries data of the records that link to it (a top container shows the
+   * collections whose instances hold it): a change to a linking record re-indexes it too.
+   */
+  dependsOnReferrers?: boolean;
 }
 
 /** Keys the full-record text leaves out, with everything beneath them (search.md (e)). */
@@ -55,12 +60,18 @@ export function valuesAt(obj: unknown, path: string): unknown[] {
     for (const value of current) {
       if (Array.isArray(value)) {
         if (/^\d+$/.test(step)) next.push(value[Number(step)]);
-        else for (const item of value) if (item && typeof item === 'object') next.push((item as Obj)[step]);
+        else for (const item of value.flat(Infinity)) if (item && typeof item === 'object') next.push((item as Obj)[step]);
       } else if (value && typeof value === 'object') next.push((value as Obj)[step]);
     }
-    current = next.flat().filter((v) => !isEmpty(v));
+    // Arrays stay whole between steps so that a numeric step can index them.
+    current = next.filter((v) => !isEmpty(v));
   }
-  return current.flat().filter((v) => !isEmpty(v));
+  return current.flat(Infinity).filter((v) => !isEmpty(v));
+}
+
+/** Only letters and digits, lower-cased: "Box 12 [3900]" → "box123900" (typeahead keys). */
+function squash(text: string): string {
+  return text.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
 }
 
 function evaluate(record: Obj, spec: FieldSpec): unknown[] {
@@ -88,7 +99,8 @@ function evaluate(record: Obj, spec: FieldSpec): unknown[] {
       .replace(/\s+/g, ' ')
       .replace(/\s+([,\]])/g, '$1')
       .trim();
-    return empty || !text ? [] : [text];
+    if (empty || !text) return [];
+    return [spec.transform === 'squash' ? squash(text) : spec.transform === 'lower' ? text.toLowerCase() : text];
   }
   const found = valuesAt(record, spec.path);
   switch (spec.transform) {
@@ -99,7 +111,7 @@ function evaluate(record: Obj, spec: FieldSpec): unknown[] {
     case 'year':
       return found.map((v) => /^-?\d{1,4}/.exec(String(v))?.[0]).filter(Boolean).map(Number);
     case 'squash':
-      return found.map((v) => String(v).replace(/[^\p{L}\p{N}]/gu, '').toLowerCase());
+      return found.map((v) => squash(String(v)));
     case 'lower':
       return found.map((v) => String(v).toLowerCase());
   }

@@ -29,7 +29,8 @@ export interface Plan {
 
 function ftsPhrase(text: string): string | undefined {
   if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
-  return `"${text.replace(/"/g, '""')}"`;
+  // FTS5's query parser ends a string at NUL; control characters are separators anyway.
+  return `"${text.replace(/[\u0000-\u001f]/g, ' ').replace(/"/g, '""')}"`;
 }
 
 function globEscape(text: string): string {

@@ -183,6 +183,16 @@ export class Indexer {
         .distinct('r.uri');
       referrers.push(...rows.map((r: { uri: string }) => r.uri));
     }
+    const dependents = Object.keys(this.s.registry.types).filter((t) => this.mappingOf(t)?.dependsOnReferrers);
+    for (let i = 0; dependents.length && i < uris.length; i += 500) {
+      const rows = await this.s.db.knex('records as src')
+        .join('record_refs as x', 'x.from_rid', 'src.rid')
+        .join('records as r', 'r.uri', 'x.to_uri')
+        .whereIn('src.uri', uris.slice(i, i + 500))
+        .whereIn('r.type', dependents)
+        .distinct('r.uri');
+      referrers.push(...rows.map((r: { uri: string }) => r.uri));
+    }
     const all = [...new Set([...uris, ...referrers])];
     for (let i = 0; i < all.length; i += this.batchSize) {
       const chunk = all.slice(i, i + this.batchSize);
