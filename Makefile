@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine: `make run` and `make test`.
-.PHONY: install generate check-generated build run test test-sqlite test-mariadb clean
+.PHONY: install generate check-generated build run test test-sqlite test-mariadb reindex indexer clean
 
 NPM_STAMP := node_modules/.package-lock.json
 
@@ -24,6 +24,14 @@ build: install generated/registry.json
 
 run: build
 	node dist/src/server.js
+
+# Rebuilds the search index from the store (progress on the terminal); the API stays up meanwhile.
+reindex: build
+	node dist/src/search/indexer-main.js --rebuild --once
+
+# The indexer as its own process, for app processes started with INDEXER=off.
+indexer: build
+	node dist/src/search/indexer-main.js
 
 test: build
 	bash scripts/test.sh

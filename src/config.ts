@@ -22,6 +22,10 @@ export interface SearchConfig {
   typesenseUrl?: string;
   typesenseApiKey?: string;
   typesenseCollection: string;
+  /** Change-log entries applied per index transaction. */
+  indexerBatchSize: number;
+  /** A pause between batches, to lighten the load a long reindex puts on the store. */
+  indexerPauseMs: number;
 }
 
 function searchPathFor(dbUrl: string): string {
@@ -63,6 +67,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       typesenseUrl: env.TYPESENSE_URL || undefined,
       typesenseApiKey: env.TYPESENSE_API_KEY || undefined,
       typesenseCollection: env.TYPESENSE_COLLECTION || 'archive_records',
+      indexerBatchSize: intFrom(env, 'INDEXER_BATCH_SIZE', 500),
+      indexerPauseMs: intFrom(env, 'INDEXER_PAUSE_MS', 0),
     },
   };
 }

@@ -1,59 +1,10 @@
 import assert from 'node:assert/strict';
-import { ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freshDatabase, STORE } from './helpers';
-
-const ROOT = path.resolve(__dirname, '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-/** The built server when `make test` built it, else the sources through tsx. */
-function serverCommand(): string[] {
-  const built = path.join(ROOT, 'dist/src/server.js');
-  const newest = (dir: string): number =>
-    Math.max(...fs.readdirSync(dir, { withFileTypes: true }).map((e) =>
-      e.isDirectory() ? newest(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).mtimeMs));
-  if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= newest(path.join(ROOT, 'src'))) return [process.execPath, built];
-  // One process (no tsx wrapper), so signals reach the server itself.
-  return [process.execPath, '--require', 'tsx/cjs', path.join(ROOT, 'src/server.ts')];
-}
-
-interface Server { child: ChildProcess; base: string; exited: Promise<number | null>; output: () => string }
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const [cmd, ...args] = serverCommand();
-  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), LOG_REQUESTS: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (d) => { output += d; });
-  child.stderr!.on('data', (d) => { output += d; });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    try {
-      if ((await fetch(`${base}/version`)).ok) return { child, base, exited, output: () => output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${output}`);
-}
+import { Server, startServer } from './processes';
 
 describe(`the started server process (${STORE})`, function () {
   this.timeout(120_000);

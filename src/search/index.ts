@@ -23,7 +23,7 @@ export function openSearch(s: Services): SearchServices {
     throw new Error(`SEARCH_ADAPTER=${s.config.search.adapter} is not available in this build; use embedded`);
   }
   const index = new EmbeddedIndex(s.config.search.path, fields);
-  const indexer = new Indexer(s, index);
+  const indexer = new Indexer(s, index, { batchSize: s.config.search.indexerBatchSize, pauseMs: s.config.search.indexerPauseMs });
   const nudge = () => indexer.nudge();
   s.db.onCommit.push(nudge);
   return {

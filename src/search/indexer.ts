@@ -22,6 +22,7 @@ export interface IndexerOptions {
   leaseMs?: number;
   /** How long a hole in the log's sequence may be an uncommitted write before it is passed. */
   gapWaitMs?: number;
+  pauseMs?: number;
 }
 
 export interface Progress {
@@ -35,6 +36,7 @@ export class Indexer {
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly gapWaitMs: number;
+  private readonly pauseMs: number;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private again = false;
@@ -46,8 +48,9 @@ export class Indexer {
   constructor(private readonly s: Services, readonly index: SearchIndex, o: IndexerOptions = {}) {
     this.batchSize = o.batchSize ?? 500;
     this.pollMs = o.pollMs ?? 200;
-    this.leaseMs = o.leaseMs ?? 15_000;
+    this.leaseMs = o.leaseMs ?? 5_000;
     this.gapWaitMs = o.gapWaitMs ?? 30_000;
+    this.pauseMs = o.pauseMs ?? 0;
   }
 
   /** Mapping of each indexed type (types without one are not searched). */
@@ -173,6 +176,10 @@ export class Indexer {
     }
   }
 
+  private async pause(): Promise<void> {
+    if (this.pauseMs > 0) await new Promise((r) => setTimeout(r, this.pauseMs));
+  }
+
   /** Re-indexes `uris` and the records linking to them, whose documents carry their data. */
   private async apply(uris: string[], checkpoint: number, storeId: string): Promise<void> {
     const referrers: string[] = [];
@@ -201,6 +208,7 @@ export class Indexer {
       const last = i + this.batchSize >= all.length;
       const state = await this.index.state();
       await this.index.apply(docs, gone, { checkpoint: last ? checkpoint : state.checkpoint, storeId });
+      await this.pause();
     }
   }
 
@@ -261,6 +269,7 @@ export class Indexer {
       }
       const state = await this.index.state();
       await this.index.apply(await this.build(byType), [], { checkpoint: state.checkpoint, storeId });
+      await this.pause();
       lastRid = Number(rows[rows.length - 1].rid);
       done += rows.length;
       onProgress?.({ done, total });
