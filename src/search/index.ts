@@ -4,6 +4,7 @@ import { EmbeddedIndex } from './embedded';
 import { FieldCatalogue } from './fields';
 import { Indexer } from './indexer';
 import type { SearchIndex } from './port';
+import { TypesenseIndex } from './typesense';
 
 export interface SearchServices {
   index: SearchIndex;
@@ -19,10 +20,14 @@ function mappedFields(s: Services): string[] {
 
 export function openSearch(s: Services): SearchServices {
   const fields = new FieldCatalogue(mappedFields(s));
-  if (s.config.search.adapter !== 'embedded') {
-    throw new Error(`SEARCH_ADAPTER=${s.config.search.adapter} is not available in this build; use embedded`);
+  const c = s.config.search;
+  let index: SearchIndex;
+  if (c.adapter === 'typesense') {
+    if (!c.typesenseUrl || !c.typesenseApiKey) throw new Error('SEARCH_ADAPTER=typesense needs TYPESENSE_URL and TYPESENSE_API_KEY');
+    index = new TypesenseIndex(c.typesenseUrl, c.typesenseApiKey, c.typesenseCollection, fields);
+  } else {
+    index = new EmbeddedIndex(c.path, fields);
   }
-  const index = new EmbeddedIndex(s.config.search.path, fields);
   const indexer = new Indexer(s, index, { batchSize: s.config.search.indexerBatchSize, pauseMs: s.config.search.indexerPauseMs });
   const nudge = () => indexer.nudge();
   s.db.onCommit.push(nudge);
