@@ -19,6 +19,7 @@ const EXHIBITION = {
     listing: 'paginated',
     permissions: { read: 'view_repository', create: 'update_accession_record', update: 'update_accession_record', delete: 'delete_archival_record' },
     unique: [{ fields: ['code'], within: 'repository', errorPath: 'code', message: 'Exhibition code already in use' }],
+    search: { identifier: 'code', resolve: ['subjects'], fields: { opens: 'opens', opens_year: { path: 'opens', transform: 'year' } } },
   },
   properties: {
     uri: { type: 'string', readOnly: true },
@@ -118,6 +119,16 @@ describe(`adding a record type by dropping a schema (${STORE})`, function () {
     const show = await t.http.post(base).set(H).send({ title: 'Linked', subjects: [{ ref: subject.body.uri }] });
     const got = await t.http.get(show.body.uri).query({ 'resolve[]': 'subjects' }).set(H);
     assert.equal(got.body.subjects[0]._resolved.terms[0].term, 'Cartography');
+  });
+
+  it('is searchable from its schema mapping: title, identifier, linked subjects, mapped fields', async () => {
+    const made = await t.http.post(base).set(H).send({ title: 'Sea charts', code: 'EX-7', opens: '2031-05-01' });
+    assert.equal(made.status, 200, made.text);
+    await t.services.search!.indexer.drain();
+    const byWord = await t.http.get(`${base.replace(/\/exhibitions$/, '')}/search`).set(H).query('page=1&q=charts&type[]=exhibition');
+    assert.deepEqual(byWord.body.results.map((r: any) => [r.uri, r.identifier, r.opens, r.jsonmodel_type]), [[made.body.uri, 'EX-7', '2031-05-01', 'exhibition']]);
+    const bySubject = await t.http.get(`${base.replace(/\/exhibitions$/, '')}/search`).set(H).query('page=1&q=subjects:Cartography&type[]=exhibition');
+    assert.equal(bySubject.body.total_hits, 1);
   });
 
   it('makes generation fail clearly for a reference to a type with no schema', async () => {
