@@ -364,6 +364,21 @@ describe(`search (${STORE})`, function () {
     await t.http.post(`${uri.accession3}/suppressed`).set(H, token).query(q({ suppressed: false }));
   });
 
+  it('the public user (public_anonymous) finds published records only, and searches published notes', async () => {
+    await t.http.post('/users').query(q({ password: 'pw12345' })).set(H, token).send({ username: 'public_anonymous', name: 'Public' });
+    const group = (await t.http.get(`/repositories/${repo}/groups`).set(H, token).query(q({ group_code: 'repository-viewers' }))).body[0];
+    const g = (await t.http.get(group.uri).set(H, token)).body;
+    await t.http.post(group.uri).set(H, token).send({ ...g, member_usernames: [...(g.member_usernames ?? []), 'public_anonymous'] });
+    const pub = (await t.http.post('/users/public_anonymous/login').query(q({ password: 'pw12345' }))).body.session;
+    await t.services.search!.indexer.drain();
+    const res = await t.http.get(`/repositories/${repo}/search`).set(H, pub).query(q({ q: 'civil war', page: 1 }));
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(uris(res.body), [uri.papers], 'staff see the accession and the event too; the public only the published resource');
+    const aq = { jsonmodel_type: 'advanced_query', query: { jsonmodel_type: 'field_query', field: 'notes', value: 'written' } };
+    const notes = await t.http.get(`/repositories/${repo}/search`).set(H, pub).query(q({ aq: JSON.stringify(aq), page: 1 }));
+    assert.deepEqual(uris(notes.body), [uri.papers]);
+  });
+
   it('a linked subject renamed: the old title no longer finds the accession, the new one does', async () => {
     const subject = (await t.http.get(uri.texas).set(H, token)).body;
     await create(`/repositories/${repo}/accessions`, { id_0: 'A', id_1: '100', title: 'Gift', subjects: [{ ref: uri.texas }] }, 'linked');

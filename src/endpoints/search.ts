@@ -3,6 +3,7 @@ import { can } from '../access/permissions';
 import type { ParamSpec } from './types';
 import { Call, Endpoint, json } from './types';
 import {
+  PUBLIC_USERNAME,
   countTypesByRepository, findByExternalId, runRawSearch, runSearch, runSearchCsv, Scope, SearchParams, searchRecords,
 } from '../search/service';
 
@@ -39,7 +40,12 @@ async function repositoryScope(call: Call, forcedTypes?: string[]): Promise<Scop
     repoUri: `/repositories/${call.repoId}`,
     forcedTypes,
     showSuppressed: await can(call.s, call.actor, 'index_system'),
+    publishedOnly: isPublicUser(call),
   };
+}
+
+function isPublicUser(call: Call): boolean {
+  return call.actor?.username === PUBLIC_USERNAME;
 }
 
 /** GET and POST rows of one route. */
@@ -60,9 +66,9 @@ export function searchEndpoints(): Endpoint[] {
     });
   return [
     ...general('/repositories/:repo_id/search', 'view_repository', 'Search the records of a repository (and the global ones)', (call) => repositoryScope(call), true),
-    ...general('/search', 'view_all_records', 'Search every record', () => ({ showSuppressed: true })),
-    ...general('/search/repositories', null, 'Search repositories', () => ({ forcedTypes: ['repository'], showSuppressed: true })),
-    ...general('/search/subjects', null, 'Search subjects', () => ({ forcedTypes: ['subject'], showSuppressed: true })),
+    ...general('/search', 'view_all_records', 'Search every record', (call) => ({ showSuppressed: true, publishedOnly: isPublicUser(call) })),
+    ...general('/search/repositories', null, 'Search repositories', (call) => ({ forcedTypes: ['repository'], showSuppressed: true, publishedOnly: isPublicUser(call) })),
+    ...general('/search/subjects', null, 'Search subjects', (call) => ({ forcedTypes: ['subject'], showSuppressed: true, publishedOnly: isPublicUser(call) })),
     {
       method: 'get', path: '/search/location_profile', permission: null, params: SEARCH_PARAMS,
       summary: 'Search location profiles',

@@ -125,13 +125,19 @@ function first(record: Obj, spec: FieldSpec | undefined): string | undefined {
   return v === undefined ? undefined : String(v);
 }
 
-/** Every string in the record, outside the excluded keys (search.md (e) full-record text). */
-function collectStrings(value: unknown, out: string[], depth = 0): void {
+/**
+ * Every string in the record outside the excluded keys (search.md (e) full-record text); strings
+ * under an object with `publish: false` go to `unpublished`, the rest to `published`.
+ */
+function collectStrings(value: unknown, published: string[], unpublished: string[], depth = 0): void {
   if (depth > 40) return;
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) value.forEach((v) => collectStrings(v, out, depth + 1));
+  if (typeof value === 'string') published.push(value);
+  else if (Array.isArray(value)) value.forEach((v) => collectStrings(v, published, unpublished, depth + 1));
   else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) if (!FULLRECORD_EXCLUDES.has(k) && !k.endsWith('_enum_s')) collectStrings(v, out, depth + 1);
+    const target = (value as Obj).publish === false ? unpublished : published;
+    for (const [k, v] of Object.entries(value)) {
+      if (!FULLRECORD_EXCLUDES.has(k) && !k.endsWith('_enum_s')) collectStrings(v, target, unpublished, depth + 1);
+    }
   }
 }
 
@@ -297,9 +303,11 @@ export function buildDocument(registry: Registry, type: TypeInfo, record: Obj, m
 
   for (const [from, to] of Object.entries(COPY_FIELDS)) if (doc[from] !== undefined) doc[to] = doc[from];
 
-  const strings: string[] = [];
-  collectStrings(record, strings);
-  doc.fullrecord = strings.join(' ');
+  const published: string[] = [];
+  const unpublished: string[] = [];
+  collectStrings(record, record.publish === true ? published : unpublished, unpublished);
+  doc.fullrecord = [...published, ...unpublished].join(' ');
+  if (published.length) doc.fullrecord_published = published.join(' ');
   doc.json = JSON.stringify(record);
   return doc;
 }

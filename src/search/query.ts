@@ -233,6 +233,8 @@ export interface AdvancedOptions extends ParseOptions {
   /** `filter` makes every field_query literal (search.md (d) Context differences). */
   literal: boolean;
   param: string;
+  /** The field `notes` searches (notes_published for the public user). */
+  notesField?: string;
 }
 
 type Obj = Record<string, any>;
@@ -295,6 +297,7 @@ class AdvancedTranslator {
   }
 
   private field(name: string): string | null {
+    if (name === 'notes' && this.o.notesField) return this.o.notesField;
     return name in ADVANCED_FIELDS ? ADVANCED_FIELDS[name] : name;
   }
 

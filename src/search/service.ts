@@ -42,7 +42,12 @@ export interface Scope {
   forcedTypes?: string[];
   /** False adds suppressed:false (search.md (a) Suppression). */
   showSuppressed: boolean;
+  /** The public user sees published documents only, and its keyword and notes search published text. */
+  publishedOnly?: boolean;
 }
+
+/** The public interface's account (AppConfig[:public_username]). */
+export const PUBLIC_USERNAME = 'public_anonymous';
 
 function engine(s: Services): SearchServices {
   if (!s.search) throw new Error('search is not configured');
@@ -72,7 +77,10 @@ export function planSearch(s: Services, p: SearchParams, scope: Scope): { query:
   const options = { fields, defaultField: DEFAULT_FIELD };
   let query: Query = ALL;
   if (p.q !== undefined) query = parseLucene(p.q, options, 'q');
-  else if (p.aq !== undefined) query = parseAdvanced(p.aq, { ...options, literal: false, param: 'aq' });
+  else if (p.aq !== undefined) {
+    const published = scope.publishedOnly ? { defaultField: 'fullrecord_published', notesField: 'notes_published' } : {};
+    query = parseAdvanced(p.aq, { ...options, ...published, literal: false, param: 'aq' });
+  }
 
   const filters: Query[] = [];
   if (scope.repoUri) filters.push(or([term('repository', scope.repoUri), term('repository', 'global')]));
@@ -83,6 +91,7 @@ export function planSearch(s: Services, p: SearchParams, scope: Scope): { query:
   for (const [i, fq] of (p.filter_query ?? []).entries()) filters.push(parseLucene(fq, options, `filter_query[${i}]`));
   if (p.root_record) filters.push(or([term('resource', p.root_record), term('digital_object', p.root_record)]));
   if (!scope.showSuppressed) filters.push(term('suppressed', 'false'));
+  if (scope.publishedOnly) filters.push(term('publish', 'true'), term('types', 'pui'));
   return { query, filters };
 }
 
