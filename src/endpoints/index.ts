@@ -6,8 +6,9 @@ import { treeEndpoints } from './trees';
 import { containerEndpoints } from './containers';
 import { enumerationEndpoints } from './enumerations';
 import { searchEndpoints } from './search';
+import { healthEndpoints } from './health';
 import type { Endpoint } from './types';
 
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
 }
