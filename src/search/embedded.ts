@@ -11,6 +11,9 @@ import { collationKey, FieldCatalogue, foldText } from './fields';
 import type { IndexState, SearchIndex, SearchRequest, SearchResult } from './port';
 import { resolveDateMath, type Query } from './query';
 
+/** Longer values are cut for exact matching (long text is searched through FTS). */
+const MAX_VALUE = 1000;
+
 /** Text rows of one document get FTS rowids doc * SLOTS + field code; codes stay below SLOTS. */
 const SLOTS = 256;
 
@@ -18,6 +21,9 @@ const SLOTS = 256;
 const BOOSTS: Record<string, number> = {
   resource: 100, accession: 100, subject: 50, agent_person: 50, agent_corporate_entity: 30, agent_family: 30,
 };
+
+/** Bumped when the index's tables change shape. */
+const SCHEMA_VERSION = 2;
 
 /** Fields kept out of the stored body: never returned in results. */
 const UNSTORED = new Set(['fullrecord', 'fullrecord_published']);
@@ -70,16 +76,29 @@ export class EmbeddedIndex implements SearchIndex {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    // Index writes touch two B-trees per value; a larger page cache keeps them from re-reading pages.
+    this.db.pragma('cache_size = -65536');
+    this.db.pragma('temp_store = MEMORY');
+    if (Number(this.db.pragma('user_version', { simple: true })) < SCHEMA_VERSION) {
+      // An index is derived data: an older layout is dropped, and the indexer rebuilds it from the store.
+      this.db.exec(`DROP TABLE IF EXISTS search_meta; DROP TABLE IF EXISTS search_docs; DROP TABLE IF EXISTS search_values;
+        DROP TABLE IF EXISTS search_text_fields; DROP TABLE IF EXISTS search_text;`);
+      this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS search_docs (
-        id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, boost INTEGER NOT NULL, title_sort TEXT, body TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS search_values (doc INTEGER NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL, num REAL, sortkey TEXT);
-      CREATE INDEX IF NOT EXISTS search_values_field_value ON search_values(field, value);
-      CREATE INDEX IF NOT EXISTS search_values_doc_field ON search_values(doc, field);
+        id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, boost INTEGER NOT NULL, title_sort TEXT, body TEXT NOT NULL,
+        text_codes TEXT NOT NULL DEFAULT '');
+      -- One B-tree keyed for term look-ups and facets, one covering index for per-document sorts.
+      CREATE TABLE IF NOT EXISTS search_values (
+        field TEXT NOT NULL, value TEXT NOT NULL, doc INTEGER NOT NULL, num REAL, sortkey TEXT,
+        PRIMARY KEY (field, value, doc)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS search_values_doc ON search_values(doc, field, num, sortkey);
       CREATE TABLE IF NOT EXISTS search_text_fields (code INTEGER PRIMARY KEY, field TEXT NOT NULL UNIQUE);
       CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(
         body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+      CREATE TEMP TABLE IF NOT EXISTS hits (id INTEGER PRIMARY KEY);
     `);
     for (const row of this.db.prepare('SELECT code, field FROM search_text_fields').all() as Array<{ code: number; field: string }>) {
       this.fieldCodes.set(row.field, row.code);
@@ -104,47 +123,59 @@ export class EmbeddedIndex implements SearchIndex {
   }
 
   async apply(upserts: SearchDoc[], deletes: string[], state: IndexState): Promise<void> {
-    const upsertDoc = this.db.prepare(
-      `INSERT INTO search_docs (uri, boost, title_sort, body) VALUES (?, ?, ?, ?)
-       ON CONFLICT(uri) DO UPDATE SET boost = excluded.boost, title_sort = excluded.title_sort, body = excluded.body RETURNING id`,
-    );
-    const findDoc = this.db.prepare('SELECT id FROM search_docs WHERE uri = ?');
+    const findDoc = this.db.prepare('SELECT id, text_codes FROM search_docs WHERE uri = ?');
+    const insertDoc = this.db.prepare('INSERT INTO search_docs (uri, boost, title_sort, body, text_codes) VALUES (?, ?, ?, ?, ?)');
+    const updateDoc = this.db.prepare('UPDATE search_docs SET boost = ?, title_sort = ?, body = ?, text_codes = ? WHERE id = ?');
     const dropDoc = this.db.prepare('DELETE FROM search_docs WHERE id = ?');
     const dropValues = this.db.prepare('DELETE FROM search_values WHERE doc = ?');
-    const dropText = this.db.prepare('DELETE FROM search_text WHERE rowid BETWEEN ? AND ?');
-    const addValue = this.db.prepare('INSERT INTO search_values (doc, field, value, num, sortkey) VALUES (?, ?, ?, ?, ?)');
+    // One row at a time: FTS5 deletes by rowid range scan the whole table.
+    const dropText = this.db.prepare('DELETE FROM search_text WHERE rowid = ?');
+    const addValue = this.db.prepare('INSERT OR IGNORE INTO search_values (doc, field, value, num, sortkey) VALUES (?, ?, ?, ?, ?)');
     const addText = this.db.prepare('INSERT INTO search_text (rowid, body) VALUES (?, ?)');
     const setMeta = this.db.prepare('INSERT INTO search_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
 
-    const forget = (id: number) => {
-      dropValues.run(id);
-      dropText.run(id * SLOTS, id * SLOTS + SLOTS - 1);
+    const forget = (row: { id: number; text_codes: string }) => {
+      dropValues.run(row.id);
+      for (const code of row.text_codes.split(',').filter(Boolean)) dropText.run(row.id * SLOTS + Number(code));
     };
     this.db.transaction(() => {
       for (const uri of deletes) {
-        const row = findDoc.get(uri) as { id: number } | undefined;
+        const row = findDoc.get(uri) as { id: number; text_codes: string } | undefined;
         if (!row) continue;
-        forget(row.id);
+        forget(row);
         dropDoc.run(row.id);
       }
       for (const doc of upserts) {
         const stored: SearchDoc = {};
         for (const [k, v] of Object.entries(doc)) if (!UNSTORED.has(k)) stored[k] = v;
         const titleSort = typeof doc.title_sort === 'string' ? collationKey(doc.title_sort) : null;
-        const { id } = upsertDoc.get(doc.uri, BOOSTS[String(doc.primary_type)] ?? 0, titleSort, JSON.stringify(stored)) as { id: number };
-        forget(id);
+        const texts: Array<[number, string]> = [];
         for (const [field, value] of Object.entries(doc)) {
-          if (field === 'json') continue;
+          if (this.fields.kind(field) === 'text') texts.push([this.codeFor(field), (Array.isArray(value) ? value : [value]).join('\n')]);
+        }
+        const codes = texts.map(([code]) => code).join(',');
+        const boost = BOOSTS[String(doc.primary_type)] ?? 0;
+        const existing = findDoc.get(doc.uri) as { id: number; text_codes: string } | undefined;
+        let id: number;
+        if (existing) {
+          forget(existing);
+          updateDoc.run(boost, titleSort, JSON.stringify(stored), codes, existing.id);
+          id = existing.id;
+        } else {
+          id = Number(insertDoc.run(doc.uri, boost, titleSort, JSON.stringify(stored), codes).lastInsertRowid);
+        }
+        for (const [code, text] of texts) addText.run(id * SLOTS + code, text);
+        for (const [field, value] of Object.entries(doc)) {
+          // Text fields live in FTS; id repeats uri (queries on id are planned on uri).
           const kind = this.fields.kind(field);
-          const values = Array.isArray(value) ? value : [value];
-          if (kind === 'text') {
-            addText.run(id * SLOTS + this.codeFor(field), values.join('\n'));
-            if (field === 'fullrecord' || field === 'fullrecord_published') continue;
-          }
-          for (const v of values) {
-            const text = String(v);
+          if (field === 'json' || field === 'id' || kind === 'text') continue;
+          const many = Array.isArray(value);
+          for (const v of many ? value : [value]) {
+            const text = String(v).slice(0, MAX_VALUE);
             const num = kind === 'int' || kind === 'date' ? numberOf(kind, text) ?? null : null;
-            addValue.run(id, field, text, num, kind === 'boolean' ? text : collationKey(text).slice(0, 200));
+            // Sort keys only where a sort or a collated match can use them.
+            const sortkey = kind === 'collated' || (kind === 'string' && !many) ? collationKey(text).slice(0, 200) : kind === 'boolean' ? text : null;
+            addValue.run(id, field, text, num, sortkey);
           }
         }
       }
@@ -188,7 +219,7 @@ export class EmbeddedIndex implements SearchIndex {
   }
 
   private valueIn(cond: string, params: unknown[], field: string, ...extra: unknown[]): string {
-    params.push(field, ...extra);
+    params.push(field === 'id' ? 'uri' : field, ...extra);
     return `d.id IN (SELECT doc FROM search_values WHERE field = ? AND ${cond})`;
   }
 
@@ -227,20 +258,25 @@ export class EmbeddedIndex implements SearchIndex {
       case 'text': {
         if (q.wildcard === 'pattern') {
           const glob = `*${wildcardToGlob(foldText(q.value))}*`;
-          if (q.field === 'fullrecord' || q.field === 'fullrecord_published') {
-            params.push(glob);
-            return 'lower(d.body) GLOB ?';
-          }
-          return this.valueIn('lower(value) GLOB ?', params, q.field, glob);
+          // FTS5 has no infix wildcards: the stored document (its json included) is scanned instead.
+          params.push(glob);
+          return 'lower(d.body) GLOB ?';
         }
         const phrase = ftsPhrase(q.value);
         // Nothing searchable (only punctuation): like an analysed-away term, it matches nothing.
         if (phrase === undefined) return '0';
         return this.textMatch(q.field, phrase + (q.wildcard === 'prefix' ? '*' : ''), params);
       }
-      case 'exists':
-        params.push(q.field);
+      case 'exists': {
+        if (this.fields.kind(q.field) === 'text') {
+          const code = this.fieldCodes.get(q.field);
+          if (code === undefined) return '0';
+          params.push(`%,${code},%`);
+          return "(',' || d.text_codes || ',') LIKE ?";
+        }
+        params.push(q.field === 'id' ? 'uri' : q.field);
         return 'd.id IN (SELECT doc FROM search_values WHERE field = ?)';
+      }
       case 'term': {
         const kind = this.fields.kind(q.field);
         if (q.wildcard) return this.valueIn(kind === 'collated' ? 'sortkey GLOB ?' : 'value GLOB ?', params, q.field, wildcardToGlob(kind === 'collated' ? foldText(q.value) : q.value));
@@ -285,6 +321,12 @@ export class EmbeddedIndex implements SearchIndex {
         continue;
       }
       const kind = this.fields.kind(key.field);
+      if (kind === 'text') {
+        // Text fields are not in search_values: sort on the stored value (Solr sorts by a token).
+        parts.push(`lower(json_extract(d.body, ?)) IS NULL, lower(json_extract(d.body, ?)) ${dir}`);
+        params.push(`$."${key.field}"`, `$."${key.field}"`);
+        continue;
+      }
       const column = kind === 'int' || kind === 'date' ? 'num' : 'sortkey';
       const agg = key.desc ? 'MAX' : 'MIN';
       const expr = `(SELECT ${agg}(${column}) FROM search_values v WHERE v.doc = d.id AND v.field = ?)`;
@@ -299,34 +341,41 @@ export class EmbeddedIndex implements SearchIndex {
   async search(r: SearchRequest): Promise<SearchResult> {
     const params: unknown[] = [];
     const where = [r.query, ...r.filters].map((q) => this.compile(q, params)).join(' AND ');
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM search_docs d WHERE ${where}`).get(...params) as { n: number }).n;
     const orderParams: unknown[] = [];
     const order = this.orderBy(r.sort, orderParams);
-    const docs = r.limit > 0 && total > r.offset
-      ? (this.db
-        .prepare(`SELECT d.body FROM search_docs d WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
-        .all(...params, ...orderParams, r.limit, r.offset) as Array<{ body: string }>).map((row) => JSON.parse(row.body) as SearchDoc)
-      : [];
-    const facets: SearchResult['facets'] = {};
-    for (const field of r.facets) {
-      const counted = this.db
-        .prepare(
-          `SELECT value, COUNT(*) AS n FROM search_values
-           WHERE field = ? AND doc IN (SELECT d.id FROM search_docs d WHERE ${where})
-           GROUP BY value HAVING COUNT(*) >= ? ORDER BY n DESC, value ASC LIMIT ?`,
-        )
-        .all(field, ...params, Math.max(1, r.facetMincount), r.facetLimit) as Array<{ value: string; n: number }>;
-      const pairs: Array<[string, number]> = counted.map((c) => [c.value, c.n]);
-      if (r.facetMincount <= 0 && pairs.length < r.facetLimit) {
-        // As Solr with mincount 0: values of the field that no matching document has, counted 0.
-        const seen = new Set(pairs.map((p) => p[0]));
-        const zero = this.db
-          .prepare('SELECT DISTINCT value FROM search_values WHERE field = ? ORDER BY value LIMIT ?')
-          .all(field, r.facetLimit + seen.size) as Array<{ value: string }>;
-        for (const z of zero) if (!seen.has(z.value) && pairs.length < r.facetLimit) pairs.push([z.value, 0]);
-      }
-      facets[field] = pairs;
+    // The match runs once into a temporary table; count, page and facets read it (one
+    // connection, synchronous: no other search can interleave).
+    const run = this.db.transaction(() => {
+      this.db.prepare('DELETE FROM temp.hits').run();
+      const total = Number(this.db.prepare(`INSERT INTO temp.hits (id) SELECT d.id FROM search_docs d WHERE ${where}`).run(...params).changes);
+      const docs = r.limit > 0 && total > r.offset
+        ? (this.db
+          .prepare(`SELECT d.body FROM temp.hits h JOIN search_docs d ON d.id = h.id ORDER BY ${order} LIMIT ? OFFSET ?`)
+          .all(...orderParams, r.limit, r.offset) as Array<{ body: string }>).map((row) => JSON.parse(row.body) as SearchDoc)
+        : [];
+      const facets: SearchResult['facets'] = {};
+      for (const field of r.facets) facets[field] = this.facet(field, r);
+      return { total, docs, facets };
+    });
+    return run();
+  }
+
+  private facet(field: string, r: SearchRequest): Array<[string, number]> {
+    const counted = this.db
+      .prepare(
+        `SELECT v.value AS value, COUNT(*) AS n FROM temp.hits h JOIN search_values v ON v.doc = h.id AND v.field = ?
+         GROUP BY v.value HAVING COUNT(*) >= ? ORDER BY n DESC, v.value ASC LIMIT ?`,
+      )
+      .all(field, Math.max(1, r.facetMincount), r.facetLimit) as Array<{ value: string; n: number }>;
+    const pairs: Array<[string, number]> = counted.map((c) => [c.value, c.n]);
+    if (r.facetMincount <= 0 && pairs.length < r.facetLimit) {
+      // As Solr with mincount 0: values of the field that no matching document has, counted 0.
+      const seen = new Set(pairs.map((p) => p[0]));
+      const zero = this.db
+        .prepare('SELECT DISTINCT value FROM search_values WHERE field = ? ORDER BY value LIMIT ?')
+        .all(field, r.facetLimit + seen.size) as Array<{ value: string }>;
+      for (const z of zero) if (!seen.has(z.value) && pairs.length < r.facetLimit) pairs.push([z.value, 0]);
     }
-    return { total, docs, facets };
+    return pairs;
   }
 }
