@@ -63,12 +63,23 @@ export function parseParams(specs: ParamSpec[], source: Record<string, unknown>)
       }
       out[spec.name] = c.value;
     }
-    const problem = spec.check?.(out[spec.name]);
+    const problem = (spec.type.startsWith('integer') ? unsafeInteger(raw) : undefined) ?? spec.check?.(out[spec.name]);
     if (problem) failed[spec.name] = [`Failed validation -- ${problem}`];
   }
   const all = { ...missing, ...wrong, ...failed };
   if (Object.keys(all).length) throw errors.params(all);
   return out;
+}
+
+/**
+ * Digits beyond 2^53 lose precision in a JavaScript number (page=1e23 became page 1e+23), so
+ * they are refused rather than rounded into some other id or offset.
+ */
+function unsafeInteger(raw: unknown): string | undefined {
+  const values = Array.isArray(raw) ? raw : isPlainObject(raw) ? Object.values(raw) : [raw];
+  const bad = values.find((v) => typeof v === 'string' && !Number.isSafeInteger(Number(v)));
+  if (bad === undefined) return undefined;
+  return `must be between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER} but given: ${bad}`;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -83,7 +94,8 @@ const nonNegative = (v: number) => (v >= 0 ? undefined : `must be a non-negative
  * Where the original answers 500 for bad numbers, this answers 400 in the usual shape.
  */
 export function parsePaging(config: Config, source: Record<string, unknown>): Paging {
-  const present = (name: string) => source[name] !== undefined;
+  // all_ids counts by mere presence (all_ids= selects it); an empty page is no page (it gave a listing of page NaN).
+  const present = (name: string) => source[name] !== undefined && (name === 'all_ids' || source[name] !== '');
   const pageSizeCheck = (v: number) =>
     v >= 1 && v <= config.maxPageSize ? undefined : `must be between 1 and ${config.maxPageSize} but given: ${v}`;
   const p = parseParams(
@@ -129,6 +141,8 @@ function parseIdSet(config: Config, raw: unknown): number[] {
   const bad = parts.find((item) => typeof item !== 'string' || !/^\d+$/.test(item));
   if (bad !== undefined) throw errors.params({ id_set: [`Wanted type [Integer] but got '${show(raw)}'`] });
   const ids = [...new Set(parts.map(Number))];
+  const unsafe = unsafeInteger(parts);
+  if (unsafe) throw errors.params({ id_set: [`Failed validation -- ${unsafe}`] });
   if (ids.length > config.maxPageSize) {
     throw errors.params({ id_set: [`Failed validation -- must not list more than ${config.maxPageSize} ids but given: ${ids.length}`] });
   }

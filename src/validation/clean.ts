@@ -25,7 +25,8 @@ function cleanObject(
 ): Obj {
   const out: Obj = typeName ? { jsonmodel_type: typeName } : {};
   for (const [key, value] of Object.entries(input)) {
-    const info = props[key];
+    // Own properties only: a body key such as "constructor" or "toString" must not find Object.prototype's member.
+    const info = Object.hasOwn(props, key) ? props[key] : undefined;
     if (!info || info.readOnly || key === 'jsonmodel_type') continue;
     const cleaned =
       info.array && Array.isArray(value)
