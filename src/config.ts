@@ -8,6 +8,17 @@ export interface Config {
   sessionExpireAfterSeconds: number;
   sessionNonexpirableForceExpireAfterSeconds: number;
   bodyLimitBytes: number;
+  /** Longest request target (path and query string) in characters; longer ones get 414. */
+  maxUrlLength: number;
+  /** Deepest nesting of arrays and objects accepted in a JSON body. */
+  maxJsonDepth: number;
+  /** Most `::` levels in one resolve[] entry. */
+  maxResolveDepth: number;
+  /** Failed logins per username, and per client address, allowed within the window before 429. */
+  loginMaxFailures: number;
+  loginFailureWindowSeconds: number;
+  /** Express's `trust proxy`: which forwarding proxies may set the client address (X-Forwarded-For). */
+  trustProxy: boolean | number | string;
   compatVersion: string;
   logRequests: boolean;
   search: SearchConfig;
@@ -41,6 +52,21 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return n;
 }
 
+/** Deeper levels would be cut off by resolveLinks; a request for them is refused instead. */
+export const RESOLVE_DEPTH_CEILING = 25;
+
+function trustProxyFrom(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+function positiveIntFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = intFrom(env, name, fallback);
+  if (n < 1 || n > max) throw new Error(`${name} must be between 1 and ${max}, got ${n}`);
+  return n;
+}
+
 const DEFAULT_DB_URL = 'sqlite://./data/archive.db';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -57,7 +83,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxPageSize,
     sessionExpireAfterSeconds: intFrom(env, 'SESSION_EXPIRE_AFTER_SECONDS', 3600),
     sessionNonexpirableForceExpireAfterSeconds: intFrom(env, 'SESSION_NONEXPIRABLE_FORCE_EXPIRE_AFTER_SECONDS', 604800),
-    bodyLimitBytes: intFrom(env, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024),
+    bodyLimitBytes: positiveIntFrom(env, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024),
+    maxUrlLength: positiveIntFrom(env, 'MAX_URL_LENGTH', 8192),
+    maxJsonDepth: positiveIntFrom(env, 'MAX_JSON_DEPTH', 100),
+    maxResolveDepth: positiveIntFrom(env, 'MAX_RESOLVE_DEPTH', 10, RESOLVE_DEPTH_CEILING),
+    loginMaxFailures: positiveIntFrom(env, 'LOGIN_MAX_FAILURES', 10),
+    loginFailureWindowSeconds: positiveIntFrom(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 60),
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
     compatVersion: env.ARCHIVESSPACE_VERSION || 'v3.5.1',
     logRequests: env.LOG_REQUESTS !== 'false',
     search: {

@@ -10,6 +10,7 @@ export class ApiError extends Error {
     readonly body: Record<string, unknown>,
     /** The two 412 session answers are written without the trailing newline. */
     readonly trailingNewline = true,
+    readonly headers: Record<string, string> = {},
   ) {
     super(typeof body.error === 'string' ? body.error : JSON.stringify(body.error));
   }
@@ -55,6 +56,19 @@ export const errors = {
   suppressedUpdate: () => new ApiError(409, { error: "Can't update an object that has been suppressed" }),
   bodyTooLarge: (limit: number) =>
     new ApiError(413, { error: `Request body is larger than the limit of ${limit} bytes` }),
+  urlTooLong: (limit: number) =>
+    new ApiError(414, { error: `Request URL is longer than the limit of ${limit} characters` }),
+  jsonTooDeep: (limit: number) =>
+    new ApiError(400, { error: `Had some trouble parsing your request: the JSON is nested more than ${limit} levels deep` }),
+  resolveTooDeep: (limit: number, path: string) =>
+    new ApiError(400, { error: { resolve: [`Failed validation -- must not be more than ${limit} levels deep but given: ${path}`] } }),
+  tooManyLoginAttempts: (retryAfterSeconds: number) =>
+    new ApiError(
+      429,
+      { error: `Too many failed login attempts; try again in ${retryAfterSeconds} seconds` },
+      true,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
 } as const;
 
 export const PARAM_REQUIRED_MESSAGE = PARAM_REQUIRED;

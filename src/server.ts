@@ -1,5 +1,6 @@
 import { loadConfig } from './config';
 import { createApp } from './http/app';
+import { answerClientErrors } from './http/limits';
 import { log } from './log';
 import { openServices } from './services';
 
@@ -11,6 +12,7 @@ async function main() {
     log.info('listening', { port: config.port, store: services.db.describe });
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   const stop = (signal: string) => {
     log.info('shutting down', { signal });
     // In-flight requests finish; idle keep-alive connections are closed so close() can complete.

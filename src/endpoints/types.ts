@@ -27,6 +27,8 @@ export interface Call {
   s: Services;
   actor: Actor | null;
   token?: string;
+  /** The client's address: the socket's, or the forwarded one from a proxy trusted by TRUST_PROXY. */
+  client?: string;
   params: Record<string, any>;
   /** The path's repository, checked to exist, for /repositories/:repo_id/... routes. */
   repoId?: number;
@@ -60,6 +62,8 @@ export interface Endpoint {
   rawJsonBody?: boolean;
   /** Parameters may also come as a JSON object body (the search routes' POST form). */
   jsonParams?: boolean;
+  /** Replaces the default Content-Security-Policy (default-src 'none') for a route that serves a page. */
+  contentSecurityPolicy?: string;
   /** Permission code the caller must hold; null: anyone, logged in or not. */
   permission: string | null;
   summary: string;

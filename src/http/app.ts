@@ -8,7 +8,9 @@ import { ApiError, errors } from '../errors';
 import type { Actor, Services } from '../operations/context';
 import { prepareRecord } from '../validation';
 import { log } from '../log';
+import { checkResolveDepth, jsonNestedDeeperThan, urlLengthLimit } from './limits';
 import { parseParams, parsePaging } from './params';
+import { securityHeaders } from './security';
 
 /** The session header, under every name clients use (the spec's, ArchivesSpace's, and the CGI form). */
 const SESSION_HEADERS = ['x-archive-session', 'x-archivesspace-session', 'x_archivesspace_session'];
@@ -37,6 +39,7 @@ function send(res: Response, reply: Reply): void {
 }
 
 function sendError(res: Response, err: ApiError): void {
+  res.set(err.headers);
   res.status(err.status).type('application/json').send(JSON.stringify(err.body) + (err.trailingNewline ? '\n' : ''));
 }
 
@@ -47,10 +50,10 @@ function formFields(req: Request): Record<string, unknown> {
 }
 
 /** Parameters sent as a JSON object body (search routes accept text/json and application/json). */
-function jsonFields(req: Request): Record<string, unknown> {
+function jsonFields(req: Request, maxDepth: number): Record<string, unknown> {
   const type = req.headers['content-type'] ?? '';
   if (!/^(text|application)\/json/.test(type) || !Buffer.isBuffer(req.body) || !req.body.length) return {};
-  const body = parseJsonBody(req);
+  const body = parseJsonBody(req, maxDepth);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw errors.unparsableBody('expected a JSON object of parameters');
   // Nested JSON parameters (aq, filter) travel as objects here; the routes read them as JSON text.
   const asParam = (v: unknown): unknown => {
@@ -61,8 +64,9 @@ function jsonFields(req: Request): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, asParam(v)]));
 }
 
-function parseJsonBody(req: Request): unknown {
+function parseJsonBody(req: Request, maxDepth: number): unknown {
   const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+  if (jsonNestedDeeperThan(text, maxDepth)) throw errors.jsonTooDeep(maxDepth);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -85,15 +89,18 @@ async function repositoryExists(s: Services, raw: unknown): Promise<number> {
 function handlerFor(s: Services, endpoint: Endpoint) {
   return async (req: Request, res: Response) => {
     const locals = res.locals as Locals;
-    const bodyParams = endpoint.jsonParams ? jsonFields(req) : {};
+    if (endpoint.contentSecurityPolicy) res.setHeader('Content-Security-Policy', endpoint.contentSecurityPolicy);
+    const bodyParams = endpoint.jsonParams ? jsonFields(req, s.config.maxJsonDepth) : {};
     const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...(req.query as object), ...req.params };
-    const call: Call = { s, actor: locals.actor, token: locals.token, params: {} };
+    const call: Call = { s, actor: locals.actor, token: locals.token, client: req.ip, params: {} };
     if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryExists(s, req.params.repo_id);
     call.params = parseParams(endpoint.params ?? [], source);
+    checkResolveDepth(s.config, call.params.resolve);
     if (endpoint.paginated) call.paging = parsePaging(s.config, source);
+    checkResolveDepth(s.config, call.paging?.resolve);
     if (endpoint.body) await s.enums.ensureFresh(s.db.knex);
-    if (endpoint.body) call.body = prepareRecord(s.registry, s.enums, endpoint.body, parseJsonBody(req));
-    if (endpoint.rawJsonBody) call.rawBody = parseJsonBody(req);
+    if (endpoint.body) call.body = prepareRecord(s.registry, s.enums, endpoint.body, parseJsonBody(req, s.config.maxJsonDepth));
+    if (endpoint.rawJsonBody) call.rawBody = parseJsonBody(req, s.config.maxJsonDepth);
     if (endpoint.permission !== null && !(await can(s, call.actor, endpoint.permission, call.repoId))) {
       throw errors.accessDenied();
     }
@@ -101,12 +108,14 @@ function handlerFor(s: Services, endpoint: Endpoint) {
   };
 }
 
-export function createApp(s: Services): express.Express {
+/** `endpoints` defaults to the endpoint table; tests pass extra rows. */
+export function createApp(s: Services, endpoints: Endpoint[] = endpointTable(s.registry)): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
+  app.set('trust proxy', s.config.trustProxy);
   app.set('query parser', (text: string) => qs.parse(text, { arrayLimit: 1000, parameterLimit: 10000, depth: 3 }));
 
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -121,9 +130,10 @@ export function createApp(s: Services): express.Express {
         user: (res.locals as Locals).actor?.username,
       });
     });
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  app.use(securityHeaders);
+  app.use(urlLengthLimit(s.config));
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const locals = res.locals as Locals;
@@ -138,7 +148,7 @@ export function createApp(s: Services): express.Express {
 
   app.use(express.raw({ type: () => true, limit: s.config.bodyLimitBytes }));
 
-  for (const endpoint of endpointTable(s.registry)) {
+  for (const endpoint of endpoints) {
     app[endpoint.method](endpoint.path, handlerFor(s, endpoint));
   }
 

@@ -1,3 +1,4 @@
+import { RESOLVE_DEPTH_CEILING } from '../config';
 import { isPlainObject, Obj } from '../validation/walk';
 
 /** Loads records by URI in one batch; missing ones are left out of the map. */
@@ -23,8 +24,9 @@ function findLinks(root: unknown, name: string, found: Obj[]): void {
 /**
  * resolve[] (pagination-and-resolve.md section 5): for "a::b::c" every link under a property
  * named "a" gets `_resolved`, then "b" is sought inside those, and so on. One batch per level.
+ * The HTTP layer refuses paths deeper than MAX_RESOLVE_DEPTH; maxDepth only guards other callers.
  */
-export async function resolveLinks(records: Obj[], paths: string[], load: UriLoader, maxDepth = 10): Promise<void> {
+export async function resolveLinks(records: Obj[], paths: string[], load: UriLoader, maxDepth = RESOLVE_DEPTH_CEILING): Promise<void> {
   for (const path of paths) {
     let scope: unknown[] = records;
     for (const name of path.split('::').slice(0, maxDepth)) {
