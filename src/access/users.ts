@@ -4,6 +4,7 @@ import type { Services } from '../operations/context';
 import type { TypeHooks } from '../operations/hooks';
 import type { Obj } from '../validation/walk';
 import { holds, loadGrants, permissionsObject } from './grants';
+import { loginKeys, loginThrottleFor } from './login-throttle';
 import { createSession } from './sessions';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 
@@ -62,15 +63,20 @@ export async function userRecordByName(knex: Knex, username: string): Promise<{ 
 
 /**
  * Checks the password and opens a session. An unknown user costs one hash verification too,
- * so the answer time does not tell whether a username exists.
+ * so the answer time does not tell whether a username exists. Failures are throttled per
+ * username and per client address (429 once LOGIN_MAX_FAILURES are used up in the window).
  */
-export async function login(s: Services, rawUsername: string, password: string, expiring: boolean) {
+export async function login(s: Services, rawUsername: string, password: string, expiring: boolean, clientAddress?: string) {
   const username = normaliseUsername(rawUsername);
+  const throttle = loginThrottleFor(s);
+  const keys = loginKeys(username, clientAddress);
+  throttle.begin(keys);
   const cred = await s.db.knex('credentials').where({ username }).first();
   const ok = await verifyPassword(password, cred?.password_hash ?? (await decoyHash()));
   if (!cred || !ok) throw errors.loginFailed();
   const found = await userRecordByName(s.db.knex, username);
   if (!found || found.record.is_active_user === false) throw errors.loginFailed();
+  throttle.forgive(keys);
   const session = await createSession(s.db.knex, username, expiring);
   await decorateUsers(s, [found.record], { permissions: true });
   const body: Obj = { session, user: found.record };

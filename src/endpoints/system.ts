@@ -46,7 +46,7 @@ export function systemEndpoints(): Endpoint[] {
         { name: 'password', type: 'string', required: true },
         { name: 'expiring', type: 'boolean', default: true },
       ],
-      handle: async (call) => json(await login(call.s, call.params.username, call.params.password, call.params.expiring)),
+      handle: async (call) => json(await login(call.s, call.params.username, call.params.password, call.params.expiring, call.client)),
     },
     {
       method: 'post', path: '/logout', permission: null, summary: 'End the current session',
