@@ -23,7 +23,7 @@ const BOOSTS: Record<string, number> = {
 };
 
 /** Bumped when the index's tables change shape. */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 /** Fields kept out of the stored body: never returned in results. */
 const UNSTORED = new Set(['fullrecord', 'fullrecord_published']);
@@ -81,15 +81,17 @@ export class EmbeddedIndex implements SearchIndex {
     this.db.pragma('temp_store = MEMORY');
     if (Number(this.db.pragma('user_version', { simple: true })) < SCHEMA_VERSION) {
       // An index is derived data: an older layout is dropped, and the indexer rebuilds it from the store.
-      this.db.exec(`DROP TABLE IF EXISTS search_meta; DROP TABLE IF EXISTS search_docs; DROP TABLE IF EXISTS search_values;
+      this.db.exec(`DROP TABLE IF EXISTS search_meta; DROP TABLE IF EXISTS search_docs; DROP TABLE IF EXISTS search_bodies; DROP TABLE IF EXISTS search_values;
         DROP TABLE IF EXISTS search_text_fields; DROP TABLE IF EXISTS search_text;`);
       this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS search_docs (
-        id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, boost INTEGER NOT NULL, title_sort TEXT, body TEXT NOT NULL,
+        id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, boost INTEGER NOT NULL, title_sort TEXT,
         text_codes TEXT NOT NULL DEFAULT '');
+      -- Stored documents apart, so that matching and sorting walk small rows.
+      CREATE TABLE IF NOT EXISTS search_bodies (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
       -- One B-tree keyed for term look-ups and facets, one covering index for per-document sorts.
       CREATE TABLE IF NOT EXISTS search_values (
         field TEXT NOT NULL, value TEXT NOT NULL, doc INTEGER NOT NULL, num REAL, sortkey TEXT,
@@ -124,8 +126,10 @@ export class EmbeddedIndex implements SearchIndex {
 
   async apply(upserts: SearchDoc[], deletes: string[], state: IndexState): Promise<void> {
     const findDoc = this.db.prepare('SELECT id, text_codes FROM search_docs WHERE uri = ?');
-    const insertDoc = this.db.prepare('INSERT INTO search_docs (uri, boost, title_sort, body, text_codes) VALUES (?, ?, ?, ?, ?)');
-    const updateDoc = this.db.prepare('UPDATE search_docs SET boost = ?, title_sort = ?, body = ?, text_codes = ? WHERE id = ?');
+    const insertDoc = this.db.prepare('INSERT INTO search_docs (uri, boost, title_sort, text_codes) VALUES (?, ?, ?, ?)');
+    const updateDoc = this.db.prepare('UPDATE search_docs SET boost = ?, title_sort = ?, text_codes = ? WHERE id = ?');
+    const putBody = this.db.prepare('INSERT INTO search_bodies (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body');
+    const dropBody = this.db.prepare('DELETE FROM search_bodies WHERE id = ?');
     const dropDoc = this.db.prepare('DELETE FROM search_docs WHERE id = ?');
     const dropValues = this.db.prepare('DELETE FROM search_values WHERE doc = ?');
     // One row at a time: FTS5 deletes by rowid range scan the whole table.
@@ -144,6 +148,7 @@ export class EmbeddedIndex implements SearchIndex {
         if (!row) continue;
         forget(row);
         dropDoc.run(row.id);
+        dropBody.run(row.id);
       }
       for (const doc of upserts) {
         const stored: SearchDoc = {};
@@ -159,11 +164,12 @@ export class EmbeddedIndex implements SearchIndex {
         let id: number;
         if (existing) {
           forget(existing);
-          updateDoc.run(boost, titleSort, JSON.stringify(stored), codes, existing.id);
+          updateDoc.run(boost, titleSort, codes, existing.id);
           id = existing.id;
         } else {
-          id = Number(insertDoc.run(doc.uri, boost, titleSort, JSON.stringify(stored), codes).lastInsertRowid);
+          id = Number(insertDoc.run(doc.uri, boost, titleSort, codes).lastInsertRowid);
         }
+        putBody.run(id, JSON.stringify(stored));
         for (const [code, text] of texts) addText.run(id * SLOTS + code, text);
         for (const [field, value] of Object.entries(doc)) {
           // Text fields live in FTS; id repeats uri (queries on id are planned on uri).
@@ -186,7 +192,7 @@ export class EmbeddedIndex implements SearchIndex {
 
   async clear(storeId: string): Promise<void> {
     this.db.transaction(() => {
-      this.db.exec(`DELETE FROM search_docs; DELETE FROM search_values; DELETE FROM search_text; DELETE FROM search_meta;`);
+      this.db.exec(`DELETE FROM search_docs; DELETE FROM search_bodies; DELETE FROM search_values; DELETE FROM search_text; DELETE FROM search_meta;`);
       this.db.prepare("INSERT INTO search_meta (key, value) VALUES ('store_id', ?)").run(storeId);
     })();
   }
@@ -196,7 +202,7 @@ export class EmbeddedIndex implements SearchIndex {
   }
 
   async dump(): Promise<Array<{ uri: string; json: string }>> {
-    const rows = this.db.prepare('SELECT uri, body FROM search_docs ORDER BY uri').all() as Array<{ uri: string; body: string }>;
+    const rows = this.db.prepare('SELECT d.uri, b.body FROM search_docs d JOIN search_bodies b ON b.id = d.id ORDER BY d.uri').all() as Array<{ uri: string; body: string }>;
     return rows.map((r) => ({ uri: r.uri, json: String(JSON.parse(r.body).json) }));
   }
 
@@ -230,6 +236,26 @@ export class EmbeddedIndex implements SearchIndex {
     return `d.id IN (SELECT rowid / ${SLOTS} FROM search_text WHERE search_text MATCH ? AND rowid % ${SLOTS} = ?)`;
   }
 
+  /**
+   * A flag test through the smaller side: `suppressed:false` on every repository search is "not
+   * among the few suppressed documents", not a membership test against nearly every document.
+   */
+  private booleanTerm(field: string, value: boolean, params: unknown[]): string {
+    // Counting stops once one side is known to be the larger.
+    const count = this.db.prepare('SELECT COUNT(*) AS n FROM (SELECT 1 FROM search_values WHERE field = ? AND value = ? LIMIT ?)');
+    const other = (count.get(field, String(!value), 10_000) as { n: number }).n;
+    const wanted = (count.get(field, String(value), other + 1) as { n: number }).n;
+    if (other < wanted) {
+      params.push(field, String(!value));
+      const notOther = 'd.id NOT IN (SELECT doc FROM search_values WHERE field = ? AND value = ?)';
+      // Every document has the flags the indexer always sets; for others, absent is not `field:value`.
+      if (field === 'suppressed' || field === 'publish' || field === 'system_generated') return notOther;
+      params.push(field);
+      return `${notOther} AND d.id IN (SELECT doc FROM search_values WHERE field = ?)`;
+    }
+    return this.valueIn('value = ?', params, field, String(value));
+  }
+
   private compile(q: Query, params: unknown[]): string {
     switch (q.kind) {
       case 'all':
@@ -260,7 +286,7 @@ export class EmbeddedIndex implements SearchIndex {
           const glob = `*${wildcardToGlob(foldText(q.value))}*`;
           // FTS5 has no infix wildcards: the stored document (its json included) is scanned instead.
           params.push(glob);
-          return 'lower(d.body) GLOB ?';
+          return 'lower((SELECT body FROM search_bodies b WHERE b.id = d.id)) GLOB ?';
         }
         const phrase = ftsPhrase(q.value);
         // Nothing searchable (only punctuation): like an analysed-away term, it matches nothing.
@@ -280,7 +306,7 @@ export class EmbeddedIndex implements SearchIndex {
       case 'term': {
         const kind = this.fields.kind(q.field);
         if (q.wildcard) return this.valueIn(kind === 'collated' ? 'sortkey GLOB ?' : 'value GLOB ?', params, q.field, wildcardToGlob(kind === 'collated' ? foldText(q.value) : q.value));
-        if (kind === 'boolean') return this.valueIn('value = ?', params, q.field, q.value.toLowerCase());
+        if (kind === 'boolean') return this.booleanTerm(q.field, q.value.toLowerCase() === 'true', params);
         if (kind === 'int' || kind === 'date') {
           const n = numberOf(kind, q.value);
           return n === undefined ? '0' : this.valueIn('num = ?', params, q.field, n);
@@ -323,7 +349,8 @@ export class EmbeddedIndex implements SearchIndex {
       const kind = this.fields.kind(key.field);
       if (kind === 'text') {
         // Text fields are not in search_values: sort on the stored value (Solr sorts by a token).
-        parts.push(`lower(json_extract(d.body, ?)) IS NULL, lower(json_extract(d.body, ?)) ${dir}`);
+        const value = 'lower(json_extract((SELECT body FROM search_bodies b WHERE b.id = d.id), ?))';
+        parts.push(`${value} IS NULL, ${value} ${dir}`);
         params.push(`$."${key.field}"`, `$."${key.field}"`);
         continue;
       }
@@ -344,36 +371,70 @@ export class EmbeddedIndex implements SearchIndex {
     const orderParams: unknown[] = [];
     const order = this.orderBy(r.sort, orderParams);
     // The match runs once into a temporary table; count, page and facets read it (one
-    // connection, synchronous: no other search can interleave).
+    // connection, synchronous: no other search can interleave). CROSS JOIN keeps the matches the
+    // outer loop: the planner has no statistics for the temporary table.
     const run = this.db.transaction(() => {
       this.db.prepare('DELETE FROM temp.hits').run();
       const total = Number(this.db.prepare(`INSERT INTO temp.hits (id) SELECT d.id FROM search_docs d WHERE ${where}`).run(...params).changes);
-      const docs = r.limit > 0 && total > r.offset
+      // Ids first, bodies for the page only (a sorter would otherwise carry every match's body).
+      const ids = r.limit > 0 && total > r.offset
         ? (this.db
-          .prepare(`SELECT d.body FROM temp.hits h JOIN search_docs d ON d.id = h.id ORDER BY ${order} LIMIT ? OFFSET ?`)
-          .all(...orderParams, r.limit, r.offset) as Array<{ body: string }>).map((row) => JSON.parse(row.body) as SearchDoc)
+          .prepare(`SELECT d.id AS id FROM temp.hits h CROSS JOIN search_docs d ON d.id = h.id ORDER BY ${order} LIMIT ? OFFSET ?`)
+          .all(...orderParams, r.limit, r.offset) as Array<{ id: number }>).map((row) => row.id)
         : [];
+      const bodies = new Map(
+        (ids.length ? this.db.prepare(`SELECT id, body FROM search_bodies WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) : [])
+          .map((row) => [(row as { id: number }).id, (row as { body: string }).body]),
+      );
+      const docs = ids.map((id) => JSON.parse(bodies.get(id)!) as SearchDoc);
       const facets: SearchResult['facets'] = {};
-      for (const field of r.facets) facets[field] = this.facet(field, r);
+      // An estimate is enough to choose how to count facets, and MAX(id) needs no scan.
+      const docCount = r.facets.length ? Number((this.db.prepare('SELECT MAX(id) AS n FROM search_docs').get() as { n: number | null }).n ?? 0) : 0;
+      for (const field of r.facets) facets[field] = this.facet(field, r, total, docCount);
       return { total, docs, facets };
     });
     return run();
   }
 
-  private facet(field: string, r: SearchRequest): Array<[string, number]> {
-    const counted = this.db
-      .prepare(
-        `SELECT v.value AS value, COUNT(*) AS n FROM temp.hits h JOIN search_values v ON v.doc = h.id AND v.field = ?
-         GROUP BY v.value HAVING COUNT(*) >= ? ORDER BY n DESC, v.value ASC LIMIT ?`,
-      )
-      .all(field, Math.max(1, r.facetMincount), r.facetLimit) as Array<{ value: string; n: number }>;
+  private facet(field: string, r: SearchRequest, hits: number, docs: number): Array<[string, number]> {
+    let counted: Array<{ value: string; n: number }>;
+    if (hits > docs / 2) {
+      // Most documents match: count the field over all of them (one covering scan) and take
+      // away the few that do not match, instead of looking up every match.
+      const all = this.db.prepare('SELECT value, COUNT(*) AS n FROM search_values WHERE field = ? GROUP BY value').all(field) as Array<{ value: string; n: number }>;
+      const missing = this.db
+        .prepare(
+          `SELECT v.value AS value, COUNT(*) AS n FROM search_docs d JOIN search_values v ON v.doc = d.id AND v.field = ?
+           WHERE d.id NOT IN (SELECT id FROM temp.hits) GROUP BY v.value`,
+        )
+        .all(field) as Array<{ value: string; n: number }>;
+      const less = new Map(missing.map((m) => [m.value, m.n]));
+      counted = all
+        .map((a) => ({ value: a.value, n: a.n - (less.get(a.value) ?? 0) }))
+        .filter((c) => c.n >= Math.max(1, r.facetMincount))
+        .sort((a, b) => b.n - a.n || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+        .slice(0, r.facetLimit);
+    } else {
+      counted = this.db
+        .prepare(
+          `SELECT v.value AS value, COUNT(*) AS n FROM temp.hits h CROSS JOIN search_values v ON v.doc = h.id AND v.field = ?
+           GROUP BY v.value HAVING COUNT(*) >= ? ORDER BY n DESC, v.value ASC LIMIT ?`,
+        )
+        .all(field, Math.max(1, r.facetMincount), r.facetLimit) as Array<{ value: string; n: number }>;
+    }
     const pairs: Array<[string, number]> = counted.map((c) => [c.value, c.n]);
     if (r.facetMincount <= 0 && pairs.length < r.facetLimit) {
       // As Solr with mincount 0: values of the field that no matching document has, counted 0.
       const seen = new Set(pairs.map((p) => p[0]));
+      // Distinct values by hopping from one to the next in the index (no scan of every row).
       const zero = this.db
-        .prepare('SELECT DISTINCT value FROM search_values WHERE field = ? ORDER BY value LIMIT ?')
-        .all(field, r.facetLimit + seen.size) as Array<{ value: string }>;
+        .prepare(
+          `WITH RECURSIVE v(x) AS (
+             SELECT MIN(value) FROM search_values WHERE field = ?
+             UNION ALL SELECT (SELECT MIN(value) FROM search_values WHERE field = ? AND value > x) FROM v WHERE x IS NOT NULL LIMIT ?)
+           SELECT x AS value FROM v WHERE x IS NOT NULL`,
+        )
+        .all(field, field, r.facetLimit + seen.size + 1) as Array<{ value: string }>;
       for (const z of zero) if (!seen.has(z.value) && pairs.length < r.facetLimit) pairs.push([z.value, 0]);
     }
     return pairs;

@@ -1,6 +1,6 @@
 /** Opens the configured search index and its indexer. */
 import type { Services } from '../operations/context';
-import { EmbeddedIndex } from './embedded';
+import { EmbeddedIndexWorker } from './embedded-worker';
 import { FieldCatalogue } from './fields';
 import { Indexer } from './indexer';
 import type { SearchIndex } from './port';
@@ -26,7 +26,7 @@ export function openSearch(s: Services): SearchServices {
     if (!c.typesenseUrl || !c.typesenseApiKey) throw new Error('SEARCH_ADAPTER=typesense needs TYPESENSE_URL and TYPESENSE_API_KEY');
     index = new TypesenseIndex(c.typesenseUrl, c.typesenseApiKey, c.typesenseCollection, fields);
   } else {
-    index = new EmbeddedIndex(c.path, fields);
+    index = new EmbeddedIndexWorker(c.path, mappedFields(s));
   }
   const indexer = new Indexer(s, index, { batchSize: s.config.search.indexerBatchSize, pauseMs: s.config.search.indexerPauseMs });
   const nudge = () => indexer.nudge();

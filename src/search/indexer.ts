@@ -220,7 +220,8 @@ export class Indexer {
     for (const row of rows) {
       if (!this.mappingOf(row.type) || row.hidden) continue;
       found.add(row.uri);
-      byType.set(row.type, [...(byType.get(row.type) ?? []), JSON.parse(row.json)]);
+      if (!byType.has(row.type)) byType.set(row.type, []);
+      byType.get(row.type)!.push(JSON.parse(row.json));
     }
     return { docs: await this.build(byType), found };
   }
@@ -253,6 +254,9 @@ export class Indexer {
     let lastRid = 0;
     const seen = new Set<string>();
     const page = Math.max(this.batchSize, 1000);
+    const { checkpoint: kept } = await this.index.state();
+    // One page is written while the next is read and built.
+    let writing: Promise<void> | undefined;
     for (;;) {
       const rows = await this.s.db.knex('records')
         .whereIn('type', types)
@@ -265,16 +269,20 @@ export class Indexer {
       const byType = new Map<string, Obj[]>();
       for (const row of rows) {
         seen.add(row.uri);
-        byType.set(row.type, [...(byType.get(row.type) ?? []), JSON.parse(row.json)]);
+        if (!byType.has(row.type)) byType.set(row.type, []);
+        byType.get(row.type)!.push(JSON.parse(row.json));
       }
-      const state = await this.index.state();
-      await this.index.apply(await this.build(byType), [], { checkpoint: state.checkpoint, storeId });
-      await this.pause();
+      const docs = await this.build(byType);
+      await writing;
+      onProgress?.({ done, total });
+      writing = this.index.apply(docs, [], { checkpoint: kept, storeId });
       lastRid = Number(rows[rows.length - 1].rid);
       done += rows.length;
-      onProgress?.({ done, total });
+      await this.pause();
       await this.takeLease();
     }
+    await writing;
+    onProgress?.({ done, total });
     const stale = (await this.index.uris()).filter((u) => !seen.has(u));
     await this.index.apply([], stale, { checkpoint, storeId });
     this.appliedAbove.clear();

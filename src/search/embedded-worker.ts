@@ -1,0 +1,104 @@
+/**
+ * The embedded index in a worker thread: its SQLite work (tokenising, B-tree writes, matching)
+ * runs beside the main thread instead of blocking it, so requests keep being served during a
+ * long search or a reindex, and a reindex builds the next documents while the last are written.
+ */
+import path from 'node:path';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import type { SearchDoc } from './documents';
+import { EmbeddedIndex } from './embedded';
+import { FieldCatalogue } from './fields';
+import type { IndexState, SearchIndex, SearchRequest, SearchResult } from './port';
+
+interface Call {
+  id: number;
+  method: 'state' | 'apply' | 'search' | 'clear' | 'count' | 'dump' | 'uris' | 'close';
+  args: unknown[];
+}
+
+if (parentPort && workerData?.embeddedIndex) {
+  const { file, mapped } = workerData.embeddedIndex as { file: string; mapped: string[] };
+  const index = new EmbeddedIndex(file, new FieldCatalogue(mapped));
+  const port = parentPort;
+  port.on('message', async (call: Call) => {
+    try {
+      const result = await (index[call.method] as (...a: unknown[]) => Promise<unknown>).apply(index, call.args);
+      port.postMessage({ id: call.id, result });
+      if (call.method === 'close') port.close();
+    } catch (err) {
+      port.postMessage({ id: call.id, error: (err as Error).message });
+    }
+  });
+}
+
+/** The SearchIndex port of an EmbeddedIndex living in a worker thread. */
+export class EmbeddedIndexWorker implements SearchIndex {
+  readonly kind = 'embedded' as const;
+  private readonly worker: Worker;
+  private next = 1;
+  private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  private exited = false;
+
+  constructor(file: string, mapped: string[]) {
+    // Under tsx (tests, `npm run` from sources) the worker loads the .ts file through the same hook.
+    const fromSources = __filename.endsWith('.ts');
+    this.worker = new Worker(path.join(__dirname, `embedded-worker.${fromSources ? 'ts' : 'js'}`), {
+      workerData: { embeddedIndex: { file: file === ':memory:' ? file : path.resolve(file), mapped } },
+      execArgv: fromSources ? ['--require', 'tsx/cjs'] : [],
+    });
+    this.worker.unref();
+    this.worker.on('message', (m: { id: number; result?: unknown; error?: string }) => {
+      const waiter = this.pending.get(m.id);
+      if (!waiter) return;
+      this.pending.delete(m.id);
+      if (!this.pending.size) this.worker.unref();
+      if (m.error !== undefined) waiter.reject(new Error(m.error));
+      else waiter.resolve(m.result);
+    });
+    const fail = (err: Error) => {
+      this.exited = true;
+      for (const w of this.pending.values()) w.reject(err);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', () => fail(new Error('the search index is not open')));
+  }
+
+  private call<T>(method: Call['method'], ...args: unknown[]): Promise<T> {
+    if (this.exited) return Promise.reject(new Error('the search index is not open'));
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      // The worker keeps the process alive only while an answer is awaited.
+      if (!this.pending.size) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, method, args } satisfies Call);
+    });
+  }
+
+  state(): Promise<IndexState> {
+    return this.call('state');
+  }
+  apply(upserts: SearchDoc[], deletes: string[], state: IndexState): Promise<void> {
+    return this.call('apply', upserts, deletes, state);
+  }
+  search(request: SearchRequest): Promise<SearchResult> {
+    return this.call('search', request);
+  }
+  clear(storeId: string): Promise<void> {
+    return this.call('clear', storeId);
+  }
+  count(): Promise<number> {
+    return this.call('count');
+  }
+  dump(): Promise<Array<{ uri: string; json: string }>> {
+    return this.call('dump');
+  }
+  uris(): Promise<string[]> {
+    return this.call('uris');
+  }
+  async close(): Promise<void> {
+    if (this.exited) return;
+    await this.call('close').catch(() => undefined);
+    await this.worker.terminate();
+  }
+}
