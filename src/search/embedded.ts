@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import type { SearchDoc } from './documents';
 import { collationKey, FieldCatalogue, foldText } from './fields';
 import type { IndexState, SearchIndex, SearchRequest, SearchResult } from './port';
-import { resolveDateMath, type Query } from './query';
+import { and, resolveDateMath, type Query } from './query';
 
 /** Longer values are cut for exact matching (long text is searched through FTS). */
 const MAX_VALUE = 1000;
@@ -224,8 +224,16 @@ export class EmbeddedIndex implements SearchIndex {
     return { where, params };
   }
 
+  /**
+   * True while compiling a condition that another one already narrows: it is then a per-row
+   * probe (one index seek) rather than a set to build (which costs the whole set, e.g. every
+   * document of a repository, however few documents the words match).
+   */
+  private probing = false;
+
   private valueIn(cond: string, params: unknown[], field: string, ...extra: unknown[]): string {
     params.push(field === 'id' ? 'uri' : field, ...extra);
+    if (this.probing) return `EXISTS (SELECT 1 FROM search_values v WHERE v.field = ? AND ${cond.replace(/\b(value|num|sortkey)\b/g, 'v.$1')} AND v.doc = d.id)`;
     return `d.id IN (SELECT doc FROM search_values WHERE field = ? AND ${cond})`;
   }
 
@@ -278,7 +286,13 @@ export class EmbeddedIndex implements SearchIndex {
           } else rest.push(item);
         }
         const parts = [...merged].map(([field, phrases]) => this.textMatch(field, phrases.join(' AND '), params));
-        parts.push(...rest.map((i) => this.compile(i, params)));
+        // The word matches (or else the first condition) drive; the other conditions probe.
+        const outer = this.probing;
+        rest.forEach((item, i) => {
+          this.probing = outer || parts.length > 0 || i > 0;
+          parts.push(this.compile(item, params));
+        });
+        this.probing = outer;
         return parts.length ? `(${parts.join(' AND ')})` : '1';
       }
       case 'text': {
@@ -301,6 +315,7 @@ export class EmbeddedIndex implements SearchIndex {
           return "(',' || d.text_codes || ',') LIKE ?";
         }
         params.push(q.field === 'id' ? 'uri' : q.field);
+        if (this.probing) return 'EXISTS (SELECT 1 FROM search_values v WHERE v.doc = d.id AND v.field = ?)';
         return 'd.id IN (SELECT doc FROM search_values WHERE field = ?)';
       }
       case 'term': {
@@ -367,7 +382,7 @@ export class EmbeddedIndex implements SearchIndex {
 
   async search(r: SearchRequest): Promise<SearchResult> {
     const params: unknown[] = [];
-    const where = [r.query, ...r.filters].map((q) => this.compile(q, params)).join(' AND ');
+    const where = this.compile(and([r.query, ...r.filters]), params);
     const orderParams: unknown[] = [];
     const order = this.orderBy(r.sort, orderParams);
     // The match runs once into a temporary table; count, page and facets read it (one

@@ -44,11 +44,13 @@ describe('query parsing (no database)', () => {
 });
 
 describe('embedded index plans (no database run)', () => {
-  it('compiles a query to one WHERE clause, merging words of one field into one FTS match', () => {
+  it('compiles a query to one WHERE clause: words of one field in one FTS match that drives, other conditions probe per row', () => {
     const index = new EmbeddedIndex(':memory:', fields);
     index.apply([{ id: '/x', uri: '/x', primary_type: 'accession', fullrecord: 'civil war', title: 'T' }], [], { checkpoint: 1, storeId: 's' });
     const plan = index.plan(lucene('civil war primary_type:accession'));
-    assert.match(plan.where, /search_text MATCH \?.*AND d\.id IN \(SELECT doc FROM search_values WHERE field = \? AND value = \?\)/);
+    assert.match(plan.where, /search_text MATCH \?.*AND EXISTS \(SELECT 1 FROM search_values v WHERE v\.field = \? AND v\.value = \? AND v\.doc = d\.id\)/);
+    const termsOnly = index.plan(lucene('primary_type:accession publish:true'));
+    assert.match(termsOnly.where, /^\(d\.id IN \(SELECT doc FROM search_values WHERE field = \? AND value = \?\) AND /, 'without words the first condition drives');
     assert.deepEqual(plan.params.slice(0, 1), ['"civil" AND "war"']);
     void index.close();
   });
