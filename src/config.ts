@@ -39,8 +39,16 @@ export interface SearchConfig {
   indexerPauseMs: number;
 }
 
+/**
+ * The embedded index sits beside a SQLite store (archive.db → archive.search.db), not inside it:
+ * the index is written from its own thread, and two writers on one SQLite file wait on each other.
+ */
 function searchPathFor(dbUrl: string): string {
-  if (dbUrl.startsWith('sqlite://')) return dbUrl.slice('sqlite://'.length);
+  if (dbUrl.startsWith('sqlite://')) {
+    const file = dbUrl.slice('sqlite://'.length);
+    if (file === ':memory:') return file;
+    return file.replace(/(\.[^./]+)?$/, '.search$1');
+  }
   return './data/search.db';
 }
 
