@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine: `make run` and `make test`.
-.PHONY: install generate check-generated build run test test-sqlite test-mariadb reindex indexer clean
+.PHONY: install generate check-generated build run test test-sqlite test-mariadb reindex indexer bench clean
 
 NPM_STAMP := node_modules/.package-lock.json
 
@@ -32,6 +32,10 @@ reindex: build
 # The indexer as its own process, for app processes started with INDEXER=off.
 indexer: build
 	node dist/src/search/indexer-main.js
+
+# Search and reindex on 100k documents per store, against the started server; writes bench/results.json.
+bench: build
+	npx tsx bench/run.ts
 
 test: build
 	bash scripts/test.sh
