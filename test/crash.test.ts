@@ -147,14 +147,24 @@ describe(`crash safety (${STORE})`, function () {
     }
   });
 
-  it('make reindex: rebuilds an emptied index from the store, with progress', async () => {
+  it('make reindex: rebuilds an emptied index from the store, resumes after a kill, with progress', async () => {
     server!.child.kill('SIGTERM');
     await server!.exited;
     fs.rmSync(env.SEARCH_PATH, { force: true });
     fs.rmSync(`${env.SEARCH_PATH}-wal`, { force: true });
     fs.rmSync(`${env.SEARCH_PATH}-shm`, { force: true });
+    // Killed part-way (small paced pages), then run again: it goes on where it stopped.
+    const killed = startIndexer({ ...env, INDEXER_BATCH_SIZE: '50', INDEXER_PAUSE_MS: '400' }, ['--rebuild', '--once']);
+    const until = Date.now() + 60_000;
+    while (!/"msg":"reindex","done":[1-9]/.test(killed.output())) {
+      assert.ok(Date.now() < until && killed.child.exitCode === null, `no progress seen: ${killed.output()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    killed.child.kill('SIGKILL');
+    await killed.exited;
     const rebuild = startIndexer(env, ['--rebuild', '--once']);
     assert.equal(await rebuild.exited, 0, rebuild.output());
+    assert.match(rebuild.output(), /"msg":"reindex resumes","after_row":\d+/, rebuild.output());
     assert.match(rebuild.output(), /"msg":"reindexed","records":\d+/);
     server = await startServer({ ...env, INDEXER: 'off' });
     await login();

@@ -121,7 +121,7 @@ export class EmbeddedIndex implements SearchIndex {
   async state(): Promise<IndexState> {
     const rows = this.db.prepare('SELECT key, value FROM search_meta').all() as Array<{ key: string; value: string }>;
     const meta = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-    return { checkpoint: Number(meta.checkpoint ?? 0), storeId: meta.store_id };
+    return { checkpoint: Number(meta.checkpoint ?? 0), storeId: meta.store_id, rebuiltTo: meta.rebuilt_to !== undefined ? Number(meta.rebuilt_to) : null };
   }
 
   async apply(upserts: SearchDoc[], deletes: string[], state: IndexState): Promise<void> {
@@ -187,6 +187,8 @@ export class EmbeddedIndex implements SearchIndex {
       }
       setMeta.run('checkpoint', String(state.checkpoint));
       if (state.storeId) setMeta.run('store_id', state.storeId);
+      if (typeof state.rebuiltTo === 'number') setMeta.run('rebuilt_to', String(state.rebuiltTo));
+      else if (state.rebuiltTo === null) this.db.prepare("DELETE FROM search_meta WHERE key = 'rebuilt_to'").run();
     })();
   }
 

@@ -246,15 +246,18 @@ export class Indexer {
     const storeId = await this.storeId();
     const before = await this.index.state();
     if (before.storeId !== storeId) await this.index.clear(storeId);
-    // Changes made while the rebuild runs are applied afterwards from this point of the log.
-    const checkpoint = await this.head();
+    const resuming = before.storeId === storeId && typeof before.rebuiltTo === 'number';
+    // Changes made from here on are applied after the rebuild, from this point of the log; a
+    // resumed rebuild keeps the point its first attempt recorded.
+    const checkpoint = resuming ? before.checkpoint : await this.head();
+    if (!resuming) await this.index.apply([], [], { checkpoint, storeId, rebuiltTo: 0 });
     const types = Object.keys(this.s.registry.types).filter((t) => this.mappingOf(t));
     const total = Number((await this.s.db.knex('records').whereIn('type', types).andWhere('hidden', false).count('* as n').first())?.n ?? 0);
-    let done = 0;
-    let lastRid = 0;
-    const seen = new Set<string>();
-    const page = Math.max(this.batchSize, 1000);
-    const { checkpoint: kept } = await this.index.state();
+    // An interrupted rebuild goes on after the last page it wrote.
+    let lastRid = resuming ? before.rebuiltTo! : 0;
+    let done = lastRid ? Number((await this.s.db.knex('records').whereIn('type', types).andWhere('hidden', false).andWhere('rid', '<=', lastRid).count('* as n').first())?.n ?? 0) : 0;
+    if (resuming) log.info('reindex resumes', { after_row: lastRid, done, total });
+    const page = this.batchSize;
     // One page is written while the next is read and built.
     let writing: Promise<void> | undefined;
     for (;;) {
@@ -268,23 +271,28 @@ export class Indexer {
       if (!rows.length) break;
       const byType = new Map<string, Obj[]>();
       for (const row of rows) {
-        seen.add(row.uri);
         if (!byType.has(row.type)) byType.set(row.type, []);
         byType.get(row.type)!.push(JSON.parse(row.json));
       }
       const docs = await this.build(byType);
       await writing;
       onProgress?.({ done, total });
-      writing = this.index.apply(docs, [], { checkpoint: kept, storeId });
       lastRid = Number(rows[rows.length - 1].rid);
+      writing = this.index.apply(docs, [], { checkpoint, storeId, rebuiltTo: lastRid });
       done += rows.length;
       await this.pause();
       await this.takeLease();
     }
     await writing;
     onProgress?.({ done, total });
-    const stale = (await this.index.uris()).filter((u) => !seen.has(u));
-    await this.index.apply([], stale, { checkpoint, storeId });
+    // Documents of records that no longer exist (or are no longer indexed) go.
+    const indexed = await this.index.uris();
+    const present = new Set<string>();
+    for (let i = 0; i < indexed.length; i += 1000) {
+      const rows = await this.s.db.knex('records').whereIn('uri', indexed.slice(i, i + 1000)).whereIn('type', types).andWhere('hidden', false).pluck('uri');
+      for (const uri of rows) present.add(uri);
+    }
+    await this.index.apply([], indexed.filter((u) => !present.has(u)), { checkpoint, storeId, rebuiltTo: null });
     this.appliedAbove.clear();
     return done;
   }

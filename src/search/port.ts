@@ -30,6 +30,8 @@ export interface SearchResult {
 export interface IndexState {
   checkpoint: number;
   storeId?: string;
+  /** While a rebuild runs: the last store row it has written (a restarted rebuild goes on from there). */
+  rebuiltTo?: number | null;
 }
 
 export interface SearchIndex {

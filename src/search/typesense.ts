@@ -208,7 +208,7 @@ export class TypesenseIndex implements SearchIndex {
     await this.ensure();
     try {
       const doc = await this.client.collections(this.meta()).documents(META_ID).retrieve();
-      return { checkpoint: Number(doc.checkpoint ?? 0), storeId: doc.store_id };
+      return { checkpoint: Number(doc.checkpoint ?? 0), storeId: doc.store_id, rebuiltTo: typeof doc.rebuilt_to === 'number' && doc.rebuilt_to >= 0 ? doc.rebuilt_to : null };
     } catch {
       return { checkpoint: 0 };
     }
@@ -227,7 +227,7 @@ export class TypesenseIndex implements SearchIndex {
         if (err.httpStatus !== 404) throw err;
       });
     }
-    await this.client.collections(this.meta()).documents().upsert({ id: META_ID, checkpoint: state.checkpoint, store_id: state.storeId ?? '' });
+    await this.client.collections(this.meta()).documents().upsert({ id: META_ID, checkpoint: state.checkpoint, store_id: state.storeId ?? '', rebuilt_to: state.rebuiltTo ?? -1 });
   }
 
   async search(r: SearchRequest): Promise<SearchResult> {
