@@ -107,10 +107,26 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   return { child, base, peakRss };
 }
 
+/** The baseline: a bare node:http process answering the same bytes from memory. */
+async function startBareServer(body: string): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const code = `require('http').createServer((q, s) => { s.writeHead(200, {'content-type': 'application/json'}); s.end(process.env.BODY); }).listen(${port}, '127.0.0.1')`;
+  const child = spawn(process.execPath, ['-e', code], { env: { ...process.env, BODY: body }, stdio: 'ignore' });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(base)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { child, base };
+}
+
 /** autocannon for DURATION seconds; latencies from every response, so p95 is exact. */
-async function load(url: string, headers: Record<string, string>) {
+async function load(url: string, headers: Record<string, string>, extra: Record<string, unknown> = {}) {
   const latencies: number[] = [];
-  const instance = autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  const instance = autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, ...extra });
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status === 200) latencies.push(ms);
   });
@@ -141,6 +157,9 @@ async function benchStore(name: 'sqlite' | 'mariadb') {
       for (let id = i; id < Math.min(i + 200, N + 1); id++) rows.push(accession(repoId, id, now));
       await s.db.knex('records').insert(rows);
     }
+    // Records written around the API: the id sequences must know of them.
+    await s.db.knex('id_sequences').where({ type: 'accession' }).update({ last_id: N });
+    await s.db.knex('id_sequences').where({ type: 'repository' }).update({ last_id: repoId });
     console.log(`  ${name}: ${N} records loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     // Reindex, and its baseline: the same documents' text into a bare FTS5 table.
@@ -167,7 +186,10 @@ async function benchStore(name: 'sqlite' | 'mariadb') {
   }
 
   // Search through the started server.
-  const server = await startServer({ ...st.env, ADMIN_PASSWORD: password, INDEXER: 'off' });
+  // The server indexes creates as they come (its in-process indexer), as in production.
+  const server = await startServer({ ...st.env, ADMIN_PASSWORD: password });
+  let createdRate = 0;
+  let createdNote = '';
   try {
     const login = await fetch(`${server.base}/users/admin/login?password=${password}`, { method: 'POST' });
     const token = (await login.json()).session as string;
@@ -183,6 +205,23 @@ async function benchStore(name: 'sqlite' | 'mariadb') {
       const r = await load(`${server.base}${repoUri}/search?${q}&page=1&facet[]=primary_type&facet[]=publish`, headers);
       record({ workload: `${workload} p95`, store: name, value: Number(r.p95.toFixed(1)), unit: 'ms', baseline: null, ratio: null, target: 'p95 < 20 ms', met: r.p95 < 20, note: `p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rps} req/s, ${CONNECTIONS} connections` });
     }
+    // GET one accession, against the same bytes from a bare node:http process.
+    const one = `${repoUri}/accessions/4242`;
+    const bytes = await (await fetch(`${server.base}${one}`, { headers })).text();
+    const ours = await load(`${server.base}${one}`, headers);
+    const bare = await startBareServer(bytes);
+    const base = await load(bare.base, {});
+    bare.child.kill();
+    record({ workload: `GET one accession (${bytes.length} bytes of JSON)`, store: name, value: ours.rps, unit: 'req/s', baseline: base.rps, ratio: ours.rps / base.rps, target: '>= 0.5', met: ours.rps / base.rps >= 0.5, note: `p50 ${ours.p50} ms, p95 ${ours.p95} ms, p99 ${ours.p99} ms; baseline p95 ${base.p95} ms` });
+
+    // Create an accession (validated, written with its change-log entry), each with a new identifier.
+    let serial = 0;
+    const created = await load(`${server.base}${repoUri}/accessions`, { ...headers, 'content-type': 'application/json' }, {
+      method: 'POST',
+      requests: [{ setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ id_0: 'C', id_1: String(++serial), title: `Created ${serial}`, dates: [{ date_type: 'single', label: 'creation', begin: '1999' }] }) }) }],
+    });
+    createdRate = created.rps;
+    createdNote = `p50 ${created.p50} ms, p95 ${created.p95} ms, p99 ${created.p99} ms`;
     const rss = Math.round(server.peakRss());
     record({ workload: 'server peak RSS during the search workloads', store: name, value: rss, unit: 'MB', baseline: null, ratio: null, target: name === 'sqlite' ? '< 300 MB' : 'report', met: name !== 'sqlite' || rss < 300 });
     const size = fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
@@ -190,6 +229,28 @@ async function benchStore(name: 'sqlite' | 'mariadb') {
   } finally {
     server.child.kill('SIGTERM');
     await new Promise((r) => server.child.once('exit', r));
+  }
+  try {
+    // The create baseline: the same JSON inserted with raw Knex, one transaction per row, 8 writers.
+    const cfg = loadConfig({ ...process.env, ...st.env, INDEXER: 'off', LOG_REQUESTS: 'false' });
+    const raw = knexFactory(cfg.dbUrl.startsWith('sqlite://')
+      ? { client: 'better-sqlite3', connection: { filename: cfg.dbUrl.slice('sqlite://'.length) }, useNullAsDefault: true, pool: { min: 1, max: 1 } }
+      : { client: 'mysql2', connection: cfg.dbUrl.replace(/^mariadb:/, 'mysql:'), pool: { min: 0, max: CONNECTIONS } });
+    let n = 0;
+    const until = Date.now() + DURATION * 1000;
+    const writer = async () => {
+      while (Date.now() < until) {
+        const id = 10_000_000 + n++;
+        const row = accession(2, id, Date.now());
+        await raw.transaction(async (trx) => { await trx('records').insert({ ...row, type: 'bench_raw' }); });
+      }
+    };
+    const t = Date.now();
+    await Promise.all(Array.from({ length: CONNECTIONS }, writer));
+    const rawRate = Math.round(n / ((Date.now() - t) / 1000));
+    await raw.destroy();
+    record({ workload: 'create accession (validated, change log, indexed)', store: name, value: createdRate, unit: 'req/s', baseline: rawRate, ratio: createdRate / rawRate, target: '>= 0.3', met: createdRate / rawRate >= 0.3, note: createdNote });
+  } finally {
     await st.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
