@@ -84,7 +84,7 @@ describe(`the started server process (${STORE})`, function () {
 
   it('writes structured request logs that never hold a password or a session token', async () => {
     const lines = server!.output().trim().split('\n').map((l) => JSON.parse(l));
-    assert.ok(lines.some((l) => l.msg === 'request' && l.method === 'POST' && l.status === 200 && typeof l.ms === 'number'));
+    assert.ok(lines.some((l) => l.msg === 'request' && l.method === 'POST' && l.status === 200 && typeof l.ms === 'number' && l.level === 'info' && /^[\w-]{36}$/.test(l.request_id)));
     assert.equal(server!.output().includes(password), false);
     assert.equal(server!.output().includes(token), false);
   });

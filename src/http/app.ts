@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import express, { NextFunction, Request, Response } from 'express';
 import qs from 'qs';
 import { can } from '../access/permissions';
@@ -120,9 +121,14 @@ export function createApp(s: Services, endpoints: Endpoint[] = endpointTable(s.r
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
+    // A caller's (or proxy's) request id is kept when it looks like one, so logs line up across hops.
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : crypto.randomUUID();
+    res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
       if (!s.config.logRequests) return;
       log.info('request', {
+        request_id: requestId,
         method: req.method,
         path: req.path,
         status: res.statusCode,
