@@ -53,6 +53,11 @@ export class Indexer {
     this.pauseMs = o.pauseMs ?? 0;
   }
 
+  /** Link properties a type's documents resolve (the first step of each resolve path). */
+  private resolvedProperties(type: string): Set<string> {
+    return new Set((this.mappingOf(type)?.resolve ?? []).map((path) => path.split('::')[0]));
+  }
+
   /** Mapping of each indexed type (types without one are not searched). */
   mappingOf(type: string): SearchMapping | undefined {
     return (this.s.registry.types[type] as TypeInfo & { search?: SearchMapping })?.search;
@@ -182,13 +187,17 @@ export class Indexer {
 
   /** Re-indexes `uris` and the records linking to them, whose documents carry their data. */
   private async apply(uris: string[], checkpoint: number, storeId: string): Promise<void> {
+    // Only referrers whose documents carry the linked record's data: those that resolve the link
+    // (an accession resolves its subjects; an archival object does not copy its resource).
     const referrers: string[] = [];
     for (let i = 0; i < uris.length; i += 500) {
       const rows = await this.s.db.knex('record_refs as x')
         .join('records as r', 'r.rid', 'x.from_rid')
         .whereIn('x.to_uri', uris.slice(i, i + 500))
-        .distinct('r.uri');
-      referrers.push(...rows.map((r: { uri: string }) => r.uri));
+        .distinct('r.uri', 'r.type', 'x.property');
+      for (const row of rows as Array<{ uri: string; type: string; property: string }>) {
+        if (this.resolvedProperties(row.type).has(row.property)) referrers.push(row.uri);
+      }
     }
     const dependents = Object.keys(this.s.registry.types).filter((t) => this.mappingOf(t)?.dependsOnReferrers);
     for (let i = 0; dependents.length && i < uris.length; i += 500) {
