@@ -145,7 +145,8 @@ export function buildManifest(schemas: Record<string, Json>): Manifest {
     }
     types[name] = info;
   }
-  return { types };
+  const described = mapValues(schemas, ({ $schema: _s, $id: _id, 'x-archive': _x, ...rest }: Json) => rest);
+  return { types, schemas: described };
 }
 
 /** Rewrites our annotations into plain JSON Schema that ajv checks. */

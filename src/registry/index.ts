@@ -8,10 +8,13 @@ export * from './types';
 /** The compiled schema registry: manifest plus standalone validators, both from generated/. */
 export class Registry {
   readonly types: Record<string, TypeInfo>;
+  /** JSON Schema of each type (see Manifest.schemas). */
+  readonly schemas: Record<string, Record<string, unknown>>;
   private readonly uriMatchers: Array<{ type: TypeInfo; re: RegExp }>;
 
   constructor(manifest: Manifest, private readonly validators: Record<string, ValidateFunction>) {
     this.types = manifest.types;
+    this.schemas = manifest.schemas ?? {};
     this.uriMatchers = Object.values(this.types)
       .filter((t) => t.uriPattern)
       .map((type) => ({ type, re: new RegExp(type.uriPattern!) }));

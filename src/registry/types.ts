@@ -84,4 +84,9 @@ export interface TypeInfo {
 
 export interface Manifest {
   types: Record<string, TypeInfo>;
+  /**
+   * Each type's JSON Schema as the loader sees it (system properties added, `$schema`, `$id` and
+   * the digested x-archive block left out), for describing the API (src/openapi).
+   */
+  schemas?: Record<string, Record<string, unknown>>;
 }
