@@ -11,6 +11,7 @@ $(NPM_STAMP): package.json package-lock.json
 
 generate: install
 	npx tsx scripts/generate.ts
+	npx tsx scripts/openapi.ts
 
 check-generated: install
 	npx tsx scripts/check-generated.ts
@@ -18,6 +19,7 @@ check-generated: install
 # Regenerates only when the schemas changed since generated/ was written.
 generated/registry.json: $(wildcard schemas/*.json) scripts/generate.ts | $(NPM_STAMP)
 	npx tsx scripts/generate.ts
+	npx tsx scripts/openapi.ts
 
 build: install generated/registry.json
 	npx tsc -p tsconfig.json

@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generate } from './generate';
+import { writeOpenApi } from './openapi';
 
 async function main() {
   const root = path.resolve(__dirname, '..');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'archive-generated-'));
   try {
-    const files = await generate(path.join(root, 'schemas'), tmp);
+    const files = [...(await generate(path.join(root, 'schemas'), tmp)), ...writeOpenApi(tmp)];
     const stale = files.filter((f) => {
       const committed = path.join(root, 'generated', f);
       return !fs.existsSync(committed) || fs.readFileSync(committed, 'utf8') !== fs.readFileSync(path.join(tmp, f), 'utf8');

@@ -18,7 +18,7 @@ export function enumerationEndpoints(): Endpoint[] {
       handle: async (c) => json(await listEnumerations(c.s)),
     },
     {
-      method: 'get', path: '/config/enumerations/csv', permission: null, summary: 'Every value list as CSV',
+      method: 'get', path: '/config/enumerations/csv', permission: null, produces: 'text/csv', summary: 'Every value list as CSV',
       handle: async (c) => ({ text: await enumerationsCsv(c.s), contentType: 'text/csv' }),
     },
     {

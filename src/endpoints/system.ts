@@ -36,7 +36,7 @@ export function systemEndpoints(): Endpoint[] {
       },
     },
     {
-      method: 'get', path: '/version', permission: null, summary: 'Version (plain text, parsed by ArchivesSnake)',
+      method: 'get', path: '/version', permission: null, produces: 'text/plain', summary: 'Version (plain text, parsed by ArchivesSnake)',
       handle: async (call) => ({ text: `ArchivesSpace (${call.s.config.compatVersion})`, contentType: 'text/plain' }),
     },
     {

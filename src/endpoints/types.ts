@@ -62,6 +62,8 @@ export interface Endpoint {
   rawJsonBody?: boolean;
   /** Parameters may also come as a JSON object body (the search routes' POST form). */
   jsonParams?: boolean;
+  /** Media type of a successful answer when it is not JSON (described in the OpenAPI document). */
+  produces?: string;
   /** Replaces the default Content-Security-Policy (default-src 'none') for a route that serves a page. */
   contentSecurityPolicy?: string;
   /** Permission code the caller must hold; null: anyone, logged in or not. */
