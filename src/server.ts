@@ -1,11 +1,12 @@
-import { loadConfig } from './config';
+import type { Server } from 'node:http';
+import { Config, loadConfig } from './config';
 import { createApp } from './http/app';
 import { answerClientErrors } from './http/limits';
 import { log } from './log';
 import { openServices } from './services';
 
-async function main() {
-  const config = loadConfig();
+/** Opens the store and serves the API on config.port until SIGTERM or SIGINT (`make run`, `archive-records serve`). */
+export async function startServer(config: Config = loadConfig()): Promise<Server> {
   const services = await openServices(config);
   const app = createApp(services);
   const server = app.listen(config.port, () => {
@@ -26,9 +27,15 @@ async function main() {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  return server;
 }
 
-main().catch((err) => {
-  log.error('failed to start', { error: err instanceof Error ? err.message : String(err) });
-  process.exit(1);
-});
+/** Starts the server, or logs why it could not and exits with status 1. */
+export function runServer(config?: Config): void {
+  (async () => startServer(config ?? loadConfig()))().catch((err) => {
+    log.error('failed to start', { error: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
+  });
+}
+
+if (require.main === module) runServer();

@@ -1,0 +1,60 @@
+/** What every verb needs: configuration, the store, the services, and one way to fail. */
+import { Config, loadConfig } from '../config';
+import { ApiError } from '../errors';
+import type { Services } from '../operations/context';
+import { loadRegistry, Registry } from '../registry';
+import { openServices } from '../services';
+import { connect, Database } from '../store/connect';
+import { CliError, say } from './output';
+
+/**
+ * The environment's configuration (the server's, src/config.ts), with the indexer off: a verb is
+ * short-lived, and the server (or `npm run indexer`) applies the change log its writes leave.
+ */
+export function cliConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return loadConfig({ ...env, INDEXER: 'off' });
+}
+
+/** The services the server runs on (the store migrated and seeded, as at start-up), closed afterwards. */
+export async function withServices<T>(config: Config, fn: (s: Services) => Promise<T>): Promise<T> {
+  const s = await openServices(config);
+  try {
+    return await fn(s);
+  } finally {
+    await s.search?.close();
+    await s.db.knex.destroy();
+  }
+}
+
+/** The store as it is (nothing migrated or created) and the registry: for verbs that only read. */
+export async function withStore<T>(config: Config, fn: (db: Database, registry: Registry) => Promise<T>): Promise<T> {
+  const registry = loadRegistry();
+  const db = await connect(config.dbUrl);
+  try {
+    return await fn(db, registry);
+  } finally {
+    await db.knex.destroy();
+  }
+}
+
+function messageOf(err: unknown): string {
+  if (err instanceof ApiError) {
+    const e = err.body.error;
+    if (typeof e === 'string') return e;
+    // An error map ({"username": ["... already in use"]}): each path with its messages.
+    return Object.entries(e as Record<string, string[]>).map(([path, messages]) => `${path}: ${messages.join(', ')}`).join('; ');
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A verb's action: a failure becomes one message on stderr (with what to do, when known) and exit status 1. */
+export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      say.error(messageOf(err), err instanceof CliError && err.fix ? { fix: err.fix } : undefined);
+      process.exitCode = err instanceof CliError ? err.exitCode : 1;
+    }
+  };
+}
