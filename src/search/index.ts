@@ -1,5 +1,7 @@
 /** Opens the configured search index and its indexer. */
+import type { SearchConfig } from '../config';
 import type { Services } from '../operations/context';
+import type { Registry } from '../registry';
 import { EmbeddedIndexWorker } from './embedded-worker';
 import { FieldCatalogue } from './fields';
 import { Indexer } from './indexer';
@@ -14,20 +16,22 @@ export interface SearchServices {
 }
 
 /** Every field a type's search mapping declares, so queries know them as fields. */
-function mappedFields(s: Services): string[] {
-  return Object.values(s.registry.types).flatMap((t) => Object.keys(t.search?.fields ?? {}));
+function mappedFields(registry: Registry): string[] {
+  return Object.values(registry.types).flatMap((t) => Object.keys(t.search?.fields ?? {}));
+}
+
+/** The configured index alone, without an indexer (the search services, and `archive-records doctor`). */
+export function openIndex(c: SearchConfig, registry: Registry): { index: SearchIndex; fields: FieldCatalogue } {
+  const fields = new FieldCatalogue(mappedFields(registry));
+  if (c.adapter === 'typesense') {
+    if (!c.typesenseUrl || !c.typesenseApiKey) throw new Error('SEARCH_ADAPTER=typesense needs TYPESENSE_URL and TYPESENSE_API_KEY');
+    return { index: new TypesenseIndex(c.typesenseUrl, c.typesenseApiKey, c.typesenseCollection, fields), fields };
+  }
+  return { index: new EmbeddedIndexWorker(c.path, mappedFields(registry)), fields };
 }
 
 export function openSearch(s: Services): SearchServices {
-  const fields = new FieldCatalogue(mappedFields(s));
-  const c = s.config.search;
-  let index: SearchIndex;
-  if (c.adapter === 'typesense') {
-    if (!c.typesenseUrl || !c.typesenseApiKey) throw new Error('SEARCH_ADAPTER=typesense needs TYPESENSE_URL and TYPESENSE_API_KEY');
-    index = new TypesenseIndex(c.typesenseUrl, c.typesenseApiKey, c.typesenseCollection, fields);
-  } else {
-    index = new EmbeddedIndexWorker(c.path, mappedFields(s));
-  }
+  const { index, fields } = openIndex(s.config.search, s.registry);
   const indexer = new Indexer(s, index, { batchSize: s.config.search.indexerBatchSize, pauseMs: s.config.search.indexerPauseMs });
   const nudge = () => indexer.nudge();
   s.db.onCommit.push(nudge);

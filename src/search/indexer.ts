@@ -5,6 +5,7 @@
  * indexing loses nothing, it is only applied again. One process at a time holds the lease.
  */
 import crypto from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Services } from '../operations/context';
 import { decorateRecords, uriLoader } from '../operations/records';
 import { resolveLinks } from '../operations/resolve';
@@ -125,14 +126,12 @@ export class Indexer {
   }
 
   /** The newest change-log entry. */
-  async head(): Promise<number> {
-    const row = await this.s.db.knex('change_log').max('seq as seq').first();
-    return Number(row?.seq ?? 0);
+  head(): Promise<number> {
+    return changeLogHead(this.s.db.knex);
   }
 
-  private async storeId(): Promise<string> {
-    const row = await this.s.db.knex('search_state').where({ name: 'store_id' }).first('value');
-    return String(row.value);
+  private storeId(): Promise<string> {
+    return storeIdOf(this.s.db.knex);
   }
 
   private async takeLease(): Promise<boolean> {
@@ -305,4 +304,16 @@ export class Indexer {
     this.appliedAbove.clear();
     return done;
   }
+}
+
+/** The newest change-log entry's sequence number (0 when the log is empty). */
+export async function changeLogHead(knex: Knex): Promise<number> {
+  const row = await knex('change_log').max('seq as seq').first();
+  return Number(row?.seq ?? 0);
+}
+
+/** The store's identity: an index records the one it was built from. */
+export async function storeIdOf(knex: Knex): Promise<string> {
+  const row = await knex('search_state').where({ name: 'store_id' }).first('value');
+  return String(row.value);
 }

@@ -204,6 +204,9 @@ const migrations: Migration[] = [
   },
 ];
 
+/** Every migration's name, in order: what a fully migrated store has applied. */
+export const migrationNames = migrations.map((m) => m.name);
+
 const source: Knex.MigrationSource<Migration> = {
   getMigrations: async () => migrations,
   getMigrationName: (m) => m.name,

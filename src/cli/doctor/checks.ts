@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import * as migrations from '../../store/migrations';
+import { migrationNames } from '../../store/migrations';
 import type { CheckResult, DoctorCheck, DoctorContext } from './types';
 
 const MIGRATE = 'run `archive-records migrate` (or start the server once) with the same DB_URL';
@@ -40,10 +40,7 @@ export const migrationsCheck: DoctorCheck = {
     if (!applied) return { name: this.name, status: 'fail', summary: 'the store has never been migrated (it is empty)', fix: MIGRATE };
     const missingTables: string[] = [];
     for (const table of TABLES) if (!(await knex.schema.hasTable(table))) missingTables.push(table);
-    // src/store/migrations.ts does not export the list of its migrations yet; when it does
-    // (`migrationNames`), pending ones are named here.
-    const known = (migrations as { migrationNames?: string[] }).migrationNames;
-    const pending = known?.filter((name) => !applied.includes(name)) ?? [];
+    const pending = migrationNames.filter((name) => !applied.includes(name));
     if (missingTables.length || pending.length) {
       return {
         name: this.name, status: 'fail',

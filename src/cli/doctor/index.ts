@@ -15,7 +15,7 @@ import type { CheckResult, DoctorCheck, DoctorContext } from './types';
 export const CHECKS: DoctorCheck[] = [storeCheck, migrationsCheck, recordsCheck, linksCheck, searchCheck];
 
 /** Checks that read tables skip themselves until the store is reachable and migrated. */
-const NEEDS_TABLES = new Set(['records', 'links']);
+const NEEDS_TABLES = new Set(['records', 'links', 'search index']);
 
 export interface DoctorReport {
   ok: boolean;
