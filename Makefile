@@ -29,13 +29,13 @@ run: build
 
 # Rebuilds the search index from the store (progress on the terminal); the API stays up meanwhile.
 reindex: build
-	node dist/src/search/indexer-main.js --rebuild --once
+	node dist/src/cli/main.js reindex
 
 # The indexer as its own process, for app processes started with INDEXER=off.
 indexer: build
-	node dist/src/search/indexer-main.js
+	node dist/src/cli/main.js indexer
 
-# Search and reindex on 100k documents per store, against the started server; writes bench/results.json.
+# Every main path (reads, writes, listings, search, reindex, trees, bulk load) on both stores against the started server, as ratios to baselines measured in the same run; writes bench/results.json (bench/README.md).
 bench: build
 	npx tsx bench/run.ts
 

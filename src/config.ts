@@ -28,7 +28,7 @@ export interface SearchConfig {
   adapter: 'embedded' | 'typesense';
   /** The embedded index's SQLite file; by default the SQLite store's own file (a separate file beside it for MySQL). */
   path: string;
-  /** Run the indexer inside the app process (default); off when a separate `npm run indexer` process does it. */
+  /** Run the indexer inside the app process (default); off when a separate `archive-records indexer` process does it. */
   inProcessIndexer: boolean;
   typesenseUrl?: string;
   typesenseApiKey?: string;

@@ -350,18 +350,69 @@ describe(`the archive-records command line (${STORE})`, function () {
     }
   });
 
+  it('a stopped server brings the index up to date with its last writes before it exits', async () => {
+    await stop(served);
+    const indexOf = async () => JSON.parse((await cli(['doctor', '--json'], A)).stdout).checks.find((c: any) => c.name === 'search index');
+    const before = await indexOf();
+    assert.equal(before.details.pending, 0, JSON.stringify(before));
+    // An indexer slowed down (one entry per batch, a pause between batches) is still far behind
+    // when the last write is answered and SIGTERM arrives.
+    served = await serve({ ...A, INDEXER_BATCH_SIZE: '1', INDEXER_PAUSE_MS: '100' }, 'alice', 'alice-secret');
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => served!.call('POST', '/subjects', {
+      source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: `Drained ${i}`, term_type: 'topical', vocabulary: '/vocabularies/1' }],
+    })));
+    assert.deepEqual(answers.map((a) => a.status), answers.map(() => 200));
+    const started = Date.now();
+    await stop(served);
+    assert.equal(served.child.exitCode, 0);
+    assert.ok(Date.now() - started < 10_000, `shutdown took ${Date.now() - started} ms`);
+    const after = await indexOf();
+    assert.equal(after.status, 'ok', JSON.stringify(after));
+    assert.deepEqual([after.details.documents, after.details.pending], [before.details.documents + 20, 0]);
+    served = undefined;
+  });
+
+  it('reindex rebuilds a lost index from the store, with progress; doctor tells what is wrong with an index and what to do', async () => {
+    const before = JSON.parse((await cli(['doctor', '--json'], A)).stdout).checks.find((c: any) => c.name === 'search index');
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${A.SEARCH_PATH}${suffix}`, { force: true });
+    const lost = JSON.parse((await cli(['doctor', '--json'], A)).stdout).checks.find((c: any) => c.name === 'search index');
+    assert.equal(lost.status, 'warn');
+    assert.match(lost.summary, /no index at/);
+    assert.match(lost.fix, /archive-records reindex/);
+    assert.equal(fs.existsSync(A.SEARCH_PATH), false, 'doctor creates no index');
+
+    const ran = await cli(['reindex'], { ...A, INDEXER_BATCH_SIZE: '5' });
+    assert.equal(ran.code, 0, ran.stderr);
+    const said = messages(ran.stderr);
+    const progress = said.filter((m) => m.msg === 'reindex');
+    assert.ok(progress.length >= 1 && progress.at(-1).done === progress.at(-1).total && progress.at(-1).total > 0, ran.stderr);
+    assert.ok(progress.every((p) => 'rate' in p && 'eta_s' in p));
+    assert.equal(said.find((m) => m.msg === 'reindexed').records, before.details.documents);
+    const after = JSON.parse((await cli(['doctor', '--json'], A)).stdout).checks.find((c: any) => c.name === 'search index');
+    assert.equal(after.status, 'ok', JSON.stringify(after));
+    assert.deepEqual([after.details.documents, after.details.pending], [before.details.documents, 0]);
+
+    // C was written by imports with no server running: its index was never built.
+    const c = JSON.parse((await cli(['doctor', '--json'], C)).stdout).checks.find((x: any) => x.name === 'search index');
+    assert.equal(c.status, 'warn');
+    // A's index named beside C's store: built from another store.
+    const other = JSON.parse((await cli(['doctor', '--json'], { ...C, SEARCH_PATH: A.SEARCH_PATH })).stdout).checks.find((x: any) => x.name === 'search index');
+    assert.equal(other.status, 'warn');
+    assert.match(other.summary, /built from another store/);
+  });
+
   it('doctor reports the store, its migrations, its records per type and its links, and says what to do', async () => {
     const text = await cli(['doctor'], A);
     assert.equal(text.code, 0, text.stdout + text.stderr);
     assert.match(text.stdout, /ok {4}store +reachable/);
     assert.match(text.stdout, /ok {4}migrations +\d+ applied, built-in records present/);
     assert.match(text.stdout, /accession +4\n/);
-    assert.match(text.stdout, /skip {2}search index/);
+    assert.match(text.stdout, /ok {4}search index +\d+ documents in .*, up to date with the store/);
     const json = await cli(['doctor', '--json'], A);
     const report = JSON.parse(json.stdout);
     assert.equal(report.ok, true);
     assert.deepEqual(report.checks.map((c: any) => [c.name, c.status]), [
-      ['store', 'ok'], ['migrations', 'ok'], ['records', 'ok'], ['links', 'ok'], ['search index', 'skip'],
+      ['store', 'ok'], ['migrations', 'ok'], ['records', 'ok'], ['links', 'ok'], ['search index', 'ok'],
     ]);
     const records = report.checks.find((c: any) => c.name === 'records').details;
     assert.deepEqual([records.accession, records.archival_object, records.repository, records.user], [4, 4, 3, 3]);

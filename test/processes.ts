@@ -18,7 +18,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The built server when `make test` built it, else the sources through tsx. */
-function command(script: 'server' | 'search/indexer-main'): string[] {
+function command(script: 'server' | 'cli/main'): string[] {
   const built = path.join(ROOT, `dist/src/${script}.js`);
   const newest = (dir: string): number =>
     Math.max(...fs.readdirSync(dir, { withFileTypes: true }).map((e) =>
@@ -52,10 +52,10 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
   throw new Error(`server did not start: ${output}`);
 }
 
-/** The standalone indexer (`npm run indexer`), with extra arguments such as --once or --rebuild. */
+/** `archive-records indexer` (the indexer as its own process), with extra arguments such as --once or --rebuild. */
 export function startIndexer(env: Record<string, string>, args: string[] = []): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
-  const [cmd, ...rest] = command('search/indexer-main');
-  const child = spawn(cmd, [...rest, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [cmd, ...rest] = command('cli/main');
+  const child = spawn(cmd, [...rest, 'indexer', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => { output += d; });
   child.stderr!.on('data', (d) => { output += d; });

@@ -9,7 +9,7 @@ import { CliError, say } from './output';
 
 /**
  * The environment's configuration (the server's, src/config.ts), with the indexer off: a verb is
- * short-lived, and the server (or `npm run indexer`) applies the change log its writes leave.
+ * short-lived, and the server (or `archive-records indexer`) applies the change log its writes leave.
  */
 export function cliConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return loadConfig({ ...env, INDEXER: 'off' });
