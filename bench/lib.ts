@@ -1,0 +1,213 @@
+/** Processes, load generation and results for make bench (bench/run.ts). */
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export const ROOT = path.resolve(__dirname, '..');
+export const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+
+export interface Result {
+  workload: string;
+  store: string;
+  value: number;
+  unit: string;
+  baseline: number | null;
+  ratio: number | null;
+  target: string;
+  met: boolean;
+  note?: string;
+  /** Throughput and latency of the workload and of its baseline under load; the server's VmHWM when it ended. */
+  detail?: { workload?: Stats; baseline?: Stats; single?: Stats; server_vmhwm_mb?: number };
+}
+
+export const results: Result[] = [];
+
+/** The server whose peak RSS each result records (VmHWM when the workload ended). */
+export const watched: { pid?: number } = {};
+
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+export function record(r: Result): void {
+  r.ratio = r.ratio === null ? null : round(r.ratio, 3);
+  if (watched.pid && r.unit !== 'MB') r.detail = { ...r.detail, server_vmhwm_mb: Math.round(peakRssMb(watched.pid)) };
+  results.push(r);
+  const ratio = r.ratio === null ? '' : `  ratio ${r.ratio.toFixed(3)}`;
+  const base = r.baseline === null ? '' : `  baseline ${r.baseline}`;
+  console.log(`  [${r.store}] ${r.workload}: ${r.value} ${r.unit}${base}${ratio}  target ${r.target}: ${r.met ? 'met' : 'NOT MET'}${r.note ? `  (${r.note})` : ''}`);
+}
+
+export function log(line: string): void {
+  console.log(`  ${line}`);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Peak resident set (VmHWM) of a live process, in MB; 0 once it has gone. */
+export function peakRssMb(pid: number | undefined): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+export interface Server { child: ChildProcess; base: string; output: () => string; stop: () => Promise<void> }
+
+/** The built server (dist/src/server.js) as a child process. */
+export async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/server.js')], {
+    cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), LOG_REQUESTS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (d: Buffer) => {
+    output = (output + d.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    try {
+      if ((await fetch(`${base}/version`)).ok) return { child, base, output: () => output, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`server did not start: ${output}`);
+}
+
+/** The baseline of the GET workloads: a bare node:http process answering the same bytes from memory. */
+export async function startBareServer(body: string): Promise<Server> {
+  const port = await freePort();
+  const code = `const b = Buffer.from(process.env.BODY); require('http').createServer((q, s) => { s.writeHead(200, {'content-type': 'application/json', 'content-length': b.length}); s.end(b); }).listen(${port}, '127.0.0.1')`;
+  const child = spawn(process.execPath, ['-e', code], { env: { ...process.env, BODY: body }, stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(base)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { child, base, output: () => '', stop: async () => { child.kill('SIGTERM'); await exited; } };
+}
+
+/** A reference for the GET workloads' notes: the framework alone (Express 5, no middleware) answering the same bytes. */
+export async function startExpressServer(body: string): Promise<Server> {
+  const port = await freePort();
+  const code = `const b = Buffer.from(process.env.BODY); const app = require('express')(); app.disable('x-powered-by'); app.set('etag', false); app.get('/', (q, s) => s.type('application/json').send(b)); app.listen(${port}, '127.0.0.1')`;
+  const child = spawn(process.execPath, ['-e', code], { cwd: ROOT, env: { ...process.env, BODY: body }, stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const base = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(base)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { child, base, output: () => '', stop: async () => { child.kill('SIGTERM'); await exited; } };
+}
+
+export interface Stats {
+  /** Completed operations (2xx answers) per second. */
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  count: number;
+  connections: number;
+  /** Answers other than 2xx, socket errors and timeouts (a workload with any of them does not meet its target). */
+  failed?: number;
+  firstFailure?: string;
+}
+
+function stats(latencies: number[], seconds: number, connections: number): Stats {
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN, 3);
+  return { rps: Math.round(latencies.length / seconds), p50: at(50), p95: at(95), p99: at(99), count: latencies.length, connections };
+}
+
+export function describe(s: Stats): string {
+  const failed = s.failed ? `, ${s.failed} FAILED (first: ${s.firstFailure})` : '';
+  return `${s.rps} op/s, p50 ${s.p50} ms, p95 ${s.p95} ms, p99 ${s.p99} ms, ${s.connections} conn${failed}`;
+}
+
+/**
+ * autocannon for DURATION seconds over keep-alive connections; latencies of every 2xx answer,
+ * so the percentiles are exact. Other answers are counted (and fail the workload's target).
+ */
+export async function load(
+  url: string,
+  headers: Record<string, string>,
+  extra: Record<string, unknown> = {},
+  connections = CONNECTIONS,
+): Promise<Stats> {
+  const latencies: number[] = [];
+  let failed = 0;
+  let firstFailure = '';
+  const instance = autocannon({ url, connections, duration: DURATION, headers, ...extra });
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status >= 200 && status < 300) latencies.push(ms);
+    else if (!failed++) firstFailure = String(status);
+  });
+  const started = process.hrtime.bigint();
+  const result: any = await instance;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const s = stats(latencies, seconds, connections);
+  const bad = failed + Number(result.errors ?? 0) + Number(result.timeouts ?? 0);
+  if (bad) {
+    s.failed = bad;
+    s.firstFailure = firstFailure ? `HTTP ${firstFailure}` : `${result.errors} errors, ${result.timeouts} timeouts`;
+  }
+  return s;
+}
+
+/** A baseline loop: `concurrency` callers repeating `op` for DURATION seconds, timed like autocannon's requests. */
+export async function loop(op: (i: number) => Promise<void>, concurrency = CONNECTIONS): Promise<Stats> {
+  const latencies: number[] = [];
+  let n = 0;
+  const started = process.hrtime.bigint();
+  const until = Date.now() + DURATION * 1000;
+  const caller = async () => {
+    while (Date.now() < until) {
+      const t = process.hrtime.bigint();
+      await op(n++);
+      latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, caller));
+  return stats(latencies, Number(process.hrtime.bigint() - started) / 1e9, concurrency);
+}
+
+/** The results as an aligned table. */
+export function table(rows: Result[]): string {
+  const head = ['store', 'workload', 'value', 'baseline', 'ratio', 'target', 'met'];
+  const cells = rows.map((r) => [
+    r.store, r.workload, `${r.value} ${r.unit}`, r.baseline === null ? '-' : String(r.baseline), r.ratio === null ? '-' : r.ratio.toFixed(3), r.target, r.met ? 'yes' : 'NO',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((v, i) => v.padEnd(widths[i])).join(' | ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)].join('\n');
+}
