@@ -57,10 +57,11 @@ function composeRecord(where: Where, id: number, body: Obj, system: {
   return record;
 }
 
-async function saveDerived(q: RecordQueries, s: Services, where: Where, rid: number, record: Obj): Promise<void> {
+/** Keys, find_by_id values and links derived from the record; `fresh` when it was just inserted (nothing to replace). */
+async function saveDerived(q: RecordQueries, s: Services, where: Where, rid: number, record: Obj, fresh: boolean): Promise<void> {
   const repoId = where.repoId ?? 0;
   try {
-    await q.setUniqueKeys(rid, where.type.name, uniqueKeys(where.type, record, repoId));
+    await q.setUniqueKeys(rid, where.type.name, uniqueKeys(where.type, record, repoId), fresh);
   } catch (err) {
     if (!(err instanceof UniqueKeyTaken)) throw err;
     const rule = where.type.unique!.find((r) => ruleName(r) === err.rule)!;
@@ -71,10 +72,10 @@ async function saveDerived(q: RecordQueries, s: Services, where: Where, rid: num
     }
     throw errors.conflictOnSave(body);
   }
-  await q.setLookupKeys(rid, where.type.name, repoId, lookupKeys(where.type, record));
+  await q.setLookupKeys(rid, where.type.name, repoId, lookupKeys(where.type, record), fresh);
   const refs = collectRefs(s.registry, where.type.name, record);
   await checkRefs(q, s.registry, refs, where.type.scope === 'repository' ? where.repoId : undefined, record.uri);
-  await q.setRefs(rid, refs);
+  await q.setRefs(rid, refs, fresh);
 }
 
 function checkRepositoryScope(where: Where): void {
@@ -115,7 +116,7 @@ export async function createRecord(
       user_mtime_ms: nowMs,
       hidden: options.hidden ?? false,
     });
-    await saveDerived(q, s, where, rid, record);
+    await saveDerived(q, s, where, rid, record, true);
     await hooks?.afterSave?.(trx, s, { where, rid, id, record, created: true, actor, state });
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Created' as const, id, lock_version: 0, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
@@ -182,7 +183,7 @@ export async function updateRecord(
       user_mtime_ms: nowMs,
     });
     if (!updated) throw errors.staleLockVersion();
-    await saveDerived(q, s, where, row.rid!, record);
+    await saveDerived(q, s, where, row.rid!, record, false);
     await hooks?.afterSave?.(trx, s, { where, rid: row.rid!, id, record, created: false, actor, state, previous });
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Updated' as const, id, lock_version: expected + 1, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
@@ -225,7 +226,7 @@ async function dropLinksTo(q: RecordQueries, s: Services, referrer: RecordRow, u
   await q.update(stillThere.rid!, stillThere.lock_version, {
     json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs,
   });
-  await saveDerived(q, s, { type, repoId: referrer.repo_id || undefined }, stillThere.rid!, record);
+  await saveDerived(q, s, { type, repoId: referrer.repo_id || undefined }, stillThere.rid!, record, false);
   await q.appendChange(referrer.type, referrer.uri, 'upsert', nowMs);
 }
 

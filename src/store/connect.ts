@@ -42,6 +42,29 @@ function withRetries(knex: Knex, onCommit: Array<() => void>) {
   };
 }
 
+/** Statements kept per SQLite connection; Knex emits the same few hundred SQL texts over and over. */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Knex prepares every query anew on better-sqlite3, and preparing costs about as much as running
+ * a small query (a profile of GET one record: 8% of the server's time). Statements are reusable:
+ * Knex only calls all() or run() on them, which finish before returning, and SQLite re-prepares
+ * one itself when the schema changes under it. The oldest entry goes when the cache is full.
+ */
+function cachePreparedStatements(conn: { prepare(sql: string): unknown }): void {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new Map<string, unknown>();
+  conn.prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
 /**
  * DB_URL forms: sqlite://./relative.db, sqlite:///absolute/path.db, sqlite://:memory:,
  * mysql://user:password@host:port/database (also mariadb://). A missing MySQL database is created.
@@ -63,6 +86,7 @@ export async function connect(dbUrl: string): Promise<Database> {
           conn.pragma('synchronous = NORMAL');
           conn.pragma('busy_timeout = 5000');
           conn.pragma('foreign_keys = ON');
+          cachePreparedStatements(conn);
           done(null, conn);
         },
       },

@@ -202,6 +202,23 @@ const migrations: Migration[] = [
       await knex.schema.dropTableIfExists('search_state');
     },
   },
+  {
+    name: '007_listing_index',
+    async up(knex) {
+      // Listings filter on hidden and suppressed and page in id order: with both in the index a
+      // page's rows are found without reading the records before it (their JSON included).
+      await knex.schema.alterTable('records', (t) => {
+        t.index(['type', 'repo_id', 'id', 'hidden', 'suppressed'], 'records_listing_index');
+        t.dropIndex(['type', 'repo_id', 'id']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('records', (t) => {
+        t.index(['type', 'repo_id', 'id']);
+        t.dropIndex([], 'records_listing_index');
+      });
+    },
+  },
 ];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */

@@ -137,8 +137,9 @@ export class RecordQueries {
   }
 
   /** Replaces the record's unique keys; throws UniqueKeyTaken naming the first rule that clashes. */
-  async setUniqueKeys(rid: number, type: string, keys: KeyRow[]): Promise<void> {
-    await this.db('unique_keys').where({ rid }).delete();
+  /** `fresh` (here and below): the record was inserted in this transaction, so there is nothing to replace. */
+  async setUniqueKeys(rid: number, type: string, keys: KeyRow[], fresh = false): Promise<void> {
+    if (!fresh) await this.db('unique_keys').where({ rid }).delete();
     for (const key of keys) {
       try {
         await this.db('unique_keys').insert({ type, rule: key.rule, scope: key.scope, key_hash: key.hash, rid });
@@ -152,15 +153,15 @@ export class RecordQueries {
     }
   }
 
-  async setLookupKeys(rid: number, type: string, repoId: number, keys: LookupRow[]): Promise<void> {
-    await this.db('lookup_keys').where({ rid }).delete();
+  async setLookupKeys(rid: number, type: string, repoId: number, keys: LookupRow[], fresh = false): Promise<void> {
+    if (!fresh) await this.db('lookup_keys').where({ rid }).delete();
     if (keys.length) {
       await this.db('lookup_keys').insert(keys.map((k) => ({ type, param: k.param, repo_id: repoId, value_hash: k.hash, rid })));
     }
   }
 
-  async setRefs(rid: number, refs: RefRow[]): Promise<void> {
-    await this.db('record_refs').where({ from_rid: rid }).delete();
+  async setRefs(rid: number, refs: RefRow[], fresh = false): Promise<void> {
+    if (!fresh) await this.db('record_refs').where({ from_rid: rid }).delete();
     if (refs.length) {
       await this.db('record_refs').insert(refs.map((r) => ({ from_rid: rid, property: r.property, to_uri: r.uri })));
     }
@@ -191,9 +192,13 @@ export class RecordQueries {
   }
 
   async list(q: ListQuery): Promise<RecordRow[]> {
-    const query = this.listBase(q).select('rid', 'type', 'id', 'uri', 'json').orderBy(q.sortColumn, q.sortDirection);
-    if (q.limit !== undefined) query.limit(q.limit).offset(q.offset ?? 0);
-    return (await query) as RecordRow[];
+    const columns = ['rid', 'type', 'id', 'uri', 'json'];
+    if (q.limit === undefined) return (await this.listBase(q).select(columns).orderBy(q.sortColumn, q.sortDirection)) as RecordRow[];
+    // A page far down a listing: the rows before it are skipped in the index (rid alone), and
+    // only the page's rows are read whole; one query would read every skipped row too.
+    const rids = (await this.listBase(q).select('rid').orderBy(q.sortColumn, q.sortDirection).orderBy('rid').limit(q.limit).offset(q.offset ?? 0))
+      .map((r: { rid: number }) => Number(r.rid));
+    return inOrder(rids, (await this.db('records').whereIn('rid', rids).select(columns)) as RecordRow[]);
   }
 
   async listIds(q: ListQuery): Promise<number[]> {
@@ -227,4 +232,10 @@ function normalise(row: any): RecordRow | undefined {
     suppressed: !!row.suppressed,
     hidden: !!row.hidden,
   };
+}
+
+/** Rows fetched by rid, in the order of `rids` (rows gone meanwhile are left out). */
+export function inOrder<T extends { rid?: number }>(rids: number[], rows: T[]): T[] {
+  const byRid = new Map(rows.map((r) => [Number(r.rid), r]));
+  return rids.map((rid) => byRid.get(rid)).filter((r): r is T => r !== undefined);
 }

@@ -71,7 +71,7 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       const st = saved.state as NodeState;
       if (st.rehome) {
         const parentRid = st.parentUri ? Number((await rowOfUri(trx, st.parentUri)).rid) : null;
-        await place(trx, saved.rid, st.rootUri, parentRid, saved.created ? st.position : undefined);
+        await place(trx, saved.rid, st.rootUri, parentRid, saved.created ? st.position : undefined, saved.created);
       } else if (st.position !== undefined) {
         const current = await placeOf(trx, saved.rid);
         if (current) await place(trx, saved.rid, current.root_uri, current.parent_rid, st.position);

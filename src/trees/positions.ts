@@ -40,13 +40,15 @@ export async function logicalPosition(db: Db, place: NodePlace): Promise<number>
   return Number((row as any).n);
 }
 
-export async function childCount(db: Db, key: string): Promise<number> {
-  const row = await db('records').where({ parent_key: key }).count({ n: '*' }).first();
-  return Number((row as any).n);
+/** The first or last physical position in a sibling group: one step down the (parent_key, position) index. */
+async function edgePosition(db: Db, key: string, edge: 'min' | 'max'): Promise<number | undefined> {
+  const row = await db('records').where({ parent_key: key })[edge]({ p: 'position' }).first();
+  const p = (row as { p: number | null } | undefined)?.p;
+  return p === null || p === undefined ? undefined : Number(p);
 }
 
-async function siblingPositions(db: Db, key: string, rid: number, offset: number, limit: number): Promise<number[]> {
-  const rows = await db('records').where({ parent_key: key }).andWhere('rid', '<>', rid)
+async function siblingPositions(db: Db, key: string, offset: number, limit: number): Promise<number[]> {
+  const rows = await db('records').where({ parent_key: key })
     .orderBy('position').offset(offset).limit(limit).select('position');
   return rows.map((r: { position: number }) => Number(r.position));
 }
@@ -61,9 +63,11 @@ async function shiftFrom(db: Db, key: string, from: number): Promise<void> {
 
 /**
  * Puts node `rid` into the sibling group `key` (with parent `parentRid`, under `rootUri`) at
- * logical `index` (clamped; undefined appends).
+ * logical `index` (clamped; undefined appends). Appends and inserts at the front read one end of
+ * the group's index, so their cost does not grow with the number of siblings; `fresh` says the
+ * node has no place yet (it was just created).
  */
-export async function place(db: Db, rid: number, rootUri: string, parentRid: number | null, index?: number): Promise<void> {
+export async function place(db: Db, rid: number, rootUri: string, parentRid: number | null, index?: number, fresh = false): Promise<void> {
   const key = parentKey(rootUri, parentRid);
   if ((db as Knex).client.config.client === 'mysql2') {
     // Writers placing into the same sibling group queue on its parent row instead of racing.
@@ -73,15 +77,20 @@ export async function place(db: Db, rid: number, rootUri: string, parentRid: num
     await parent.forUpdate().first('rid');
   }
   // Out of every sibling group first, so computing the new place never meets the old one.
-  await db('records').where({ rid }).update({ parent_key: null, position: null });
-  const count = await childCount(db, key);
-  const at = index === undefined ? count : Math.max(0, Math.min(index, count));
+  if (!fresh) await db('records').where({ rid }).update({ parent_key: null, position: null });
+  const append = async () => {
+    const last = await edgePosition(db, key, 'max');
+    return last === undefined ? 0 : last + STEP;
+  };
   let position: number;
-  if (count === 0) position = 0;
-  else if (at === 0) position = (await siblingPositions(db, key, rid, 0, 1))[0] - STEP;
-  else {
-    const [left, right] = await siblingPositions(db, key, rid, at - 1, 2);
-    if (right === undefined) position = left + STEP;
+  if (index === undefined) position = await append();
+  else if (index <= 0) {
+    const first = await edgePosition(db, key, 'min');
+    position = first === undefined ? 0 : first - STEP;
+  } else {
+    const [left, right] = await siblingPositions(db, key, index - 1, 2);
+    if (left === undefined) position = await append();
+    else if (right === undefined) position = left + STEP;
     else if (right - left > 1) position = Math.floor((left + right) / 2);
     else {
       await shiftFrom(db, key, right);

@@ -3,6 +3,7 @@ import { ApiError, errors } from '../errors';
 import type { TypeInfo } from '../registry';
 import type { Services } from '../operations/context';
 import type { Obj } from '../validation/walk';
+import { inOrder } from '../store/records';
 import { ancestorsOf, logicalPosition, parentKey, placeOf } from './positions';
 
 /** Children of any node are cut into pages of this size (trees-and-positions.md section 5). */
@@ -92,7 +93,15 @@ async function readNodes(db: Db, query: Knex.QueryBuilder): Promise<NodeRow[]> {
 
 /** One waypoint: the records offset*200 .. offset*200+199 of a sibling group, in order. */
 export async function waypoint(s: Services, db: Db, key: string, offset: number, publishedOnly: boolean): Promise<Obj[]> {
-  const nodes = await readNodes(db, siblings(s, db, key, publishedOnly).orderBy('position').offset(offset * WAYPOINT_SIZE).limit(WAYPOINT_SIZE));
+  const page = siblings(s, db, key, publishedOnly).orderBy('position').offset(offset * WAYPOINT_SIZE).limit(WAYPOINT_SIZE);
+  let nodes: NodeRow[];
+  if (publishedOnly) nodes = await readNodes(db, page);
+  else {
+    // The siblings before the waypoint are skipped in the (parent_key, position) index; only the
+    // waypoint's 200 rows are read whole (MariaDB would otherwise read every skipped row).
+    const rids = (await page.select('rid')).map((r: { rid: number }) => Number(r.rid));
+    nodes = inOrder(rids, await readNodes(db, db('records').whereIn('rid', rids)));
+  }
   const counts = await childCounts(s, db, nodes.map((n) => n.rid), publishedOnly);
   const parentRids = [...new Set(nodes.map((n) => n.parent_rid).filter((p): p is number => p !== null))];
   const parentIds = new Map(
