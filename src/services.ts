@@ -16,7 +16,14 @@ export async function openServices(config: Config, generatedDir?: string): Promi
   const registry = loadRegistry(generatedDir);
   const db = await connect(config.dbUrl);
   const hooks = { ...treeHooks(registry), repository: repositoryHooks, group: groupHooks, user: userHooks, location: locationHooks, top_container: topContainerHooks };
-  const services = await bootstrap({ config, db, registry, hooks });
+  let services: Services;
+  try {
+    services = await bootstrap({ config, db, registry, hooks });
+  } catch (err) {
+    // A verb that fails here must still exit: an open pool would keep the process alive.
+    await db.knex.destroy();
+    throw err;
+  }
   services.search = openSearch(services);
   if (config.search.inProcessIndexer) services.search.indexer.start();
   return services;

@@ -21,7 +21,12 @@ function cli(args: string[], env: Record<string, string>, input?: string): Promi
   child.stdout!.on('data', (d) => { stdout += d; });
   child.stderr!.on('data', (d) => { stderr += d; });
   child.stdin!.end(input);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  // A verb that hangs fails its test (code null) instead of the whole file timing out.
+  const limit = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  return new Promise((resolve) => child.on('close', (code) => {
+    clearTimeout(limit);
+    resolve({ code, stdout, stderr });
+  }));
 }
 
 /** The JSON lines a verb wrote on stderr (its messages and progress when stderr is not a terminal). */
@@ -113,7 +118,7 @@ async function storeState(db: Database, uris: string[]): Promise<Map<string, unk
 describe(`the archive-records command line (${STORE})`, function () {
   this.timeout(300_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'archive-cli-'));
-  const databases = ['a', 'b', 'c', 'empty'].map((name) => {
+  const databases = ['a', 'b', 'c', 'empty', 'future'].map((name) => {
     if (STORE === 'mariadb') return { name, ...freshDatabase() };
     return { name, dbUrl: `sqlite://${path.join(dir, `${name}.db`)}`, drop: async () => {} };
   });
@@ -399,6 +404,27 @@ describe(`the archive-records command line (${STORE})`, function () {
     const other = JSON.parse((await cli(['doctor', '--json'], { ...C, SEARCH_PATH: A.SEARCH_PATH })).stdout).checks.find((x: any) => x.name === 'search index');
     assert.equal(other.status, 'warn');
     assert.match(other.summary, /built from another store/);
+  });
+
+  it('a store migrated by a newer version: every verb says so and exits with status 1 (none hangs)', async () => {
+    const F = envOf('future');
+    assert.equal((await cli(['migrate'], F)).code, 0);
+    const db = await connect(F.DB_URL);
+    try {
+      await db.knex('knex_migrations').insert({ name: '999_from_the_future', batch: 99, migration_time: new Date() });
+    } finally {
+      await db.knex.destroy();
+    }
+    for (const verb of [['migrate'], ['reindex'], ['export', '--all']]) {
+      const ran = await cli(verb, F);
+      assert.equal(ran.code, 1, `${verb.join(' ')}: ${ran.stderr}`);
+      assert.match(ran.stderr, /migrated by a newer version of archive-records .*999_from_the_future/, verb.join(' '));
+    }
+    const report = JSON.parse((await cli(['doctor', '--json'], F)).stdout);
+    const migrations = report.checks.find((c: any) => c.name === 'migrations');
+    assert.equal(migrations.status, 'fail');
+    assert.match(migrations.summary, /newer version/);
+    assert.deepEqual(migrations.details.unknown, ['999_from_the_future']);
   });
 
   it('doctor reports the store, its migrations, its records per type and its links, and says what to do', async () => {

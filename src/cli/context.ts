@@ -5,6 +5,7 @@ import type { Services } from '../operations/context';
 import { loadRegistry, Registry } from '../registry';
 import { openServices } from '../services';
 import { connect, Database } from '../store/connect';
+import { assertNotNewer } from '../store/migrations';
 import { CliError, say } from './output';
 
 /**
@@ -31,6 +32,7 @@ export async function withStore<T>(config: Config, fn: (db: Database, registry: 
   const registry = loadRegistry();
   const db = await connect(config.dbUrl);
   try {
+    await assertNotNewer(db.knex);
     return await fn(db, registry);
   } finally {
     await db.knex.destroy();

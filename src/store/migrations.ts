@@ -230,7 +230,21 @@ const source: Knex.MigrationSource<Migration> = {
   getMigration: async (m) => m,
 };
 
+/**
+ * Refuses a store that a newer version of the program has migrated: this one does not know its
+ * tables. (Knex would call it "a corrupt migration directory".)
+ */
+export async function assertNotNewer(knex: Knex): Promise<void> {
+  if (!(await knex.schema.hasTable('knex_migrations'))) return;
+  const done: string[] = await knex('knex_migrations').pluck('name');
+  const unknown = done.filter((name) => !migrationNames.includes(name));
+  if (unknown.length) {
+    throw new Error(`this store was migrated by a newer version of archive-records (migrations this version does not know: ${unknown.join(', ')}); run that version or a later one`);
+  }
+}
+
 export async function migrate(knex: Knex): Promise<string[]> {
+  await assertNotNewer(knex);
   const [, applied] = await knex.migrate.latest({ migrationSource: source });
   return applied as string[];
 }

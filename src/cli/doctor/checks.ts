@@ -41,6 +41,13 @@ export const migrationsCheck: DoctorCheck = {
     const missingTables: string[] = [];
     for (const table of TABLES) if (!(await knex.schema.hasTable(table))) missingTables.push(table);
     const pending = migrationNames.filter((name) => !applied.includes(name));
+    const unknown = applied.filter((name) => !migrationNames.includes(name));
+    if (unknown.length) {
+      return {
+        name: this.name, status: 'fail', summary: `migrated by a newer version of archive-records (migrations this version does not know: ${unknown.join(', ')})`,
+        details: { applied, unknown }, fix: 'run the newer version (or a later one) against this store; an older version cannot serve it',
+      };
+    }
     if (missingTables.length || pending.length) {
       return {
         name: this.name, status: 'fail',
