@@ -96,13 +96,12 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
   throw new Error(`server did not start: ${output}`);
 }
 
-/** The baseline of the GET workloads: a bare node:http process answering the same bytes from memory. */
-export async function startBareServer(body: string): Promise<Server> {
+/** A one-line node process answering `body` on a free port, started with `code(port)`. */
+async function startScript(code: (port: number) => string, body: string, urlPath = ''): Promise<Server> {
   const port = await freePort();
-  const code = `const b = Buffer.from(process.env.BODY); require('http').createServer((q, s) => { s.writeHead(200, {'content-type': 'application/json', 'content-length': b.length}); s.end(b); }).listen(${port}, '127.0.0.1')`;
-  const child = spawn(process.execPath, ['-e', code], { env: { ...process.env, BODY: body }, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', code(port)], { cwd: ROOT, env: { ...process.env, BODY: body }, stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://127.0.0.1:${port}${urlPath}`;
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(base)).ok) break;
@@ -113,21 +112,14 @@ export async function startBareServer(body: string): Promise<Server> {
   return { child, base, output: () => '', stop: async () => { child.kill('SIGTERM'); await exited; } };
 }
 
+/** The baseline of the GET workloads: a bare node:http process answering the same bytes from memory. */
+export function startBareServer(body: string): Promise<Server> {
+  return startScript((port) => `const b = Buffer.from(process.env.BODY); require('http').createServer((q, s) => { s.writeHead(200, {'content-type': 'application/json', 'content-length': b.length}); s.end(b); }).listen(${port}, '127.0.0.1')`, body);
+}
+
 /** A reference for the GET workloads' notes: the framework alone (Express 5, no middleware) answering the same bytes. */
-export async function startExpressServer(body: string): Promise<Server> {
-  const port = await freePort();
-  const code = `const b = Buffer.from(process.env.BODY); const app = require('express')(); app.disable('x-powered-by'); app.set('etag', false); app.get('/', (q, s) => s.type('application/json').send(b)); app.listen(${port}, '127.0.0.1')`;
-  const child = spawn(process.execPath, ['-e', code], { cwd: ROOT, env: { ...process.env, BODY: body }, stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const base = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(base)).ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return { child, base, output: () => '', stop: async () => { child.kill('SIGTERM'); await exited; } };
+export function startExpressServer(body: string): Promise<Server> {
+  return startScript((port) => `const b = Buffer.from(process.env.BODY); const app = require('express')(); app.disable('x-powered-by'); app.set('etag', false); app.get('/', (q, s) => s.type('application/json').send(b)); app.listen(${port}, '127.0.0.1')`, body, '/');
 }
 
 export interface Stats {
