@@ -196,8 +196,10 @@ export class RecordQueries {
     if (q.limit === undefined) return (await this.listBase(q).select(columns).orderBy(q.sortColumn, q.sortDirection)) as RecordRow[];
     // A page far down a listing: the rows before it are skipped in the index (rid alone), and
     // only the page's rows are read whole; one query would read every skipped row too.
-    const rids = (await this.listBase(q).select('rid').orderBy(q.sortColumn, q.sortDirection).orderBy('rid').limit(q.limit).offset(q.offset ?? 0))
-      .map((r: { rid: number }) => Number(r.rid));
+    const page = this.listBase(q).select('rid').orderBy(q.sortColumn, q.sortDirection);
+    // Ids are unique per type; other sort columns tie, and a tie needs an order for pages to hold still.
+    if (q.sortColumn !== 'id') page.orderBy('rid');
+    const rids = (await page.limit(q.limit).offset(q.offset ?? 0)).map((r: { rid: number }) => Number(r.rid));
     return inOrder(rids, (await this.db('records').whereIn('rid', rids).select(columns)) as RecordRow[]);
   }
 
