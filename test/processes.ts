@@ -2,6 +2,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import assert from 'node:assert/strict';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..');
@@ -62,3 +63,73 @@ export function startIndexer(env: Record<string, string>, args: string[] = []): 
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, output: () => output };
 }
+
+export interface Ran { code: number | null; stdout: string; stderr: string }
+
+/** `archive-records ...` from the sources (no build), as a child process with pipes: not a terminal. */
+export function cli(args: string[], env: Record<string, string>, input?: string): Promise<Ran> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT, env: { ...process.env, LOG_REQUESTS: 'false', ...env }, stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => { stdout += d; });
+  child.stderr!.on('data', (d) => { stderr += d; });
+  child.stdin!.end(input);
+  // A verb that hangs fails its test (code null) instead of the whole file timing out.
+  const limit = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  return new Promise((resolve) => child.on('close', (code) => {
+    clearTimeout(limit);
+    resolve({ code, stdout, stderr });
+  }));
+}
+
+/** The JSON lines a verb wrote on stderr (its messages and progress when stderr is not a terminal). */
+export function messages(text: string): any[] {
+  return text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+export interface Served { child: ChildProcess; base: string; token: string; call: (method: string, p: string, body?: unknown) => Promise<{ status: number; body: any }> }
+
+/** `archive-records serve`, logged in as `username`. */
+export async function serve(env: Record<string, string>, username: string, password: string): Promise<Served> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'src/cli/main.ts'), 'serve', '--port', String(port)], {
+    cwd: ROOT, env: { ...process.env, LOG_REQUESTS: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => { output += d; });
+  child.stderr!.on('data', (d) => { output += d; });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null || i > 150) throw new Error(`serve did not start: ${output}`);
+    try {
+      if ((await fetch(`${base}/version`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const login = await fetch(`${base}/users/${username}/login?password=${encodeURIComponent(password)}`, { method: 'POST' });
+  assert.equal(login.status, 200, `login as ${username}`);
+  const token = (await login.json()).session as string;
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${base}${p}`, {
+      method, headers: { 'X-ArchivesSpace-Session': token, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: any;
+    try { parsed = JSON.parse(text); } catch { parsed = text; }
+    return { status: res.status, body: parsed };
+  };
+  return { child, base, token, call };
+}
+
+export async function stop(s?: Served): Promise<void> {
+  if (!s || s.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => s.child.on('exit', resolve));
+  s.child.kill('SIGTERM');
+  await exited;
+}
+

@@ -25,6 +25,7 @@ export async function setPassword(db: Knex | Knex.Transaction, username: string,
 
 /** is_admin and groups are not stored on the user: they follow group membership. */
 export const userHooks: TypeHooks = {
+  derivedFields: ['groups', 'is_admin', 'permissions'],
   async beforeSave(_trx, _s, _where, body) {
     body.username = normaliseUsername(String(body.username));
     delete body.is_admin;

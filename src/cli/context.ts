@@ -39,7 +39,8 @@ export async function withStore<T>(config: Config, fn: (db: Database, registry: 
   }
 }
 
-function messageOf(err: unknown): string {
+/** What went wrong, in one line: an API error's message or error map, or the exception's message. */
+export function messageOf(err: unknown): string {
   if (err instanceof ApiError) {
     const e = err.body.error;
     if (typeof e === 'string') return e;
@@ -59,4 +60,11 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
       process.exitCode = err instanceof CliError ? err.exitCode : 1;
     }
   };
+}
+
+/** Standard input as text, without its final newline (a password piped from a file or a secret store). */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }

@@ -95,6 +95,7 @@ async function decorateCollections(db: Knex | Knex.Transaction, records: Obj[]):
 
 export const topContainerHooks: TypeHooks = {
   decorate: (db, _s, records) => decorateCollections(db, records),
+  derivedFields: ['collection'],
   async beforeSave(trx, _s, _where, body) {
     const errs: Record<string, string[]> = {};
     for (const [i, place] of ((body.container_locations ?? []) as Obj[]).entries()) {

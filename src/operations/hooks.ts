@@ -29,4 +29,9 @@ export interface TypeHooks {
   beforeDelete?(trx: Knex.Transaction, s: Services, row: RecordRow): Promise<void>;
   /** Adds fields computed from storage (tree position, ancestors...) to records being served. */
   decorate?(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void>;
+  /**
+   * Fields a served record carries that are computed at read time, never stored (what decorate
+   * adds, what beforeSave drops): a copy taken over the API leaves them out.
+   */
+  derivedFields?: string[];
 }

@@ -41,6 +41,7 @@ async function deleteRows(trx: Knex.Transaction, rids: number[]) {
 function nodeHooks(type: TypeInfo): TypeHooks {
   const { rootProperty, parentProperty } = type.tree!;
   return {
+    derivedFields: [parentProperty, 'position', 'ancestors', 'has_unpublished_ancestor'],
     async beforeSave(trx, _s, _where, body, previous) {
       const rootUri: string = body[rootProperty].ref;
       const parentUri: string | undefined = body[parentProperty]?.ref;
@@ -110,6 +111,7 @@ function nodeHooks(type: TypeInfo): TypeHooks {
 /** Roots answer with their tree link, and take their whole tree with them when deleted. */
 function rootHooks(): TypeHooks {
   return {
+    derivedFields: ['tree'],
     async beforeDelete(trx, _s, row) {
       const rids = await trx('records').where({ root_uri: row.uri }).pluck('rid');
       await deleteRows(trx, rids.map(Number));

@@ -33,7 +33,7 @@ export type Written = 'imported' | 'replaced' | 'kept' | 'unchanged';
 export class WriteRefused extends Error {}
 
 /** Records every installation has or shares (the global repository, global types): an existing one is kept. */
-function installationWide(type: TypeInfo, line: RecordLine): boolean {
+export function installationWide(type: TypeInfo, line: RecordLine): boolean {
   if (type.scope === 'global') return type.name !== 'repository' || line.id === GLOBAL_REPO_ID;
   return line.repo_id === GLOBAL_REPO_ID;
 }

@@ -3,18 +3,12 @@ import { ADMINISTRATORS, setMembership } from '../../access/groups';
 import { normaliseUsername, setPassword } from '../../access/users';
 import { createRecord } from '../../operations/records';
 import { prepareRecord } from '../../validation';
-import { action, cliConfig, withServices } from '../context';
+import { action, cliConfig, readStdin, withServices } from '../context';
 import { CliError } from '../output';
 import type { Verb } from './verb';
 
 /** The actor recorded as created_by, as for the records start-up creates. */
 const SYSTEM = { username: 'admin' };
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-}
 
 interface Options {
   password?: string;

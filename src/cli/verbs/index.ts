@@ -2,10 +2,11 @@ import { createUserVerb } from './create-user';
 import { doctorVerb } from './doctor';
 import { exportVerb } from './export';
 import { importVerb } from './import';
+import { importFromVerb } from './import-from';
 import { indexerVerb, reindexVerb } from './indexer';
 import { migrateVerb } from './migrate';
 import { serveVerb } from './serve';
 import type { Verb } from './verb';
 
 /** Every verb of `archive-records`, in the order `--help` lists them. A new verb is one file here and one line in this list. */
-export const verbs: Verb[] = [serveVerb, migrateVerb, createUserVerb, reindexVerb, indexerVerb, exportVerb, importVerb, doctorVerb];
+export const verbs: Verb[] = [serveVerb, migrateVerb, createUserVerb, reindexVerb, indexerVerb, exportVerb, importVerb, importFromVerb, doctorVerb];
