@@ -61,6 +61,17 @@ describe(`the archive-records command line (${STORE})`, function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('--help lists every verb; an unknown verb is an error with the list at hand', async () => {
+    const help = await cli(['--help'], {});
+    assert.equal(help.code, 0, help.stderr);
+    for (const verb of ['serve', 'migrate', 'create-user', 'reindex', 'indexer', 'export', 'import', 'import-from', 'doctor']) {
+      assert.match(help.stdout, new RegExp(`^  ${verb} `, 'm'), verb);
+    }
+    const unknown = await cli(['frobnicate'], {});
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /unknown command 'frobnicate'/);
+  });
+
   it('migrate prepares an empty store, and finds nothing to do the second time', async () => {
     const first = await cli(['migrate'], A);
     assert.equal(first.code, 0, first.stderr);

@@ -38,7 +38,7 @@ async function everything(s: Served, collection: string): Promise<Map<string, an
 describe(`archive-records import-from (${STORE})`, function () {
   this.timeout(600_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'archive-import-from-'));
-  const databases = ['source', 'target', 'own', 'odd'].map((name) => {
+  const databases = ['source', 'target', 'one', 'own', 'odd'].map((name) => {
     if (STORE === 'mariadb') return { name, ...freshDatabase() };
     return { name, dbUrl: `sqlite://${path.join(dir, `${name}.db`)}`, drop: async () => {} };
   });
@@ -231,6 +231,28 @@ describe(`archive-records import-from (${STORE})`, function () {
     assert.equal(summary.unchanged + summary.kept + 2, total + 1);
     target = await serve(TARGET, 'admin', TARGET.ADMIN_PASSWORD);
     for (const uri of [changed, added]) assert.deepEqual(await ok(target, 'GET', uri), await ok(s, 'GET', uri), uri);
+  });
+
+  it('--repo copies that repository (with every installation-wide record) and no other', async () => {
+    const ONE = envOf('one');
+    const ran = await copy(ONE, ['--repo', String(repos[1])]);
+    assert.equal(ran.code, 0, ran.stderr);
+    const summary = JSON.parse(ran.stdout);
+    assert.equal(summary.copied.repository, 1);
+    assert.equal(summary.copied.subject, 30);
+    const one = await serve(ONE, 'admin', ONE.ADMIN_PASSWORD);
+    try {
+      assert.deepEqual((await ok(one, 'GET', '/repositories')).map((r: any) => r.uri), [`/repositories/${repos[1]}`]);
+      const [a, b] = [await everything(source!, `/repositories/${repos[1]}/archival_objects`), await everything(one, `/repositories/${repos[1]}/archival_objects`)];
+      assert.deepEqual(b, a);
+      const other = await one.call('GET', `/repositories/${repos[0]}/accessions?all_ids=true`);
+      assert.deepEqual([other.status, other.body], [400, { error: { repo_id: ['Failed validation -- The Repository must exist'] } }]);
+    } finally {
+      await stop(one);
+    }
+    const bad = await cli(['import-from', source!.base, '--user', 'admin', '--password', 'x', '--repo', 'two'], ONE);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /--repo takes a repository id/);
   });
 
   it('refuses to copy into a store that has repositories of its own (ids would clash), saying so', async () => {
