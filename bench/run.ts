@@ -38,8 +38,8 @@ const TREE_CHILDREN = Number(process.env.BENCH_TREE_CHILDREN ?? 100_000);
 /** Children per POST .../children request. */
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 /** The bulk load stops after this many seconds (its rate is still measured on what it loaded). */
-const BULK_SECONDS = Number(process.env.BENCH_BULK_SECONDS ?? 30);
-const MARIADB_BULK_SECONDS = Number(process.env.BENCH_MARIADB_BULK_SECONDS ?? Math.min(BULK_SECONDS, 20));
+const BULK_SECONDS = Number(process.env.BENCH_BULK_SECONDS ?? 20);
+const MARIADB_BULK_SECONDS = Number(process.env.BENCH_MARIADB_BULK_SECONDS ?? Math.min(BULK_SECONDS, 15));
 /** Documents the reindex baseline inserts (its rate is per document; building them is not timed but costs time). */
 const BASELINE_DOCS = Number(process.env.BENCH_BASELINE_DOCS ?? 10_000);
 /** Longest wait for the index to catch up after a write workload. */
