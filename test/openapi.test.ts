@@ -44,8 +44,8 @@ describe(`the OpenAPI document and the API page (${STORE})`, function () {
     const described = Object.values(doc.paths).reduce((n: number, item: any) => n + Object.keys(item).length, 0);
     const mounted = new Set(rows.map((e) => `${e.method} ${e.path}`)).size;
     assert.equal(described, mounted);
-    // The app mounts nothing but the endpoint table's rows, so this is the share of mounted routes.
-    console.log(`      OpenAPI describes ${described} of the ${mounted} mounted routes (${Math.round((100 * described) / mounted)} %)`);
+    // The app mounts nothing but the endpoint table's rows, so these are all its routes.
+    console.log(`      OpenAPI describes ${described} of the ${mounted} mounted routes`);
   });
 
   it('takes record schemas, bodies, answers and errors from the registry', () => {
