@@ -44,6 +44,11 @@ export interface Reply {
   /** JSON text as it goes out (a newline is added). */
   json?: string;
   text?: string;
+  /**
+   * A body written as it is produced (exports): the function gets a sink that resolves once the
+   * chunk is on its way (waiting for the socket to drain), so a large answer stays out of memory.
+   */
+  stream?: (write: (chunk: string | Buffer) => Promise<void>) => Promise<void>;
   contentType?: string;
   headers?: Record<string, string>;
 }

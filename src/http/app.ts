@@ -29,10 +29,35 @@ function sessionToken(req: Request): string | undefined {
   return undefined;
 }
 
-function send(res: Response, reply: Reply): void {
+/** Raised into a streaming body's writer when the client went away, so the producer stops. */
+class ClientGone extends Error {}
+
+async function sendStream(res: Response, reply: Reply): Promise<void> {
+  res.type(reply.contentType ?? 'application/octet-stream');
+  const write = async (chunk: string | Buffer): Promise<void> => {
+    if (res.destroyed) throw new ClientGone('the client closed the connection');
+    if (!res.write(chunk)) await new Promise<void>((resolve) => {
+      const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
+      res.on('drain', done).on('close', done);
+    });
+  };
+  try {
+    await reply.stream!(write);
+    res.end();
+  } catch (err) {
+    // Once the status line is out, an error can only cut the answer short: the client sees a broken transfer.
+    if (!res.headersSent) throw err;
+    if (!(err instanceof ClientGone)) log.error('streamed answer failed part-way', { error: err instanceof Error ? err.stack : String(err) });
+    res.destroy();
+  }
+}
+
+async function send(res: Response, reply: Reply): Promise<void> {
   res.status(reply.status ?? 200);
   if (reply.headers) res.set(reply.headers);
-  if (reply.text !== undefined) {
+  if (reply.stream) {
+    await sendStream(res, reply);
+  } else if (reply.text !== undefined) {
     res.type(reply.contentType ?? 'text/plain').send(reply.text);
   } else {
     res.type('application/json').send(`${reply.json}\n`);
@@ -105,7 +130,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     if (endpoint.permission !== null && !(await can(s, call.actor, endpoint.permission, call.repoId))) {
       throw errors.accessDenied();
     }
-    send(res, await endpoint.handle(call));
+    await send(res, await endpoint.handle(call));
   };
 }
 
