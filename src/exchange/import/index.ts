@@ -1,0 +1,6 @@
+import type { Importer } from './types';
+
+/** Every import type, by its `import_type` name. Each importer adds its own line. */
+export const importers: Record<string, Importer> = {};
+
+export * from './types';
