@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine: `make run` and `make test`.
-.PHONY: install generate check-generated build run test test-sqlite test-mariadb reindex indexer bench clean
+.PHONY: install generate check-generated check-deps build run test test-sqlite test-mariadb reindex indexer bench clean
 
 NPM_STAMP := node_modules/.package-lock.json
 
@@ -21,6 +21,10 @@ generated/registry.json: $(wildcard schemas/*.json) scripts/generate.ts | $(NPM_
 	npx tsx scripts/generate.ts
 	npx tsx scripts/openapi.ts
 
+# No import cycles and no import from a lower layer of src/ to a higher one (.dependency-cruiser.cjs).
+check-deps: install
+	npx depcruise src --output-type err
+
 build: install generated/registry.json
 	npx tsc -p tsconfig.json
 
@@ -39,7 +43,7 @@ indexer: build
 bench: build
 	npx tsx bench/run.ts
 
-test: build
+test: build check-deps
 	bash scripts/test.sh
 
 test-sqlite: build

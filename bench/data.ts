@@ -1,5 +1,5 @@
 /** The bench's data set: client bodies for the API and the stored rows cloned from what the API stored. */
-import type { Obj } from '../src/validation/walk';
+import type { Obj } from '../src/json';
 
 export const SUBJECTS = 40;
 export const AGENTS = 10;

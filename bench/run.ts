@@ -19,8 +19,8 @@ import { lookupKeys, uniqueKeys } from '../src/operations/keys';
 import { loadRegistry } from '../src/registry';
 import { openServices } from '../src/services';
 import { connect } from '../src/store/connect';
-import { parentKey, STEP } from '../src/trees/positions';
-import type { Obj } from '../src/validation/walk';
+import { parentKey, STEP } from '../src/store/positions';
+import type { Obj } from '../src/json';
 import { accessionBody, AGENTS, agentFor, childBody, storedAccession, SUBJECTS, subjectsFor } from './data';
 import {
   CONNECTIONS, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, startBareServer, startExpressServer, startServer, Stats, table, watched,

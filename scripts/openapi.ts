@@ -5,14 +5,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { apiDocument } from '../src/openapi';
+import { apiDocument, servedEndpoints } from '../src/openapi';
 import { Manifest, Registry } from '../src/registry';
 
 /** Builds the document from the registry in `generatedDir` and writes it to `outDir`; returns the file names. */
 export function writeOpenApi(generatedDir: string, outDir = generatedDir): string[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(generatedDir, 'registry.json'), 'utf8')) as Manifest;
   // The description needs no validators, and a generated folder outside the project could not load them.
-  const doc = apiDocument(new Registry(manifest, {}));
+  const registry = new Registry(manifest, {});
+  const doc = apiDocument(registry, servedEndpoints(registry));
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'openapi.json'), JSON.stringify(doc, null, 2) + '\n');
   return ['openapi.json'];

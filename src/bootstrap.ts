@@ -1,10 +1,11 @@
-import { setPassword } from './access/users';
-import { ensureAdministratorsGroup } from './access/groups';
+import { setPassword } from './operations/users';
+import { ensureAdministratorsGroup } from './operations/groups';
 import { isUniqueViolation } from './store/connect';
 import { migrate } from './store/migrations';
 import { seedEnumerations, EnumerationCatalog } from './validation/enumerations';
 import { prepareRecord } from './validation';
-import { createRecord, GLOBAL_REPO_ID } from './operations/records';
+import { createRecord } from './operations/write';
+import { GLOBAL_REPO_ID } from './registry';
 import type { Services } from './operations/context';
 
 const SYSTEM = { username: 'admin' };

@@ -53,6 +53,8 @@ export const errors = {
     new ApiError(409, { error: 'The record you tried to update has been modified since you fetched it.' }),
   missingLockVersion: () =>
     new ApiError(409, { error: 'You must provide a lock_version in your request' }),
+  /** A type whose schema refuses deleting a record others still link to (x-archive.refuseDeleteIfLinked). */
+  deleteRefusedWhileLinked: (message: string) => new ApiError(409, { error: message }),
   suppressedUpdate: () => new ApiError(409, { error: "Can't update an object that has been suppressed" }),
   bodyTooLarge: (limit: number) =>
     new ApiError(413, { error: `Request body is larger than the limit of ${limit} bytes` }),

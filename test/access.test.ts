@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { endpointTable } from '../src/endpoints';
+import { servedEndpoints } from '../src/openapi';
 import type { Endpoint } from '../src/endpoints/types';
 import { sampleRecord } from './fixtures';
 import { createRepository, startTestApp, STORE, TestApp } from './helpers';
@@ -303,7 +303,7 @@ describe(`access model (${STORE})`, () => {
   });
 
   describe('permission matrix, generated from the endpoint table', () => {
-    const endpoints = () => endpointTable(t.services.registry);
+    const endpoints = () => servedEndpoints(t.services.registry);
 
     function requestFor(endpoint: Endpoint) {
       const path = endpoint.path.replace(/:(\w+)/g, (_, name) => (name === 'repo_id' ? String(repo) : name === 'username' ? 'admin' : '999999'));

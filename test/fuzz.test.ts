@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import supertest from 'supertest';
-import { endpointTable } from '../src/endpoints';
+import { servedEndpoints } from '../src/openapi';
 import type { Endpoint, ParamSpec } from '../src/endpoints/types';
 import { sampleRecord } from './fixtures';
 import { createRepository, startTestApp, STORE, TestApp } from './helpers';
@@ -672,7 +672,7 @@ describe(`generated bad input (${STORE})`, function () {
     w.token = await w.t.adminToken();
     w.repo = await createRepository(w.t, 'FUZZ');
     const H = { 'X-ArchivesSpace-Session': w.token };
-    endpoints = endpointTable(w.t.services.registry);
+    endpoints = servedEndpoints(w.t.services.registry);
     routed = w.t.services.registry.routedTypes();
     w.records = new Map();
     const create = async (type: string, url: string) => {

@@ -1,8 +1,13 @@
 import type { Knex } from 'knex';
 import { derivedFrom, PERMISSION_BY_CODE } from './permission-table';
+import { GLOBAL_REPO_ID } from '../registry';
 
-/** The id of the hidden global repository: its groups grant in every repository. */
-export const GLOBAL_REPO = 1;
+/** Who calls: a logged-in user (the anonymous caller is null wherever an Actor may be). */
+export interface Actor {
+  username: string;
+  /** Loaded once per request, on the first permission check. */
+  grants?: Promise<Grants>;
+}
 
 /** What a user holds through group membership, by repository id. */
 export interface Grants {
@@ -34,7 +39,7 @@ export function holds(grants: Grants, code: string, repoId?: number): boolean {
   const def = PERMISSION_BY_CODE.get(code);
   if (!def || def.impliedBy) return false;
   if (repoId !== undefined && grants.byRepo.get(repoId)?.has(code)) return true;
-  return grants.byRepo.get(GLOBAL_REPO)?.has(code) ?? false;
+  return grants.byRepo.get(GLOBAL_REPO_ID)?.has(code) ?? false;
 }
 
 /** The `permissions` object shown on users (section 9). */
@@ -44,6 +49,6 @@ export function permissionsObject(grants: Grants): Record<string, string[]> {
   for (const [repo, codes] of [...grants.byRepo.entries()].sort(([a], [b]) => a - b)) {
     out[`/repositories/${repo}`] = [...new Set([...derived, ...codes])];
   }
-  out._archivesspace = [...new Set([...(grants.byRepo.get(GLOBAL_REPO) ?? []), 'edit_user_self', ...derived])];
+  out._archivesspace = [...new Set([...(grants.byRepo.get(GLOBAL_REPO_ID) ?? []), 'edit_user_self', ...derived])];
   return out;
 }

@@ -1,5 +1,5 @@
 import { errors } from '../errors';
-import type { Services } from '../operations/context';
+import type { Config } from '../config';
 
 interface Window {
   failures: number;
@@ -71,10 +71,10 @@ export class LoginThrottle {
   }
 }
 
-const throttles = new WeakMap<Services, LoginThrottle>();
+const throttles = new WeakMap<object, LoginThrottle>();
 
 /** One throttle per set of services, that is per app process (and per test app). */
-export function loginThrottleFor(s: Services): LoginThrottle {
+export function loginThrottleFor(s: { config: Config }): LoginThrottle {
   let t = throttles.get(s);
   if (!t) {
     t = new LoginThrottle(s.config.loginMaxFailures, s.config.loginFailureWindowSeconds * 1000);

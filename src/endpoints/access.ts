@@ -1,16 +1,17 @@
 import type { Knex } from 'knex';
-import { GLOBAL_REPO } from '../access/grants';
-import { ADMINISTRATORS, setMembership } from '../access/groups';
+import { GLOBAL_REPO_ID } from '../registry';
+import { ADMINISTRATORS, setMembership } from '../operations/groups';
 import { PERMISSIONS } from '../access/permission-table';
 import { can } from '../access/permissions';
 import { deleteSession, repointSession } from '../access/sessions';
-import { decorateUsers, normaliseUsername, setPassword, userRecordByName } from '../access/users';
+import { decorateUsers, normaliseUsername, setPassword, userRecordByName } from '../operations/users';
 import { ApiError, errors } from '../errors';
 import type { Actor, Services } from '../operations/context';
-import {
-  createRecord, deleteRecord, getRecordJson, listAll, readRecord, updateRecord, Where,
-} from '../operations/records';
-import type { Obj } from '../validation/walk';
+import { createRecord, deleteRecord, updateRecord } from '../operations/write';
+import { getRecordJson, listAll } from '../operations/read';
+import { readRecord } from '../operations/load';
+import { Where } from '../operations/context';
+import type { Obj } from '../json';
 import { prepareRecord } from '../validation';
 import { paginatedListing } from './records';
 import { Call, Endpoint, json } from './types';
@@ -107,7 +108,7 @@ function groupEndpoints(): Endpoint[] {
 }
 
 async function setAdmin(trx: Knex.Transaction, s: Services, actor: Actor, username: string, admin: boolean) {
-  await setMembership(trx, s, actor, GLOBAL_REPO, ADMINISTRATORS, username, admin);
+  await setMembership(trx, s, actor, GLOBAL_REPO_ID, ADMINISTRATORS, username, admin);
 }
 
 function userEndpoints(): Endpoint[] {

@@ -1,7 +1,7 @@
 import type { Registry } from '../registry';
 import { containerId, containersOfRecord, currentLocation, updateContainers } from '../operations/containers';
 import { createLocationBatch, updateLocationBatch } from '../operations/locations';
-import { isPlainObject, Obj } from '../validation/walk';
+import { isPlainObject, Obj } from '../json';
 import { errors } from '../errors';
 import { Call, Endpoint, json } from './types';
 

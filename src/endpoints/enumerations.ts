@@ -3,7 +3,7 @@ import {
   migrateValue, moveValue, setValueSuppressed, updateEnumeration,
 } from '../operations/enumerations';
 import { errors } from '../errors';
-import { isPlainObject } from '../validation/walk';
+import { isPlainObject } from '../json';
 import { Endpoint, json } from './types';
 
 const enumId = { name: 'enum_id', type: 'integer', required: true } as const;

@@ -7,9 +7,8 @@ import { containerEndpoints } from './containers';
 import { enumerationEndpoints } from './enumerations';
 import { searchEndpoints } from './search';
 import { healthEndpoints } from './health';
-import { docsEndpoints } from './docs';
 import type { Endpoint } from './types';
 
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...docsEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
 }

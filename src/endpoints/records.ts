@@ -1,7 +1,7 @@
 import type { Registry, TypeInfo } from '../registry';
-import {
-  createRecord, deleteRecord, getRecordJson, listAll, listAllIds, listIdSet, listPage, ListOptions, updateRecord, Where,
-} from '../operations/records';
+import { createRecord, deleteRecord, updateRecord } from '../operations/write';
+import { getRecordJson, listAll, listAllIds, listIdSet, listPage, ListOptions } from '../operations/read';
+import { Where } from '../operations/context';
 import { Call, Endpoint, json, rawJson } from './types';
 import { can } from '../access/permissions';
 import { setPublished, setSuppressed } from '../operations/flags';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../registry';
-import { login } from '../access/users';
+import { login } from '../operations/users';
 import { deleteSession } from '../access/sessions';
 import { Endpoint, json } from './types';
 

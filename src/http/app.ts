@@ -3,7 +3,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import qs from 'qs';
 import { can } from '../access/permissions';
 import { findSession } from '../access/sessions';
-import { endpointTable } from '../endpoints';
+import { servedEndpoints } from '../openapi';
 import type { Call, Endpoint, Reply } from '../endpoints/types';
 import { ApiError, errors } from '../errors';
 import type { Actor, Services } from '../operations/context';
@@ -135,7 +135,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
 }
 
 /** `endpoints` defaults to the endpoint table; tests pass extra rows. */
-export function createApp(s: Services, endpoints: Endpoint[] = endpointTable(s.registry)): express.Express {
+export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s.registry)): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

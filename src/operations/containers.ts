@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../errors';
 import type { Actor, Services } from './context';
-import type { TypeHooks } from './hooks';
+import type { TypeHooks } from './context';
 import { prepareRecord } from '../validation';
-import type { Obj } from '../validation/walk';
-import { readRecord, updateRecord, Where } from './records';
+import type { Obj } from '../json';
+import { readRecord } from './load';
+import { updateRecord } from './write';
+import { Where } from './context';
 
 /**
  * Top container batch and bulk changes (endpoints.md section 10): each container is updated as

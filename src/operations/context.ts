@@ -2,11 +2,17 @@ import type { Config } from '../config';
 import type { Registry } from '../registry';
 import type { Database } from '../store/connect';
 import type { EnumerationCatalog } from '../validation/enumerations';
-import type { TypeHooks } from './hooks';
-import type { Grants } from '../access/grants';
-import type { SearchServices } from '../search';
+import type { Knex } from 'knex';
+import type { Obj } from '../json';
+import type { RecordRow } from '../store/records';
+import type { TypeInfo } from '../registry';
+import type { Actor } from '../access/grants';
+export type { Actor } from '../access/grants';
 
-/** What every operation needs, with no knowledge of HTTP. */
+/**
+ * What every operation needs, with no knowledge of HTTP. Higher layers add their own services
+ * by augmenting this interface (src/search adds `search`), so this module names none of them.
+ */
 export interface Services {
   config: Config;
   db: Database;
@@ -14,17 +20,53 @@ export interface Services {
   enums: EnumerationCatalog;
   /** Domain rules of the few types that have them, by type name. */
   hooks: Record<string, TypeHooks>;
-  /** The search index and its indexer (absent only in tools that never search). */
-  search?: SearchServices;
 }
 
-export interface Actor {
-  username: string;
-  /** Loaded once per request, on the first permission check. */
-  grants?: Promise<Grants>;
-}
 
 /** Seconds-precision UTC timestamps, as the reference writes them (2024-05-01T12:00:00Z). */
 export function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Which record type, in which repository, a call is about. */
+export interface Where {
+  type: TypeInfo;
+  /** The path's repository for repository-scoped types. */
+  repoId?: number;
+  /** The caller may see suppressed records (auth-and-permissions.md section 10). */
+  showSuppressed?: boolean;
+}
+
+export interface SavedRecord {
+  where: Where;
+  rid: number;
+  id: number;
+  record: Obj;
+  created: boolean;
+  actor: Actor;
+  /** What beforeSave returned. */
+  state?: unknown;
+  /** The stored record before an update. */
+  previous?: Obj;
+}
+
+/** Domain rules that only some types have (groups, repositories); everything else is generic. */
+export interface TypeHooks {
+  /**
+   * May adjust the validated body or refuse it; runs inside the write's transaction. `previous`
+   * is the stored record on update. What it returns reaches afterSave as `state`.
+   */
+  beforeSave?(trx: Knex.Transaction, s: Services, where: Where, body: Obj, previous?: Obj): Promise<unknown>;
+  /** Keeps derived tables in step; runs inside the write's transaction. */
+  afterSave?(trx: Knex.Transaction, s: Services, saved: SavedRecord): Promise<void>;
+  beforeDelete?(trx: Knex.Transaction, s: Services, row: RecordRow): Promise<void>;
+  /** Adds fields computed from storage (tree position, ancestors...) to records being served. */
+  decorate?(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void>;
+  /**
+   * Fields a served record carries that are computed at read time, never stored (what decorate
+   * adds, what beforeSave drops): a copy taken over the API leaves them out.
+   */
+  derivedFields?: string[];
+  /** A tree root's whole tree as one object (GET <root>/:id/tree and resolve[]=tree). */
+  wholeTree?(s: Services, repoId: number, id: number): Promise<Obj>;
 }

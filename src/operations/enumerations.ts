@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError, errors } from '../errors';
 import type { PropInfo, Registry } from '../registry';
 import { bumpEnumerationVersion, nextId } from '../validation/enumerations';
-import type { Obj } from '../validation/walk';
+import type { Obj } from '../json';
 import type { Services } from './context';
 
 type Db = Knex | Knex.Transaction;

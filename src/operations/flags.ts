@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import { RecordQueries } from '../store/records';
-import { descendants } from '../trees/positions';
+import { descendants } from '../store/positions';
 import { isoSeconds, Services } from './context';
-import type { Where } from './records';
+import type { Where } from './context';
 
 /** The record and, for a tree root or node, every record below it. */
 async function graph(trx: Knex.Transaction, rid: number, uri: string): Promise<number[]> {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { TypeInfo, UniqueRule } from '../registry';
 import type { KeyRow, LookupRow } from '../store/records';
-import type { Obj } from '../validation/walk';
+import type { Obj } from '../json';
 
 function hash(text: string): string {
   return crypto.createHash('sha256').update(text).digest('hex');

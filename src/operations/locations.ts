@@ -1,9 +1,10 @@
 import { ApiError, errors } from '../errors';
-import type { TypeHooks } from './hooks';
+import type { TypeHooks } from './context';
 import type { Actor, Services } from './context';
 import { prepareRecord } from '../validation';
-import { isPlainObject, Obj } from '../validation/walk';
-import { createRecord, readRecord, updateRecord } from './records';
+import { isPlainObject, Obj } from '../json';
+import { createRecord, updateRecord } from './write';
+import { readRecord } from './load';
 
 /** "Building, floor, room, area [barcode, classification, label: indicator, ...]", as the original titles locations. */
 export function locationTitle(l: Obj): string {

@@ -2,8 +2,8 @@ import { errors } from '../errors';
 import { RecordQueries } from '../store/records';
 import type { Services } from './context';
 import { lookupHash, lookupValue } from './keys';
-import type { Where } from './records';
-import { uriLoader } from './records';
+import type { Where } from './context';
+import { uriLoader } from './load';
 import { resolveLinks } from './resolve';
 
 /** The stored form of one identifier[] value, or undefined when it is not an array of 1 to 4 parts. */

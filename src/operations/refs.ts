@@ -1,7 +1,8 @@
 import type { Registry } from '../registry';
 import { ApiError } from '../errors';
 import type { RecordQueries, RefRow } from '../store/records';
-import { isPlainObject, Obj, walkShapes } from '../validation/walk';
+import { isPlainObject, Obj } from '../json';
+import { walkShapes } from '../validation/walk';
 
 /** Every outgoing reference of a record (links, uri properties, relationship subrecords). */
 export function collectRefs(registry: Registry, typeName: string, record: Obj): RefRow[] {

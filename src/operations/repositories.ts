@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { createDefaultGroups } from '../access/groups';
-import type { TypeHooks } from './hooks';
+import { createDefaultGroups } from './groups';
+import type { TypeHooks } from './context';
 import type { Services } from './context';
 
 /** Repository rules: default groups on create, contained records deleted with it. */

@@ -1,5 +1,5 @@
 import { RESOLVE_DEPTH_CEILING } from '../config';
-import { isPlainObject, Obj } from '../validation/walk';
+import { isPlainObject, Obj } from '../json';
 
 /** Loads records by URI in one batch; missing ones are left out of the map. */
 export type UriLoader = (uris: string[]) => Promise<Map<string, Obj>>;

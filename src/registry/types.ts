@@ -1,6 +1,8 @@
-import type { SearchMapping } from '../search/documents';
 
 /** Shape of generated/registry.json: what the app knows of every jsonmodel_type. */
+
+/** The id of the hidden global repository that holds installation-wide groups and grants (auth-and-permissions.md section 7). */
+export const GLOBAL_REPO_ID = 1;
 
 export type PropKind = 'scalar' | 'subrecord' | 'link' | 'ref' | 'inline';
 
@@ -90,3 +92,31 @@ export interface Manifest {
    */
   schemas?: Record<string, Record<string, unknown>>;
 }
+
+/** The search mapping of a type (x-archive.search): what src/search/documents.ts builds a document from. */
+/** A value taken from the record: a path, a join, a template, the first non-empty of several, a transform. */
+export type FieldSpec =
+  | string
+  | { path: string; join?: string; transform?: 'year' | 'exists' | 'missing' | 'squash' | 'lower' }
+  | { paths: string[]; join: string }
+  | { template: string; transform?: 'squash' | 'lower' }
+  | { first: FieldSpec[] };
+
+export interface SearchMapping {
+  title?: FieldSpec;
+  /** Defaults to the title, cleaned as the reference cleans title_sort. */
+  titleSort?: FieldSpec;
+  identifier?: FieldSpec;
+  /** Links to resolve before the document is built (resolve[] syntax). */
+  resolve?: string[];
+  /** Per-type fields; a one-element array marks the field multi-valued. */
+  fields?: Record<string, FieldSpec | [FieldSpec]>;
+  /** Aggregate types the document also answers to (`agent` for every agent type). */
+  types?: string[];
+  /**
+   * The document carries data of the records that link to it (a top container shows the
+   * collections whose instances hold it): a change to a linking record re-indexes it too.
+   */
+  dependsOnReferrers?: boolean;
+}
+

@@ -3,38 +3,12 @@
  * every document carries (search.md (f)). No per-type code: a type's mapping names paths into
  * the record (with `_resolved` copies of what it links to), joins, templates and transforms.
  */
-import type { Registry, TypeInfo, PropInfo } from '../registry';
-import type { Obj } from '../validation/walk';
+import type { Registry, TypeInfo, PropInfo, FieldSpec, SearchMapping } from '../registry';
+import type { Obj } from '../json';
 import { cleanTitle, COPY_FIELDS } from './fields';
 
 export type DocValue = string | number | boolean | Array<string | number>;
 export type SearchDoc = Record<string, DocValue>;
-
-/** A value taken from the record: a path, a join, a template, the first non-empty of several, a transform. */
-export type FieldSpec =
-  | string
-  | { path: string; join?: string; transform?: 'year' | 'exists' | 'missing' | 'squash' | 'lower' }
-  | { paths: string[]; join: string }
-  | { template: string; transform?: 'squash' | 'lower' }
-  | { first: FieldSpec[] };
-
-export interface SearchMapping {
-  title?: FieldSpec;
-  /** Defaults to the title, cleaned as the reference cleans title_sort. */
-  titleSort?: FieldSpec;
-  identifier?: FieldSpec;
-  /** Links to resolve before the document is built (resolve[] syntax). */
-  resolve?: string[];
-  /** Per-type fields; a one-element array marks the field multi-valued. */
-  fields?: Record<string, FieldSpec | [FieldSpec]>;
-  /** Aggregate types the document also answers to (`agent` for every agent type). */
-  types?: string[];
-  /**
-   * The document carries data of the records that link to it (a top container shows the
-   * collections whose instances hold it): a change to a linking record re-indexes it too.
-   */
-  dependsOnReferrers?: boolean;
-}
 
 /** Keys the full-record text leaves out, with everything beneath them (search.md (e)). */
 const FULLRECORD_EXCLUDES = new Set([

@@ -15,6 +15,13 @@ export interface SearchServices {
   close(): Promise<void>;
 }
 
+declare module '../operations/context' {
+  interface Services {
+    /** The search index and its indexer (absent only in tools that never search). */
+    search?: SearchServices;
+  }
+}
+
 /** Every field a type's search mapping declares, so queries know them as fields. */
 function mappedFields(registry: Registry): string[] {
   return Object.values(registry.types).flatMap((t) => Object.keys(t.search?.fields ?? {}));

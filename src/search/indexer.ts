@@ -7,12 +7,13 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Services } from '../operations/context';
-import { decorateRecords, uriLoader } from '../operations/records';
+import { decorateRecords, uriLoader } from '../operations/load';
 import { resolveLinks } from '../operations/resolve';
 import type { TypeInfo } from '../registry';
-import type { Obj } from '../validation/walk';
+import type { Obj } from '../json';
 import { log } from '../log';
-import { buildDocument, SearchDoc, SearchMapping } from './documents';
+import { buildDocument, SearchDoc } from './documents';
+import type { SearchMapping } from '../registry';
 import type { SearchIndex } from './port';
 
 const LEASE = 'indexer_lease';
@@ -61,7 +62,7 @@ export class Indexer {
 
   /** Mapping of each indexed type (types without one are not searched). */
   mappingOf(type: string): SearchMapping | undefined {
-    return (this.s.registry.types[type] as TypeInfo & { search?: SearchMapping })?.search;
+    return this.s.registry.types[type]?.search;
   }
 
   start(): void {

@@ -2,10 +2,11 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiError } from '../errors';
 import type { Registry, TypeInfo } from '../registry';
-import type { TypeHooks } from '../operations/hooks';
+import type { TypeHooks } from '../operations/context';
 import { RecordQueries } from '../store/records';
-import type { Obj } from '../validation/walk';
-import { ancestorsOf, descendants, logicalPosition, place, placeOf } from './positions';
+import type { Obj } from '../json';
+import { fullTree, type TreeTypes } from './views';
+import { ancestorsOf, descendants, logicalPosition, place, placeOf } from '../store/positions';
 
 interface NodeState {
   rootUri: string;
@@ -109,9 +110,10 @@ function nodeHooks(type: TypeInfo): TypeHooks {
 }
 
 /** Roots answer with their tree link, and take their whole tree with them when deleted. */
-function rootHooks(): TypeHooks {
+function rootHooks(types: TreeTypes): TypeHooks {
   return {
     derivedFields: ['tree'],
+    wholeTree: (s, repoId, id) => fullTree(s, types, repoId, id),
     async beforeDelete(trx, _s, row) {
       const rids = await trx('records').where({ root_uri: row.uri }).pluck('rid');
       await deleteRows(trx, rids.map(Number));
@@ -128,7 +130,7 @@ export function treeHooks(registry: Registry): Record<string, TypeHooks> {
   for (const type of Object.values(registry.types)) {
     if (!type.tree) continue;
     hooks[type.name] = nodeHooks(type);
-    hooks[type.tree.root] = rootHooks();
+    hooks[type.tree.root] = rootHooks({ root: registry.type(type.tree.root), node: type });
   }
   return hooks;
 }

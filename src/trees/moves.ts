@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import { ApiError, errors } from '../errors';
 import type { Actor, Services } from '../operations/context';
-import { createRecord, decorateRecords } from '../operations/records';
+import { createRecord } from '../operations/write';
+import { decorateRecords } from '../operations/load';
 import { RecordQueries } from '../store/records';
-import type { Obj } from '../validation/walk';
-import { ancestorsOf, place, placeOf } from './positions';
+import type { Obj } from '../json';
+import { ancestorsOf, place, placeOf } from '../store/positions';
 import { noPreviousNode, TreeTypes } from './views';
 
 type Db = Knex | Knex.Transaction;

@@ -2,9 +2,9 @@ import type { Knex } from 'knex';
 import { ApiError, errors } from '../errors';
 import type { TypeInfo } from '../registry';
 import type { Services } from '../operations/context';
-import type { Obj } from '../validation/walk';
+import type { Obj } from '../json';
 import { inOrder } from '../store/records';
-import { ancestorsOf, logicalPosition, parentKey, placeOf } from './positions';
+import { ancestorsOf, logicalPosition, parentKey, placeOf } from '../store/positions';
 
 /** Children of any node are cut into pages of this size (trees-and-positions.md section 5). */
 export const WAYPOINT_SIZE = 200;

@@ -1,6 +1,7 @@
 import type { PropInfo, Registry } from '../registry';
 import type { ErrorMap } from '../errors';
-import { isPlainObject, joinPath, Obj, shapeOf } from './walk';
+import { isPlainObject, Obj } from '../json';
+import { joinPath, shapeOf } from './walk';
 
 /**
  * Input clean-up before validation (record-model.md section 2): unknown and read-only properties

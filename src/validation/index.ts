@@ -4,7 +4,8 @@ import { cleanRecord } from './clean';
 import { EnumerationCatalog } from './enumerations';
 import { mapAjvErrors } from './messages';
 import { customRules } from './rules';
-import { isPlainObject, joinPath, Obj, Shape, walkShapes } from './walk';
+import { isPlainObject, Obj } from '../json';
+import { joinPath, Shape, walkShapes } from './walk';
 
 export interface Prepared {
   record: Obj;

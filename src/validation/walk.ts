@@ -1,10 +1,6 @@
 import type { PropInfo, Registry } from '../registry';
 
-export type Obj = Record<string, any>;
-
-export function isPlainObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isPlainObject, type Obj } from '../json';
 
 export function joinPath(base: string, key: string | number): string {
   return base ? `${base}/${key}` : String(key);

@@ -8,14 +8,14 @@
  * a change-log entry so that the search index picks the record up.
  */
 import type { Knex } from 'knex';
-import { groupHooks } from '../../access/groups';
+import { groupHooks } from '../../operations/groups';
 import type { Services } from '../../operations/context';
 import { lookupKeys, uniqueKeys } from '../../operations/keys';
-import { GLOBAL_REPO_ID } from '../../operations/records';
+import { GLOBAL_REPO_ID } from '../../registry';
 import { collectRefs } from '../../operations/refs';
 import type { TypeInfo } from '../../registry';
 import { RecordQueries, UniqueKeyTaken } from '../../store/records';
-import { parentKey } from '../../trees/positions';
+import { parentKey } from '../../store/positions';
 import type { RecordLine, TreePlace } from './format';
 
 /** What to do with a record whose uri the store holds already. */

@@ -1,7 +1,7 @@
-import { GLOBAL_REPO } from '../../access/grants';
-import { ADMINISTRATORS, setMembership } from '../../access/groups';
-import { normaliseUsername, setPassword } from '../../access/users';
-import { createRecord } from '../../operations/records';
+import { GLOBAL_REPO_ID } from '../../registry';
+import { ADMINISTRATORS, setMembership } from '../../operations/groups';
+import { normaliseUsername, setPassword } from '../../operations/users';
+import { createRecord } from '../../operations/write';
 import { prepareRecord } from '../../validation';
 import { action, cliConfig, readStdin, withServices } from '../context';
 import { CliError } from '../output';
@@ -40,7 +40,7 @@ export const createUserVerb: Verb = {
           return s.db.transaction(async (trx) => {
             const created = await createRecord(s, SYSTEM, { type: s.registry.type('user') }, record, warnings, { trx });
             await setPassword(trx, username, created.id, password);
-            if (options.admin) await setMembership(trx, s, SYSTEM, GLOBAL_REPO, ADMINISTRATORS, username, true);
+            if (options.admin) await setMembership(trx, s, SYSTEM, GLOBAL_REPO_ID, ADMINISTRATORS, username, true);
             return created;
           });
         });

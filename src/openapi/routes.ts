@@ -1,23 +1,24 @@
 /** The API's own description: the OpenAPI document and a browsable page over it. */
-import type { Registry } from '../registry';
-import { apiDocument } from '../openapi';
-import { DOCS_ASSET_TYPES, DOCS_CONTENT_SECURITY_POLICY, DOCS_PAGE, docsAsset } from '../openapi/swagger';
-import type { Endpoint } from './types';
+import type { Endpoint } from '../endpoints/types';
+import { DOCS_ASSET_TYPES, DOCS_CONTENT_SECURITY_POLICY, DOCS_PAGE, docsAsset } from './swagger';
+import { apiDocumentText } from './document-cache';
 
-const texts = new WeakMap<Registry, string>();
-
-function documentText(registry: Registry): string {
-  let text = texts.get(registry);
-  if (text === undefined) texts.set(registry, (text = JSON.stringify(apiDocument(registry))));
-  return text;
+/**
+ * The endpoint table an app serves: the given rows plus the rows of the API's own description,
+ * which describes exactly those rows (its own included).
+ */
+export function withDocs(table: Endpoint[]): Endpoint[] {
+  const served: Endpoint[] = [...table];
+  served.push(...docsEndpoints(served));
+  return served;
 }
 
-export function docsEndpoints(): Endpoint[] {
+function docsEndpoints(served: Endpoint[]): Endpoint[] {
   return [
     {
       method: 'get', path: '/openapi.json', permission: null,
       summary: 'This API described as an OpenAPI 3.1 document (generated from the schemas and the endpoint table)',
-      handle: async (call) => ({ json: documentText(call.s.registry) }),
+      handle: async (call) => ({ json: apiDocumentText(call.s.registry, served) }),
     },
     {
       method: 'get', path: '/docs', permission: null, produces: 'text/html', contentSecurityPolicy: DOCS_CONTENT_SECURITY_POLICY,

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import { ApiError, errors } from '../errors';
-import type { Actor, Services } from '../operations/context';
-import type { TypeHooks } from '../operations/hooks';
-import { lookupHash, lookupValue, uniqueKeys } from '../operations/keys';
-import { createRecord, updateRecord } from '../operations/records';
+import type { Actor, Services } from './context';
+import type { TypeHooks } from './context';
+import { lookupHash, lookupValue, uniqueKeys } from './keys';
+import { createRecord, updateRecord } from './write';
 import { RecordQueries } from '../store/records';
 import { prepareRecord } from '../validation';
-import type { Obj } from '../validation/walk';
-import { GLOBAL_REPO } from './grants';
-import { ADMINISTRATOR_GRANTS, DEFAULT_REPOSITORY_GROUPS, PERMISSION_BY_CODE } from './permission-table';
+import type { Obj } from '../json';
+import { GLOBAL_REPO_ID } from '../registry';
+import { ADMINISTRATOR_GRANTS, DEFAULT_REPOSITORY_GROUPS, PERMISSION_BY_CODE } from '../access/permission-table';
 
 export const ADMINISTRATORS = 'administrators';
 
@@ -35,7 +35,7 @@ export const groupHooks: TypeHooks = {
       const def = PERMISSION_BY_CODE.get(code);
       if (!def) unknown.push(code);
       else if (def.impliedBy) continue;
-      else if (def.level === 'global' && where.repoId !== GLOBAL_REPO) throw errors.accessDenied();
+      else if (def.level === 'global' && where.repoId !== GLOBAL_REPO_ID) throw errors.accessDenied();
       else if (!grants.includes(code)) grants.push(code);
     }
     if (unknown.length) {
@@ -92,9 +92,9 @@ export async function findGroup(db: Knex | Knex.Transaction, s: Services, repoId
 }
 
 export async function ensureAdministratorsGroup(trx: Knex.Transaction, s: Services, actor: Actor) {
-  const existing = await findGroup(trx, s, GLOBAL_REPO, ADMINISTRATORS);
+  const existing = await findGroup(trx, s, GLOBAL_REPO_ID, ADMINISTRATORS);
   if (existing) return;
-  await createGroup(trx, s, actor, GLOBAL_REPO, {
+  await createGroup(trx, s, actor, GLOBAL_REPO_ID, {
     group_code: ADMINISTRATORS,
     description: 'Administrators',
     member_usernames: ['admin'],

@@ -1,16 +1,18 @@
 import type { Knex } from 'knex';
 import type { TypeInfo } from '../registry';
-import { ApiError, ErrorMap, errors } from '../errors';
-import { RecordQueries, RecordRow, SORT_COLUMNS, UniqueKeyTaken } from '../store/records';
-import type { Obj } from '../validation/walk';
-import { Actor, isoSeconds, Services } from './context';
+import { GLOBAL_REPO_ID } from '../registry';
+import { ErrorMap, errors } from '../errors';
+import type { Obj } from '../json';
+import { RecordQueries, RecordRow, UniqueKeyTaken } from '../store/records';
+import { Actor, isoSeconds, Services, Where } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
 import { checkRefs, collectRefs, unlink } from './refs';
-import { resolveLinks } from './resolve';
-import { fullTree } from '../trees/views';
+import { fetchRow, recordUri } from './load';
 
-/** The id of the hidden global repository (auth-and-permissions.md section 7). */
-export const GLOBAL_REPO_ID = 1;
+/**
+ * The write operations every type shares: create, update, delete, each in one transaction that
+ * also derives keys, lookups and links and appends the change-log entry the indexer follows.
+ */
 
 export interface WriteResult {
   status: 'Created' | 'Updated';
@@ -19,18 +21,6 @@ export interface WriteResult {
   stale: null;
   uri: string;
   warnings: ErrorMap | [];
-}
-
-export interface Where {
-  type: TypeInfo;
-  /** The path's repository for repository-scoped types. */
-  repoId?: number;
-  /** The caller may see suppressed records (auth-and-permissions.md section 10). */
-  showSuppressed?: boolean;
-}
-
-export function recordUri(where: Where, id: number): string {
-  return `${where.type.uri!.replace(':repo_id', String(where.repoId))}/${id}`;
 }
 
 function warningsOf(map: ErrorMap): ErrorMap | [] {
@@ -140,15 +130,6 @@ function lockVersionOf(body: Obj): number {
   return n;
 }
 
-async function fetchRow(q: RecordQueries, where: Where, id: number): Promise<RecordRow> {
-  const row = await q.get(where.type.name, id);
-  const scoped = where.type.scope === 'repository';
-  if (!row || (scoped && row.repo_id !== where.repoId) || (scoped && row.suppressed && !where.showSuppressed)) {
-    throw errors.notFound(where.type.model);
-  }
-  return row;
-}
-
 export async function updateRecord(
   s: Services,
   actor: Actor,
@@ -199,7 +180,7 @@ export async function deleteRecord(
     const row = await fetchRow(q, where, id);
     const referrers = await q.referrers(row.uri);
     if (where.type.refuseDeleteIfLinked && referrers.length) {
-      throw new ApiError(409, { error: where.type.refuseDeleteIfLinked });
+      throw errors.deleteRefusedWhileLinked(where.type.refuseDeleteIfLinked);
     }
     await s.hooks[where.type.name]?.beforeDelete?.(trx, s, row);
     await q.delete(row.rid!);
@@ -230,110 +211,3 @@ async function dropLinksTo(q: RecordQueries, s: Services, referrer: RecordRow, u
   await q.appendChange(referrer.type, referrer.uri, 'upsert', nowMs);
 }
 
-/** The stored record (for domain code that reads before it writes). */
-export async function readRecord(s: Services, where: Where, id: number, db: Knex | Knex.Transaction = s.db.knex): Promise<Obj> {
-  return JSON.parse((await fetchRow(new RecordQueries(db), where, id)).json);
-}
-
-/** Loader for resolve[]: a batch of URIs → records (scope is not checked, as in the reference). */
-export function uriLoader(s: Services) {
-  return async (uris: string[]) => {
-    const rows = await new RecordQueries(s.db.knex).getByUris(uris);
-    const records = rows.map((r) => JSON.parse(r.json) as Obj);
-    await decorateRecords(s, records);
-    const found = new Map(records.map((r) => [r.uri as string, r]));
-    for (const uri of uris.filter((u) => u.endsWith('/tree'))) {
-      const tree = await loadTree(s, uri);
-      if (tree) found.set(uri, tree);
-    }
-    return found;
-  };
-}
-
-/** resolve[]=tree: a root's `tree` link resolves to its whole tree (pagination-and-resolve.md section 5). */
-async function loadTree(s: Services, treeUri: string): Promise<Obj | undefined> {
-  const rootUri = treeUri.slice(0, -'/tree'.length);
-  const root = s.registry.typeOfUri(rootUri);
-  const node = Object.values(s.registry.types).find((t) => t.tree?.root === root?.name);
-  if (!root || !node) return undefined;
-  const row = await s.db.knex('records').where({ uri: rootUri }).first('id', 'repo_id');
-  return row ? fullTree(s, { root, node }, Number(row.repo_id), Number(row.id)) : undefined;
-}
-
-/** Lets each type's hook add what it computes from storage, one batch per type. */
-export async function decorateRecords(s: Services, records: Obj[], db: Knex | Knex.Transaction = s.db.knex): Promise<void> {
-  const byType = new Map<string, Obj[]>();
-  for (const r of records) byType.set(r.jsonmodel_type, [...(byType.get(r.jsonmodel_type) ?? []), r]);
-  for (const [type, group] of byType) await s.hooks[type]?.decorate?.(db, s, group);
-}
-
-/** One record as JSON text; the stored text is served as is unless links are resolved. */
-export async function getRecordJson(s: Services, where: Where, id: number, o: ListOptions = {}): Promise<string> {
-  const row = await fetchRow(new RecordQueries(s.db.knex), where, id);
-  return (await rowsToJson(s, [row], o)).slice(1, -1);
-}
-
-export interface ListOptions {
-  modifiedSince?: number;
-  sortField?: string;
-  sortDirection?: 'asc' | 'desc';
-  resolve?: string[];
-  /** Adds computed fields to each record before it is served. */
-  decorate?: (records: Obj[]) => Promise<void>;
-}
-
-function listQuery(s: Services, where: Where, o: ListOptions) {
-  const sortColumn = SORT_COLUMNS[o.sortField ?? 'id'];
-  if (!sortColumn) {
-    throw errors.params({
-      sort_field: [`Failed validation -- must be one of ${Object.keys(SORT_COLUMNS).join(', ')} but given: ${o.sortField}`],
-    });
-  }
-  return {
-    type: where.type.name,
-    repoId: where.type.scope === 'repository' ? where.repoId : undefined,
-    includeSuppressed: where.type.scope !== 'repository' || !!where.showSuppressed,
-    modifiedSinceMs: o.modifiedSince ? o.modifiedSince * 1000 : undefined,
-    sortColumn,
-    sortDirection: o.sortDirection ?? 'asc',
-  } as const;
-}
-
-async function rowsToJson(s: Services, rows: RecordRow[], o: ListOptions): Promise<string> {
-  const typeDecorates = rows.some((r) => s.hooks[r.type]?.decorate);
-  if (!o.resolve?.length && !o.decorate && !typeDecorates) return `[${rows.map((r) => r.json).join(',')}]`;
-  const records = rows.map((r) => JSON.parse(r.json));
-  if (typeDecorates) await decorateRecords(s, records);
-  await o.decorate?.(records);
-  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s));
-  return JSON.stringify(records);
-}
-
-export async function listPage(s: Services, where: Where, page: number, pageSize: number, o: ListOptions): Promise<string> {
-  const q = new RecordQueries(s.db.knex);
-  const base = listQuery(s, where, o);
-  const [total, rows] = await Promise.all([
-    q.count(base),
-    q.list({ ...base, limit: pageSize, offset: (page - 1) * pageSize }),
-  ]);
-  const lastPage = Math.max(1, Math.ceil(total / pageSize));
-  const results = await rowsToJson(s, rows, o);
-  return `{"first_page":1,"last_page":${lastPage},"this_page":${page},"total":${total},"results":${results}}`;
-}
-
-export async function listIdSet(s: Services, where: Where, ids: number[], o: ListOptions): Promise<string> {
-  const rows = await new RecordQueries(s.db.knex).list({ ...listQuery(s, where, o), ids });
-  return rowsToJson(s, rows, o);
-}
-
-export async function listAllIds(s: Services, where: Where, o: ListOptions): Promise<number[]> {
-  return new RecordQueries(s.db.knex).listIds(listQuery(s, where, o));
-}
-
-/** Unlimited listings: every visible record, as a plain array. */
-export async function listAll(s: Services, where: Where, o: ListOptions): Promise<string> {
-  const rows = await new RecordQueries(s.db.knex).list(listQuery(s, where, o));
-  return rowsToJson(s, rows, o);
-}
-
-export { ApiError };

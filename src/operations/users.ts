@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { errors } from '../errors';
-import type { Services } from '../operations/context';
-import type { TypeHooks } from '../operations/hooks';
-import type { Obj } from '../validation/walk';
-import { holds, loadGrants, permissionsObject } from './grants';
-import { loginKeys, loginThrottleFor } from './login-throttle';
-import { createSession } from './sessions';
-import { decoyHash, hashPassword, verifyPassword } from './passwords';
+import type { Services } from './context';
+import type { TypeHooks } from './context';
+import type { Obj } from '../json';
+import { holds, loadGrants, permissionsObject } from '../access/grants';
+import { loginKeys, loginThrottleFor } from '../access/login-throttle';
+import { createSession } from '../access/sessions';
+import { decoyHash, hashPassword, verifyPassword } from '../access/passwords';
 
 const USERNAME = /^[a-zA-Z0-9\-_. @]+$/;
 

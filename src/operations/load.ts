@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import { errors } from '../errors';
+import type { Obj } from '../json';
+import { RecordQueries, RecordRow } from '../store/records';
+import type { Services, Where } from './context';
+
+/**
+ * The record loader every reader shares (the read operations, resolve[], the search indexer,
+ * the exporters): a record by id with the scope and suppression rules, records by URI, and the
+ * fields type hooks compute at read time.
+ */
+
+export function recordUri(where: Where, id: number): string {
+  return `${where.type.uri!.replace(':repo_id', String(where.repoId))}/${id}`;
+}
+
+export async function fetchRow(q: RecordQueries, where: Where, id: number): Promise<RecordRow> {
+  const row = await q.get(where.type.name, id);
+  const scoped = where.type.scope === 'repository';
+  if (!row || (scoped && row.repo_id !== where.repoId) || (scoped && row.suppressed && !where.showSuppressed)) {
+    throw errors.notFound(where.type.model);
+  }
+  return row;
+}
+
+/** The stored record (for domain code that reads before it writes). */
+export async function readRecord(s: Services, where: Where, id: number, db: Knex | Knex.Transaction = s.db.knex): Promise<Obj> {
+  return JSON.parse((await fetchRow(new RecordQueries(db), where, id)).json);
+}
+
+/** Loader for resolve[]: a batch of URIs → records (scope is not checked, as in the reference). */
+export function uriLoader(s: Services) {
+  return async (uris: string[]) => {
+    const rows = await new RecordQueries(s.db.knex).getByUris(uris);
+    const records = rows.map((r) => JSON.parse(r.json) as Obj);
+    await decorateRecords(s, records);
+    const found = new Map(records.map((r) => [r.uri as string, r]));
+    for (const uri of uris.filter((u) => u.endsWith('/tree'))) {
+      const tree = await loadTree(s, uri);
+      if (tree) found.set(uri, tree);
+    }
+    return found;
+  };
+}
+
+/** resolve[]=tree: a root's `tree` link resolves to its whole tree, built by the root type's hook (pagination-and-resolve.md section 5). */
+async function loadTree(s: Services, treeUri: string): Promise<Obj | undefined> {
+  const rootUri = treeUri.slice(0, -'/tree'.length);
+  const root = s.registry.typeOfUri(rootUri);
+  const whole = root && s.hooks[root.name]?.wholeTree;
+  if (!whole) return undefined;
+  const row = await s.db.knex('records').where({ uri: rootUri }).first('id', 'repo_id');
+  return row ? whole(s, Number(row.repo_id), Number(row.id)) : undefined;
+}
+
+/** Lets each type's hook add what it computes from storage, one batch per type. */
+export async function decorateRecords(s: Services, records: Obj[], db: Knex | Knex.Transaction = s.db.knex): Promise<void> {
+  const byType = new Map<string, Obj[]>();
+  for (const r of records) byType.set(r.jsonmodel_type, [...(byType.get(r.jsonmodel_type) ?? []), r]);
+  for (const [type, group] of byType) await s.hooks[type]?.decorate?.(db, s, group);
+}
+

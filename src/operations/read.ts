@@ -1,0 +1,78 @@
+import { errors } from '../errors';
+import type { Obj } from '../json';
+import { RecordQueries, RecordRow, SORT_COLUMNS } from '../store/records';
+import type { Services, Where } from './context';
+import { decorateRecords, fetchRow, uriLoader } from './load';
+import { resolveLinks } from './resolve';
+
+/** The read operations: one record, and the listings (page, id_set, all_ids, unlimited) as served JSON text. */
+
+/** One record as JSON text; the stored text is served as is unless links are resolved. */
+export async function getRecordJson(s: Services, where: Where, id: number, o: ListOptions = {}): Promise<string> {
+  const row = await fetchRow(new RecordQueries(s.db.knex), where, id);
+  return (await rowsToJson(s, [row], o)).slice(1, -1);
+}
+
+export interface ListOptions {
+  modifiedSince?: number;
+  sortField?: string;
+  sortDirection?: 'asc' | 'desc';
+  resolve?: string[];
+  /** Adds computed fields to each record before it is served. */
+  decorate?: (records: Obj[]) => Promise<void>;
+}
+
+function listQuery(s: Services, where: Where, o: ListOptions) {
+  const sortColumn = SORT_COLUMNS[o.sortField ?? 'id'];
+  if (!sortColumn) {
+    throw errors.params({
+      sort_field: [`Failed validation -- must be one of ${Object.keys(SORT_COLUMNS).join(', ')} but given: ${o.sortField}`],
+    });
+  }
+  return {
+    type: where.type.name,
+    repoId: where.type.scope === 'repository' ? where.repoId : undefined,
+    includeSuppressed: where.type.scope !== 'repository' || !!where.showSuppressed,
+    modifiedSinceMs: o.modifiedSince ? o.modifiedSince * 1000 : undefined,
+    sortColumn,
+    sortDirection: o.sortDirection ?? 'asc',
+  } as const;
+}
+
+async function rowsToJson(s: Services, rows: RecordRow[], o: ListOptions): Promise<string> {
+  const typeDecorates = rows.some((r) => s.hooks[r.type]?.decorate);
+  if (!o.resolve?.length && !o.decorate && !typeDecorates) return `[${rows.map((r) => r.json).join(',')}]`;
+  const records = rows.map((r) => JSON.parse(r.json));
+  if (typeDecorates) await decorateRecords(s, records);
+  await o.decorate?.(records);
+  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s));
+  return JSON.stringify(records);
+}
+
+export async function listPage(s: Services, where: Where, page: number, pageSize: number, o: ListOptions): Promise<string> {
+  const q = new RecordQueries(s.db.knex);
+  const base = listQuery(s, where, o);
+  const [total, rows] = await Promise.all([
+    q.count(base),
+    q.list({ ...base, limit: pageSize, offset: (page - 1) * pageSize }),
+  ]);
+  const lastPage = Math.max(1, Math.ceil(total / pageSize));
+  const results = await rowsToJson(s, rows, o);
+  return `{"first_page":1,"last_page":${lastPage},"this_page":${page},"total":${total},"results":${results}}`;
+}
+
+export async function listIdSet(s: Services, where: Where, ids: number[], o: ListOptions): Promise<string> {
+  const rows = await new RecordQueries(s.db.knex).list({ ...listQuery(s, where, o), ids });
+  return rowsToJson(s, rows, o);
+}
+
+export async function listAllIds(s: Services, where: Where, o: ListOptions): Promise<number[]> {
+  return new RecordQueries(s.db.knex).listIds(listQuery(s, where, o));
+}
+
+/** Unlimited listings: every visible record, as a plain array. */
+export async function listAll(s: Services, where: Where, o: ListOptions): Promise<string> {
+  const rows = await new RecordQueries(s.db.knex).list(listQuery(s, where, o));
+  return rowsToJson(s, rows, o);
+}
+
