@@ -79,6 +79,12 @@ export interface TypeInfo {
   allowInGlobalRepository?: boolean;
   /** How records of this type become search documents; absent: the type is not searched. */
   search?: SearchMapping;
+  /**
+   * Per-format export mappings (`x-archive.export.<format>`): record fields to elements, read by
+   * the exporters in src/exchange/export/ and by OAI-PMH, so a type dropped in with a mapping is
+   * exported without code. Each exporter documents the shape of its own block.
+   */
+  export?: Record<string, unknown>;
   /** Regular expression (source) matching a URI of this type. */
   uriPattern?: string;
   props: Record<string, PropInfo>;

@@ -1,0 +1,131 @@
+/**
+ * What the record exporters of this folder share: loading one record for export (with the links
+ * it names resolved), the reply that streams an XML document, the `.../metadata` answer with
+ * ArchivesSpace's file names, and small readers of the record model (names, dates, notes).
+ */
+import { errors } from '../../errors';
+import type { Obj } from '../../json';
+import type { Services } from '../../operations/context';
+import { decorateRecords, uriLoader } from '../../operations/load';
+import { resolveLinks } from '../../operations/resolve';
+import { RecordQueries } from '../../store/records';
+import { XmlWriter } from '../xml';
+
+/** A streamed answer as the endpoint table takes it (src/endpoints/types Reply), without importing that layer. */
+export interface StreamedXml {
+  contentType: string;
+  stream: (send: (chunk: string | Buffer) => Promise<void>) => Promise<void>;
+}
+
+/**
+ * One record as an exporter reads it: served JSON, hook-computed fields, and the links in
+ * `resolve` carrying `_resolved`. Unknown ids, records of another repository and suppressed
+ * records answer 404: an export never shows a suppressed record, whoever asks.
+ */
+export async function loadForExport(
+  s: Services, typeName: string, id: number, repoId: number | undefined, resolve: string[] = [],
+): Promise<Obj> {
+  const type = s.registry.type(typeName);
+  const row = await new RecordQueries(s.db.knex).get(typeName, id);
+  const inRepo = type.scope !== 'repository' || row?.repo_id === repoId;
+  if (!row || !inRepo || row.suppressed || row.hidden) throw errors.notFound(type.model);
+  const record = JSON.parse(row.json) as Obj;
+  await decorateRecords(s, [record]);
+  if (resolve.length) await resolveLinks([record], resolve, uriLoader(s));
+  return record;
+}
+
+/** A whole XML document written straight to the client as it is produced. */
+export function xmlReply(write: (w: XmlWriter) => Promise<void> | void): StreamedXml {
+  return {
+    contentType: 'application/xml',
+    stream: async (send) => {
+      const w = new XmlWriter(send);
+      w.declaration();
+      await write(w);
+      await w.end();
+    },
+  };
+}
+
+/**
+ * ArchivesSpace's export file names: `<id>_<UTC time as 20210218_182435_UTC>_<suffix>`, spaces
+ * to underscores and anything but letters, digits, `_` and `.` dropped.
+ */
+export function exportFilename(id: string, suffix: string, now = new Date()): string {
+  const utc = now.toISOString().replace(/\.\d+Z$/, '').replace('T', ' ');
+  return `${id}_${utc} UTC_${suffix}`.replace(/\s+/g, '_').replace(/[^0-9A-Za-z_.]/g, '');
+}
+
+/** The `.../metadata` answer: the file name and media type a client saves the export under. */
+export function exportMetadata(filename: string, mimetype = 'application/xml') {
+  return { filename, mimetype };
+}
+
+/** `publish` as ArchivesSpace reads it: only `true` counts. */
+export const isPublished = (x: Obj | undefined): boolean => x?.publish === true;
+
+/** The name an agent goes by: the display name, else its first name form. */
+export function agentName(agent: Obj): Obj {
+  const names: Obj[] = agent.names ?? [];
+  return agent.display_name ?? names.find((n) => n.is_display_name) ?? names.find((n) => n.authorized) ?? names[0] ?? {};
+}
+
+/** The sort name of an agent's display name, or what the parts add up to when it has none. */
+export function agentSortName(agent: Obj): string {
+  const n = agentName(agent);
+  if (n.sort_name) return n.sort_name;
+  return [n.primary_name ?? n.family_name ?? n.software_name, n.rest_of_name, n.subordinate_name_1, n.subordinate_name_2]
+    .filter(Boolean).join(', ');
+}
+
+/** A date's text: its expression, else begin or "begin - end". */
+export function dateText(date: Obj, joiner = ' - '): string {
+  if (date.expression) return date.expression;
+  if (date.end && date.end !== date.begin) return `${date.begin ?? ''}${joiner}${date.end}`;
+  return date.begin ?? '';
+}
+
+/** Inline markup (EAD tags typed into notes) reduced to its text, for formats that carry plain text. */
+export function plainText(text: string): string {
+  // Inline tags (emph, title, extref) sit inside words' flow; block tags (p, lb, item...) part them.
+  return text
+    .replace(/<\/?(p|lb|list|item|chronitem|defitem|head|blockquote)\b[^>]*>/g, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
+/**
+ * The text of a note: its own content and its text sub-notes (published ones, unless unpublished
+ * content is wanted), as one string.
+ */
+export function noteText(note: Obj, includeUnpublished: boolean): string {
+  const parts: string[] = [];
+  for (const c of Array.isArray(note.content) ? note.content : note.content ? [note.content] : []) parts.push(String(c));
+  for (const sub of note.subnotes ?? []) {
+    if (sub.jsonmodel_type !== 'note_text') continue;
+    if (sub.publish === false && !includeUnpublished) continue;
+    if (sub.content) parts.push(String(sub.content));
+  }
+  return parts.join(' ').trim();
+}
+
+/** Notes to export: published ones, or all of them when unpublished content is asked for and allowed. */
+export function visibleNotes(record: Obj, includeUnpublished: boolean): Obj[] {
+  return (record.notes ?? []).filter((n: Obj) => includeUnpublished || n.publish !== false);
+}
+
+/** A linked record's target, when it was resolved and may be shown. */
+export function linkedVisible(link: Obj, includeUnpublished: boolean): Obj | undefined {
+  const target = link._resolved as Obj | undefined;
+  if (!target) return undefined;
+  if (!includeUnpublished && target.publish !== true) return undefined;
+  return target;
+}
+
+/** The repository id in a record's URI (`/repositories/2/...`). */
+export function repoIdOfUri(uri: string): number | undefined {
+  const m = /^\/repositories\/(\d+)/.exec(uri);
+  return m ? Number(m[1]) : undefined;
+}
