@@ -4,6 +4,32 @@
  */
 export type ErrorMap = Record<string, string[]>;
 
+/**
+ * The kinds of error answer, by status. An endpoint row declares which kinds it answers
+ * (src/endpoints/types.ts answeredErrors) and the OpenAPI document describes exactly those.
+ */
+export const ERROR_KINDS = {
+  BadRequest: {
+    status: 400,
+    description: 'Bad parameters, an unparsable or invalid JSON body, a repository that does not exist, a link to a missing record ' +
+      '(`{"error": {"<path>": ["<message>"]}}` or `{"error": "<message>"}`).',
+  },
+  AccessDenied: { status: 403, description: 'The caller lacks the permission (`{"error": "Access denied"}`).' },
+  NotFound: { status: 404, description: 'No such record here (`{"error": "<Model> not found"}`).' },
+  Conflict: {
+    status: 409,
+    description: 'A stale or missing `lock_version`, an update of a suppressed record, or a delete the record\'s links forbid.',
+  },
+  SessionGone: {
+    status: 412,
+    description: 'The session header names no live session (`SESSION_GONE`) or an expired one (`SESSION_EXPIRED`): log in again.',
+  },
+  TooLarge: { status: 413, description: 'The request body is larger than BODY_LIMIT_BYTES.' },
+  TooManyRequests: { status: 429, description: 'Too many failed logins for this username or address; see the Retry-After header.' },
+} as const;
+
+export type ErrorKind = keyof typeof ERROR_KINDS;
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -56,6 +82,29 @@ export const errors = {
   /** A type whose schema refuses deleting a record others still link to (x-archive.refuseDeleteIfLinked). */
   deleteRefusedWhileLinked: (message: string) => new ApiError(409, { error: message }),
   suppressedUpdate: () => new ApiError(409, { error: "Can't update an object that has been suppressed" }),
+  /** A link (ref) to a record that does not exist. */
+  missingLinkTarget: (uri: string) => new ApiError(400, { error: `Can't relate to non-existent record: ${uri}` }),
+  /** A link from a repository's record to another repository's record. */
+  foreignRepositoryLink: (repoId: number | undefined, uri: string) =>
+    new ApiError(400, { error: `Invalid URI reference for this (${repoId}) repo: '${uri}'` }),
+  /** A tree move that would put a node under itself or its descendants. */
+  treeCycle: () => new ApiError(409, { error: "Can't make a parent into its own child" }),
+  noPreviousNode: () => new ApiError(404, { error: 'No previous node' }),
+  enumerationValueInUse: (value: string) => new ApiError(409, { error: `Can't delete a value that's in use: ${value}` }),
+  enumerationNotEditable: (id: number) => new ApiError(400, { error: `Can't migrate values for non-editable enumeration ${id}` }),
+  enumerationValueMissing: (value: string, id: number) =>
+    new ApiError(404, { error: `Can't find a value '${value}' in enumeration ${id}` }),
+  readOnlyEnumerationValue: () => new ApiError(400, { error: "Can't transfer from a read-only enumeration value" }),
+  /** A search parameter (q, aq, filter, sort...) that cannot be understood, in the parameter-error shape. */
+  badSearchParam: (param: string, message: string) => new ApiError(400, { error: { [param]: [message] } }),
+  /** What the configured search adapter cannot express. */
+  unsupportedBySearchAdapter: (what: string) =>
+    new ApiError(400, { error: { q: [`${what} is not supported by the Typesense search index (SEARCH_ADAPTER=typesense); use the embedded index for it`] } }),
+  /** An error of one item of a batch, naming the item it is about. */
+  forItem: (err: ApiError, uri: string) => new ApiError(err.status, { ...err.body, uri }, err.trailingNewline, err.headers),
+  /** A 4xx from Express or its body parsers, with their message. */
+  fromHttpLayer: (status: number, message: string) => new ApiError(status, { error: message }),
+  internal: () => new ApiError(500, { error: 'Internal server error' }),
   bodyTooLarge: (limit: number) =>
     new ApiError(413, { error: `Request body is larger than the limit of ${limit} bytes` }),
   urlTooLong: (limit: number) =>

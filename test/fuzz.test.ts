@@ -7,7 +7,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import supertest from 'supertest';
 import { servedEndpoints } from '../src/openapi';
-import type { Endpoint, ParamSpec } from '../src/endpoints/types';
+import { answeredErrors, type Endpoint, type ParamSpec } from '../src/endpoints/types';
+import { ERROR_KINDS } from '../src/errors';
 import { sampleRecord } from './fixtures';
 import { createRepository, startTestApp, STORE, TestApp } from './helpers';
 
@@ -616,6 +617,20 @@ function describeCase(c: Case): string {
   return `[${c.kind}] ${c.who} ${c.method.toUpperCase()} ${c.url.slice(0, 300)}${body}`;
 }
 
+/** Each row's declared error kinds as statuses (answeredErrors), by "method path". */
+let declaredStatuses = new Map<string, Set<number>>();
+
+/**
+ * An error status the row does not declare (its OpenAPI responses would not list it). Limits the
+ * HTTP layer applies before routing (413 body, 414 URL) and unrouted requests are every row's.
+ */
+function undeclaredError(c: Case, res: Answer): string | undefined {
+  const declared = c.row ? declaredStatuses.get(c.row) : undefined;
+  if (!declared || res.status < 400 || res.status === 413 || res.status === 414) return undefined;
+  if (res.status === 404 && res.text.includes('Sinatra::NotFound')) return undefined;
+  return declared.has(res.status) ? undefined : `status ${res.status} is not among the errors its row declares (${[...declared].join(', ')})`;
+}
+
 async function runAll(w: World, cases: Case[], check: (c: Case, res: Answer) => Promise<string | undefined>): Promise<{ failures: Failure[]; statuses: Record<number, number> }> {
   const failures: Failure[] = [];
   const statuses: Record<number, number> = {};
@@ -637,6 +652,7 @@ async function runAll(w: World, cases: Case[], check: (c: Case, res: Answer) => 
       }
       const sent = `${c.url} ${c.body ?? ''}`;
       if (!problem && res.status >= 400 && LEAK.test(res.text) && !LEAK.test(sent)) problem = 'error body leaks internals';
+      problem ??= undeclaredError(c, res);
       problem ??= await check(c, res);
       if (problem) failures.push({ c, status: res.status, problem, text: res.text.slice(0, 400) });
     }
@@ -673,6 +689,7 @@ describe(`generated bad input (${STORE})`, function () {
     w.repo = await createRepository(w.t, 'FUZZ');
     const H = { 'X-ArchivesSpace-Session': w.token };
     endpoints = servedEndpoints(w.t.services.registry);
+    declaredStatuses = new Map(endpoints.map((e) => [`${e.method} ${e.path}`, new Set(answeredErrors(e).map((k) => ERROR_KINDS[k].status))]));
     routed = w.t.services.registry.routedTypes();
     w.records = new Map();
     const create = async (type: string, url: string) => {

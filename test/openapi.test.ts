@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { openApiPath, servedEndpoints } from '../src/openapi';
+import { answeredErrors } from '../src/endpoints/types';
+import { ERROR_KINDS } from '../src/errors';
 import { DOCS_CONTENT_SECURITY_POLICY } from '../src/openapi/swagger';
 import { startTestApp, STORE, TestApp } from './helpers';
 
@@ -39,6 +41,11 @@ describe(`the OpenAPI document and the API page (${STORE})`, function () {
       for (const name of [...e.path.matchAll(/:(\w+)/g)].map((m) => m[1])) {
         assert.ok(op.parameters.some((p: any) => p.in === 'path' && p.name === name && p.required), `${e.method} ${e.path}: path parameter ${name}`);
       }
+      // The documented error answers are exactly the ones the row declares (errors.ts kinds).
+      const documented = Object.keys(op.responses).filter((code) => Number(code) >= 400).sort();
+      const declared = answeredErrors(e).map((k) => String(ERROR_KINDS[k].status)).sort();
+      assert.deepEqual(documented, declared, `${e.method} ${e.path}: documented errors`);
+      for (const kind of answeredErrors(e)) assert.equal(op.responses[ERROR_KINDS[kind].status].$ref, `#/components/responses/${kind}`);
     }
     const described = Object.values(doc.paths).reduce((n: number, item: any) => n + Object.keys(item).length, 0);
     const mounted = new Set(rows.map((e) => `${e.method} ${e.path}`)).size;

@@ -81,7 +81,7 @@ function groupEndpoints(): Endpoint[] {
       },
     },
     {
-      method: 'get', path: `${base}/:id`, permission: 'manage_repository', params: [id, withMembers], summary: 'Get a group',
+      method: 'get', path: `${base}/:id`, permission: 'manage_repository', params: [id, withMembers], summary: 'Get a group', errors: ['NotFound'],
       handle: async (call) => {
         const group = JSON.parse(await getRecordJson(call.s, groupWhere(call), call.params.id));
         if (!call.params.with_members) delete group.member_usernames;
@@ -89,7 +89,7 @@ function groupEndpoints(): Endpoint[] {
       },
     },
     {
-      method: 'post', path: `${base}/:id`, body: 'group', permission: 'manage_repository', params: [id, withMembers],
+      method: 'post', path: `${base}/:id`, body: 'group', permission: 'manage_repository', params: [id, withMembers], errors: ['NotFound', 'Conflict'],
       summary: 'Update a group (grants always replaced; members replaced unless with_members=false)',
       handle: async (call) => {
         const body = call.body!.record;
@@ -101,7 +101,7 @@ function groupEndpoints(): Endpoint[] {
       },
     },
     {
-      method: 'delete', path: `${base}/:id`, permission: 'manage_repository', params: [id], summary: 'Delete a group',
+      method: 'delete', path: `${base}/:id`, permission: 'manage_repository', params: [id], summary: 'Delete a group', errors: ['NotFound', 'Conflict'],
       handle: async (call) => json(await deleteRecord(call.s, groupWhere(call), call.params.id)),
     },
   ];
@@ -141,7 +141,7 @@ function userEndpoints(): Endpoint[] {
       handle: (call) => paginatedListing(call, userWhere(call.s), (users) => decorateUsers(call.s, users)),
     },
     {
-      method: 'get', path: '/users/current-user', permission: null, summary: 'The calling user, with permissions',
+      method: 'get', path: '/users/current-user', permission: null, summary: 'The calling user, with permissions', errors: ['NotFound'],
       handle: async (call) => {
         if (!call.actor) throw errors.notFoundException();
         const found = await userRecordByName(call.s.db.knex, call.actor.username);
@@ -159,11 +159,11 @@ function userEndpoints(): Endpoint[] {
       },
     },
     {
-      method: 'get', path: '/users/:id', permission: 'manage_users', params: [id], summary: 'Get a user, with permissions',
+      method: 'get', path: '/users/:id', permission: 'manage_users', params: [id], summary: 'Get a user, with permissions', errors: ['NotFound'],
       handle: async (call) => json(await userJson(call.s, call.params.id, { permissions: true })),
     },
     {
-      method: 'post', path: '/users/:id', body: 'user', permission: null,
+      method: 'post', path: '/users/:id', body: 'user', permission: null, errors: ['NotFound', 'Conflict'],
       params: [id, { name: 'password', type: 'string' }],
       summary: 'Update a user (yourself, or anyone with manage_users)',
       handle: async (call) => {
@@ -191,7 +191,7 @@ function userEndpoints(): Endpoint[] {
       },
     },
     {
-      method: 'delete', path: '/users/:id', permission: 'manage_users', params: [id], summary: 'Delete a user',
+      method: 'delete', path: '/users/:id', permission: 'manage_users', params: [id], summary: 'Delete a user', errors: ['NotFound', 'Conflict'],
       handle: async (call) => {
         const { s } = call;
         const user = await readUser(s, call.params.id);
@@ -210,7 +210,7 @@ function userEndpoints(): Endpoint[] {
       },
     },
     ...(['activate', 'deactivate'] as const).map((verb): Endpoint => ({
-      method: 'get', path: `/users/:id/${verb}`, permission: 'manage_users', params: [id],
+      method: 'get', path: `/users/:id/${verb}`, permission: 'manage_users', params: [id], errors: ['NotFound'],
       summary: `${verb === 'activate' ? 'Allow' : 'Stop'} a user's logins`,
       handle: async (call) => {
         const { s } = call;
@@ -223,7 +223,7 @@ function userEndpoints(): Endpoint[] {
       },
     })),
     {
-      method: 'post', path: '/users/:id/password', permission: null, params: [id, { name: 'password', type: 'string', required: true }],
+      method: 'post', path: '/users/:id/password', permission: null, params: [id, { name: 'password', type: 'string', required: true }], errors: ['NotFound'],
       summary: 'Change your own password (ends the calling session)',
       handle: async (call) => {
         const { s } = call;
@@ -235,7 +235,7 @@ function userEndpoints(): Endpoint[] {
       },
     },
     {
-      method: 'post', path: '/users/:username/become-user', permission: 'become_user', params: [{ name: 'username', type: 'string', required: true }],
+      method: 'post', path: '/users/:username/become-user', permission: 'become_user', params: [{ name: 'username', type: 'string', required: true }], errors: ['NotFound'],
       summary: 'Make the current session belong to another user',
       handle: async (call) => {
         const found = await userRecordByName(call.s.db.knex, normaliseUsername(call.params.username));
@@ -245,7 +245,7 @@ function userEndpoints(): Endpoint[] {
       },
     },
     {
-      method: 'post', path: '/users/:id/groups', permission: null,
+      method: 'post', path: '/users/:id/groups', permission: null, errors: ['NotFound'],
       params: [id, { name: 'groups', type: 'string[]', default: [] }, { name: 'remove_groups', type: 'boolean', required: true },
         { name: 'repo_id', type: 'integer', required: true }],
       summary: "Replace a user's memberships in one repository",
@@ -269,7 +269,7 @@ function userEndpoints(): Endpoint[] {
       },
     },
     {
-      method: 'get', path: '/repositories/:repo_id/users/:id', permission: 'manage_repository', params: [id],
+      method: 'get', path: '/repositories/:repo_id/users/:id', permission: 'manage_repository', params: [id], errors: ['NotFound'],
       summary: "A user with their groups in this repository",
       handle: async (call) => {
         const user = await userJson(call.s, call.params.id, { repoId: call.repoId });

@@ -42,7 +42,7 @@ export function containerEndpoints(registry: Registry): Endpoint[] {
   const listings = ['accession', 'resource'].map((name): Endpoint => {
     const owner = registry.type(name);
     return {
-      method: 'get', path: `${owner.uri}/:id/top_containers`, permission: 'view_repository',
+      method: 'get', path: `${owner.uri}/:id/top_containers`, permission: 'view_repository', errors: ['NotFound'],
       params: [{ name: 'id', type: 'integer', required: true }, { name: 'resolve', type: 'string[]', default: [] }],
       summary: `The top containers of a ${name}'s instances`,
       handle: async (call) => json(await containersOfRecord(call.s, { type: owner, repoId: call.repoId }, call.params.id)),

@@ -37,30 +37,30 @@ export function enumerationEndpoints(): Endpoint[] {
       },
     },
     {
-      method: 'get', path: '/config/enumerations/names/:enum_name', permission: null, params: [{ name: 'enum_name', type: 'string', required: true }],
+      method: 'get', path: '/config/enumerations/names/:enum_name', permission: null, params: [{ name: 'enum_name', type: 'string', required: true }], errors: ['NotFound'],
       summary: 'A value list by name',
       handle: async (c) => json(await getEnumerationByName(c.s, c.params.enum_name)),
     },
     {
-      method: 'get', path: '/config/enumerations/:enum_id', permission: null, params: [enumId], summary: 'A value list',
+      method: 'get', path: '/config/enumerations/:enum_id', permission: null, params: [enumId], summary: 'A value list', errors: ['NotFound'],
       handle: async (c) => json(await getEnumeration(c.s, c.params.enum_id)),
     },
     {
-      method: 'post', path: '/config/enumerations/:enum_id', permission: WRITE, params: [enumId], body: 'enumeration',
+      method: 'post', path: '/config/enumerations/:enum_id', permission: WRITE, params: [enumId], body: 'enumeration', errors: ['NotFound', 'Conflict'],
       summary: 'Update a value list (values missing are removed, new ones appended)',
       handle: async (c) => json(await updateEnumeration(c.s, c.params.enum_id, c.body!.record)),
     },
     {
-      method: 'get', path: '/config/enumeration_values/:enum_val_id', permission: null, params: [valueId], summary: 'One value of a list',
+      method: 'get', path: '/config/enumeration_values/:enum_val_id', permission: null, params: [valueId], summary: 'One value of a list', errors: ['NotFound'],
       handle: async (c) => json(await getEnumerationValue(c.s, c.params.enum_val_id)),
     },
     {
-      method: 'post', path: '/config/enumeration_values/:enum_val_id/position', permission: WRITE,
+      method: 'post', path: '/config/enumeration_values/:enum_val_id/position', permission: WRITE, errors: ['NotFound', 'Conflict'],
       params: [valueId, { name: 'position', type: 'integer', required: true }], summary: 'Move a value to a position',
       handle: async (c) => json(await moveValue(c.s, c.params.enum_val_id, c.params.position)),
     },
     {
-      method: 'post', path: '/config/enumeration_values/:enum_val_id/suppressed', permission: WRITE,
+      method: 'post', path: '/config/enumeration_values/:enum_val_id/suppressed', permission: WRITE, errors: ['NotFound', 'Conflict'],
       params: [valueId, { name: 'suppressed', type: 'boolean', required: true }], summary: 'Hide or show a value',
       handle: async (c) => json(await setValueSuppressed(c.s, c.params.enum_val_id, c.params.suppressed)),
     },

@@ -67,12 +67,12 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
         handle: async (call) => json(await createRecord(call.s, call.actor!, await where(type, call), call.body!.record, call.body!.warnings)),
       },
       {
-        method: 'get', path: `${base}/:id`, params: [idParam, resolveParam], permission: perms.read,
+        method: 'get', path: `${base}/:id`, params: [idParam, resolveParam], permission: perms.read, errors: ['NotFound'],
         summary: `Get a ${type.name}`,
         handle: async (call) => rawJson(await getRecordJson(call.s, await where(type, call), call.params.id, { resolve: call.params.resolve })),
       },
       {
-        method: 'post', path: `${base}/:id`, params: [idParam], body: type.name, permission: perms.update,
+        method: 'post', path: `${base}/:id`, params: [idParam], body: type.name, permission: perms.update, errors: ['NotFound', 'Conflict'],
         summary: `Update a ${type.name} (send the latest lock_version)`,
         handle: async (call) =>
           json(await updateRecord(call.s, call.actor!, await where(type, call), call.params.id, call.body!.record, call.body!.warnings)),
@@ -82,13 +82,13 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
       endpoints.push(
         flag === 'suppressed'
           ? {
-              method: 'post', path: `${base}/:id/suppressed`, permission: 'suppress_archival_record',
+              method: 'post', path: `${base}/:id/suppressed`, permission: 'suppress_archival_record', errors: ['NotFound', 'Conflict'],
               params: [idParam, { name: 'suppressed', type: 'boolean', required: true }],
               summary: `Suppress or unsuppress a ${type.name} (and its tree)`,
               handle: async (call) => json(await setSuppressed(call.s, await where(type, call), call.params.id, call.params.suppressed)),
             }
           : {
-              method: 'post', path: `${base}/:id/${flag}`, permission: perms.update, params: [idParam],
+              method: 'post', path: `${base}/:id/${flag}`, permission: perms.update, params: [idParam], errors: ['NotFound'],
               summary: `${flag === 'publish' ? 'Publish' : 'Unpublish'} a ${type.name} and its tree`,
               handle: async (call) => json(await setPublished(call.s, await where(type, call), call.params.id, flag === 'publish')),
             },
@@ -96,7 +96,7 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
     }
     if (perms.delete !== null) {
       endpoints.push({
-        method: 'delete', path: `${base}/:id`, params: [idParam], permission: perms.delete,
+        method: 'delete', path: `${base}/:id`, params: [idParam], permission: perms.delete, errors: ['NotFound', 'Conflict'],
         summary: `Delete a ${type.name}`,
         handle: async (call) => json(await deleteRecord(call.s, await where(type, call), call.params.id)),
       });

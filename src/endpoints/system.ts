@@ -40,7 +40,7 @@ export function systemEndpoints(): Endpoint[] {
       handle: async (call) => ({ text: `ArchivesSpace (${call.s.config.compatVersion})`, contentType: 'text/plain' }),
     },
     {
-      method: 'post', path: '/users/:username/login', permission: null, summary: 'Log in and get a session token',
+      method: 'post', path: '/users/:username/login', permission: null, summary: 'Log in and get a session token', errors: ['AccessDenied', 'TooManyRequests'],
       params: [
         { name: 'username', type: 'string', required: true },
         { name: 'password', type: 'string', required: true },

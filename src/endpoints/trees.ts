@@ -20,73 +20,73 @@ export function treeEndpoints(registry: Registry): Endpoint[] {
       const position = { name: 'position', type: 'integer', required: true, check: nonNegative } as const;
       return [
         {
-          method: 'get', path: `${rootPath}/tree/root`, permission: read, params: [id, publishedOnly],
+          method: 'get', path: `${rootPath}/tree/root`, permission: read, params: [id, publishedOnly], errors: ['NotFound'],
           summary: `The top of a ${types.root.name}'s tree and its first waypoint`,
           handle: async (c) => json(await treeRoot(c.s, types, c.repoId!, c.params.id, c.params.published_only)),
         },
         {
-          method: 'get', path: `${rootPath}/tree/waypoint`, permission: read,
+          method: 'get', path: `${rootPath}/tree/waypoint`, permission: read, errors: ['NotFound'],
           params: [id, { name: 'offset', type: 'integer', required: true, check: nonNegative }, { name: 'parent_node', type: 'string' }, publishedOnly],
           summary: 'One page (200) of the children of the root or of parent_node',
           handle: async (c) =>
             json(await treeWaypoint(c.s, types, c.repoId!, c.params.id, c.params.offset, c.params.parent_node, c.params.published_only)),
         },
         {
-          method: 'get', path: `${rootPath}/tree/node`, permission: read,
+          method: 'get', path: `${rootPath}/tree/node`, permission: read, errors: ['NotFound'],
           params: [id, { name: 'node_uri', type: 'string', required: true }, publishedOnly],
           summary: 'A node of the tree and its first waypoint',
           handle: async (c) => json(await treeNode(c.s, types, c.repoId!, c.params.id, c.params.node_uri, c.params.published_only)),
         },
         {
-          method: 'get', path: `${rootPath}/tree/node_from_root`, permission: read,
+          method: 'get', path: `${rootPath}/tree/node_from_root`, permission: read, errors: ['NotFound'],
           params: [id, { name: 'node_ids', type: 'integer[]', required: true }, publishedOnly],
           summary: 'The waypoints to open from the root down to each node',
           handle: async (c) => json(await treeNodeFromRoot(c.s, types, c.repoId!, c.params.id, c.params.node_ids)),
         },
         {
-          method: 'get', path: `${rootPath}/ordered_records`, permission: read, params: [id],
+          method: 'get', path: `${rootPath}/ordered_records`, permission: read, params: [id], errors: ['NotFound'],
           summary: 'The published tree, depth first',
           handle: async (c) => json(await orderedRecords(c.s, types, c.repoId!, c.params.id)),
         },
         {
-          method: 'get', path: `${rootPath}/tree`, permission: read, params: [id],
+          method: 'get', path: `${rootPath}/tree`, permission: read, params: [id], errors: ['NotFound'],
           summary: 'The whole tree in one object (older clients)',
           handle: async (c) => json(await fullTree(c.s, types, c.repoId!, c.params.id)),
         },
         {
-          method: 'post', path: `${rootPath}/accept_children`, permission: write,
+          method: 'post', path: `${rootPath}/accept_children`, permission: write, errors: ['NotFound', 'Conflict'],
           params: [id, { name: 'children', type: 'string[]', required: true }, position],
           summary: `Move ${node.name} records to the top level, from a position`,
           handle: async (c) =>
             json(await acceptChildren(c.s, types, c.repoId!, { kind: 'root', id: c.params.id }, c.params.children, c.params.position)),
         },
         {
-          method: 'post', path: `${nodePath}/accept_children`, permission: write,
+          method: 'post', path: `${nodePath}/accept_children`, permission: write, errors: ['NotFound', 'Conflict'],
           params: [id, { name: 'children', type: 'string[]', required: true }, position],
           summary: `Move ${node.name} records under this one, from a position`,
           handle: async (c) =>
             json(await acceptChildren(c.s, types, c.repoId!, { kind: 'node', id: c.params.id }, c.params.children, c.params.position)),
         },
         ...(['root', 'node'] as const).map((kind): Endpoint => ({
-          method: 'post', path: `${kind === 'root' ? rootPath : nodePath}/children`, permission: write, params: [id],
+          method: 'post', path: `${kind === 'root' ? rootPath : nodePath}/children`, permission: write, params: [id], errors: ['NotFound', 'Conflict'],
           body: node.tree!.childrenBody,
           summary: `Create ${node.name} records under this ${kind === 'root' ? types.root.name : node.name}, in order`,
           handle: async (c) =>
             json(await createChildren(c.s, c.actor!, types, c.repoId!, { kind, id: c.params.id }, c.body!.record.children)),
         })),
         {
-          method: 'post', path: `${nodePath}/parent`, permission: write,
+          method: 'post', path: `${nodePath}/parent`, permission: write, errors: ['NotFound', 'Conflict'],
           params: [id, { name: 'parent', type: 'integer' }, position],
           summary: 'Move a record under another parent (or to the top level) at a position',
           handle: async (c) => json(await moveUnderParent(c.s, types, c.repoId!, c.params.id, c.params.parent, c.params.position)),
         },
         {
-          method: 'get', path: `${nodePath}/children`, permission: read, params: [id],
+          method: 'get', path: `${nodePath}/children`, permission: read, params: [id], errors: ['NotFound'],
           summary: 'The direct children, in order',
           handle: async (c) => json(await childrenOf(c.s, types, c.repoId!, c.params.id)),
         },
         {
-          method: 'get', path: `${nodePath}/previous`, permission: read, params: [id],
+          method: 'get', path: `${nodePath}/previous`, permission: read, params: [id], errors: ['NotFound'],
           summary: 'The previous sibling, or the parent',
           handle: async (c) => json(await previousOf(c.s, types, c.repoId!, c.params.id)),
         },

@@ -1,5 +1,6 @@
 import type { Actor, Services } from '../operations/context';
 import type { Prepared } from '../validation';
+import type { ErrorKind } from '../errors';
 
 export type ParamType = 'integer' | 'string' | 'boolean' | 'string[]' | 'integer[]';
 
@@ -73,9 +74,28 @@ export interface Endpoint {
   contentSecurityPolicy?: string;
   /** Permission code the caller must hold; null: anyone, logged in or not. */
   permission: string | null;
+  /**
+   * Error answers the operation itself can give (NotFound for an unknown id, Conflict for a stale
+   * lock_version...). Those the row's other declarations imply are added by answeredErrors.
+   */
+  errors?: ErrorKind[];
   summary: string;
   handle(call: Call): Promise<Reply>;
 }
 
 export const json = (value: unknown, status?: number): Reply => ({ status, json: JSON.stringify(value) });
 export const rawJson = (text: string): Reply => ({ json: text });
+
+/**
+ * Every error kind a row answers: what its declaration implies (a session header is always read:
+ * 412; parameters, a body or a repository in the path: 400; a permission: 403; a body: 413) and
+ * the kinds it declares. The OpenAPI document and the fuzz test read this, nothing else.
+ */
+export function answeredErrors(e: Endpoint): ErrorKind[] {
+  const kinds = new Set<ErrorKind>(e.errors);
+  kinds.add('SessionGone');
+  if (e.params?.length || e.body || e.rawJsonBody || e.jsonParams || e.paginated || e.path.includes(':repo_id')) kinds.add('BadRequest');
+  if (e.permission !== null) kinds.add('AccessDenied');
+  if (e.body || e.rawJsonBody || e.jsonParams) kinds.add('TooLarge');
+  return [...kinds];
+}

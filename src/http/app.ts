@@ -192,10 +192,10 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.too.large') return sendError(res, errors.bodyTooLarge(s.config.bodyLimitBytes));
     if (e?.status && e.status >= 400 && e.status < 500) {
-      return sendError(res, new ApiError(e.status, { error: (err as Error).message }));
+      return sendError(res, errors.fromHttpLayer(e.status, (err as Error).message));
     }
     log.error('unhandled error', { error: err instanceof Error ? err.stack : String(err) });
-    sendError(res, new ApiError(500, { error: 'Internal server error' }));
+    sendError(res, errors.internal());
   });
   return app;
 }

@@ -5,7 +5,8 @@
  * is why the copy in generated/openapi.json can be checked for staleness.
  */
 import type { Registry, TypeInfo } from '../registry';
-import type { Endpoint, ParamSpec } from '../endpoints/types';
+import { answeredErrors, type Endpoint, type ParamSpec } from '../endpoints/types';
+import { ERROR_KINDS } from '../errors';
 
 type Json = any; // OpenAPI and JSON Schema nodes are free-form JSON
 
@@ -75,31 +76,13 @@ const OWN_SCHEMAS: Record<string, Json> = {
 
 const ERROR_CONTENT = { 'application/json': { schema: ref('Error') } };
 
-const RESPONSES: Record<string, Json> = {
-  BadRequest: {
-    description:
-      'Bad parameters, an unparsable or invalid JSON body, a repository that does not exist, a link to a missing record ' +
-      '(`{"error": {"<path>": ["<message>"]}}` or `{"error": "<message>"}`).',
-    content: ERROR_CONTENT,
-  },
-  AccessDenied: { description: 'The caller lacks the permission (`{"error": "Access denied"}`).', content: ERROR_CONTENT },
-  NotFound: { description: 'No such record here (`{"error": "<Model> not found"}`).', content: ERROR_CONTENT },
-  Conflict: {
-    description:
-      'A stale or missing `lock_version`, an update of a suppressed record, or a delete the record\'s links forbid.',
-    content: ERROR_CONTENT,
-  },
-  SessionGone: {
-    description:
-      'The session header names no live session (`SESSION_GONE`) or an expired one (`SESSION_EXPIRED`): log in again.',
-    content: { 'application/json': { schema: ref('SessionError') } },
-  },
-  TooLarge: { description: 'The request body is larger than BODY_LIMIT_BYTES.', content: ERROR_CONTENT },
-  TooManyRequests: {
-    description: 'Too many failed logins for this username or address; see the Retry-After header.',
-    content: ERROR_CONTENT,
-  },
-};
+// One reusable response per error kind, described by the error catalogue.
+const RESPONSES: Record<string, Json> = Object.fromEntries(
+  Object.entries(ERROR_KINDS).map(([kind, { description }]) => [
+    kind,
+    { description, content: kind === 'SessionGone' ? { 'application/json': { schema: ref('SessionError') } } : ERROR_CONTENT },
+  ]),
+);
 
 /** Express `:name` segments → OpenAPI `{name}`. */
 export function openApiPath(expressPath: string): string {
@@ -253,14 +236,7 @@ function operation(endpoint: Endpoint, byUri: Map<string, TypeInfo>): Json {
       content: { [produces]: { schema: produces === 'application/json' ? success.schema : { type: 'string' } } },
     },
   };
-  const mayBeBad = declared.length || endpoint.body || endpoint.rawJsonBody || endpoint.jsonParams || endpoint.paginated || inPath.has('repo_id');
-  if (mayBeBad) responses['400'] = response('BadRequest');
-  if (endpoint.permission !== null || /\/login$/.test(endpoint.path)) responses['403'] = response('AccessDenied');
-  if ([...inPath].some((n) => n !== 'repo_id')) responses['404'] = response('NotFound');
-  if ((endpoint.method === 'post' && endpoint.body && inPath.has('id')) || endpoint.method === 'delete') responses['409'] = response('Conflict');
-  responses['412'] = response('SessionGone');
-  if (endpoint.body || endpoint.rawJsonBody || endpoint.jsonParams) responses['413'] = response('TooLarge');
-  if (/\/login$/.test(endpoint.path)) responses['429'] = response('TooManyRequests');
+  for (const kind of answeredErrors(endpoint)) responses[String(ERROR_KINDS[kind].status)] = response(kind);
 
   const description = [
     permissionText(endpoint.permission),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../errors';
+import { ApiError, errors } from '../errors';
 import type { Actor, Services } from './context';
 import type { TypeHooks } from './context';
 import { prepareRecord } from '../validation';
@@ -26,7 +26,7 @@ export async function updateContainers(
         updated.push(result.uri);
       } catch (err) {
         // Bulk routes name the container that failed, as the reference does.
-        if (uri && err instanceof ApiError && err.status === 400) throw new ApiError(400, { ...err.body, uri });
+        if (uri && err instanceof ApiError && err.status === 400) throw errors.forItem(err, uri);
         throw err;
       }
     }
@@ -38,7 +38,7 @@ export async function updateContainers(
 export function containerId(where: Where, uri: string): number {
   const prefix = `/repositories/${where.repoId}/top_containers/`;
   const id = uri.startsWith(prefix) ? Number(uri.slice(prefix.length)) : NaN;
-  if (!Number.isInteger(id)) throw new ApiError(400, { error: `Invalid URI reference for this (${where.repoId}) repo: '${uri}'`, uri });
+  if (!Number.isInteger(id)) throw errors.forItem(errors.foreignRepositoryLink(where.repoId, uri), uri);
   return id;
 }
 
@@ -105,7 +105,7 @@ export const topContainerHooks: TypeHooks = {
       const row = await trx('records').where({ uri: place.ref }).first('json');
       if (row && !JSON.parse(row.json).temporary) errs[`container_locations/${i}/status`] = ['cannot be previous if Location is not temporary'];
     }
-    if (Object.keys(errs).length) throw new ApiError(400, { error: errs });
+    if (Object.keys(errs).length) throw errors.conflictOnSave(errs);
     return undefined;
   },
 };

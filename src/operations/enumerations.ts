@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ApiError, errors } from '../errors';
+import { errors } from '../errors';
 import type { PropInfo, Registry } from '../registry';
 import { bumpEnumerationVersion, nextId } from '../validation/enumerations';
 import type { Obj } from '../json';
@@ -119,7 +119,7 @@ export async function updateEnumeration(s: Services, id: number, body: Obj) {
     if ((removed.length || added.length) && !row.editable) throw errors.accessDenied();
     for (const v of removed) {
       if (v.readonly) throw errors.accessDenied();
-      if (await valueInUse(s, trx, row.name, v.value)) throw new ApiError(409, { error: `Can't delete a value that's in use: ${v.value}` });
+      if (await valueInUse(s, trx, row.name, v.value)) throw errors.enumerationValueInUse(v.value);
       await trx('enumeration_values').where({ id: v.id }).delete();
     }
     let valueId = await nextId(trx, 'enumeration_values');
@@ -167,12 +167,12 @@ export async function migrateValue(s: Services, enumUri: string, from: string, t
   if (!Number.isInteger(id)) throw errors.params({ enum_uri: [`Failed validation -- not an enumeration URI: ${enumUri}`] });
   await s.db.transaction(async (trx) => {
     const row = await rowById(trx, id);
-    if (!row.editable) throw new ApiError(400, { error: `Can't migrate values for non-editable enumeration ${id}` });
+    if (!row.editable) throw errors.enumerationNotEditable(id);
     const source = await trx('enumeration_values').where({ enum_name: row.name, value: from }).first();
-    if (!source) throw new ApiError(404, { error: `Can't find a value '${from}' in enumeration ${id}` });
-    if (source.readonly) throw new ApiError(400, { error: "Can't transfer from a read-only enumeration value" });
+    if (!source) throw errors.enumerationValueMissing(from, id);
+    if (source.readonly) throw errors.readOnlyEnumerationValue();
     if (!(await trx('enumeration_values').where({ enum_name: row.name, value: to }).first('id'))) {
-      throw new ApiError(404, { error: `Can't find a value '${to}' in enumeration ${id}` });
+      throw errors.enumerationValueMissing(to, id);
     }
     for (const property of new Set((enumUsage(s.registry).get(row.name) ?? []).map((u) => u.property))) {
       const needle = `${JSON.stringify(property)}:${JSON.stringify(from)}`;

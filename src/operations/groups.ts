@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ApiError, errors } from '../errors';
+import { errors } from '../errors';
 import type { Actor, Services } from './context';
 import type { TypeHooks } from './context';
 import { lookupHash, lookupValue, uniqueKeys } from './keys';
@@ -107,7 +107,7 @@ export async function setMembership(
   trx: Knex.Transaction, s: Services, actor: Actor, repoId: number, groupCode: string, username: string, member: boolean,
 ) {
   const group = await findGroup(trx, s, repoId, groupCode);
-  if (!group) throw new ApiError(404, { error: 'Group not found' });
+  if (!group) throw errors.notFound('Group');
   const members = new Set<string>(group.record.member_usernames ?? []);
   if (members.has(username) === member) return;
   if (member) members.add(username);

@@ -1,4 +1,4 @@
-import { ApiError, errors } from '../errors';
+import { errors } from '../errors';
 import type { TypeHooks } from './context';
 import type { Actor, Services } from './context';
 import { prepareRecord } from '../validation';
@@ -78,7 +78,7 @@ export async function updateLocationBatch(s: Services, actor: Actor, body: unkno
     const updated: string[] = [];
     for (const uri of uris as unknown[]) {
       const id = Number(/^\/locations\/(\d+)$/.exec(String(uri))?.[1]);
-      if (!Number.isInteger(id)) throw new ApiError(400, { error: `Can't relate to non-existent record: ${uri}` });
+      if (!Number.isInteger(id)) throw errors.missingLinkTarget(String(uri));
       const current = await readRecord(s, where, id, trx);
       const p = prepareRecord(s.registry, s.enums, 'location', { ...current, ...fields });
       updated.push((await updateRecord(s, actor, where, id, p.record, p.warnings, { trx })).uri);

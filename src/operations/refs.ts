@@ -1,5 +1,5 @@
 import type { Registry } from '../registry';
-import { ApiError } from '../errors';
+import { errors } from '../errors';
 import type { RecordQueries, RefRow } from '../store/records';
 import { isPlainObject, Obj } from '../json';
 import { walkShapes } from '../validation/walk';
@@ -32,10 +32,10 @@ export async function checkRefs(q: RecordQueries, registry: Registry, refs: RefR
   const found = new Map((await q.existing(uris)).map((row) => [row.uri, row]));
   for (const uri of uris) {
     const row = found.get(uri);
-    if (!row) throw new ApiError(400, { error: `Can't relate to non-existent record: ${uri}` });
+    if (!row) throw errors.missingLinkTarget(uri);
     const scoped = registry.types[row.type]?.scope === 'repository';
     if (scoped && activeRepo !== undefined && row.repo_id !== activeRepo) {
-      throw new ApiError(400, { error: `Invalid URI reference for this (${activeRepo}) repo: '${uri}'` });
+      throw errors.foreignRepositoryLink(activeRepo, uri);
     }
   }
 }

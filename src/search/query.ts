@@ -5,7 +5,7 @@
  * are text, `*:*` and `field:*`.
  */
 import lucene from 'lucene';
-import { ApiError } from '../errors';
+import { ApiError, errors } from '../errors';
 import type { FieldCatalogue } from './fields';
 
 export type Query =
@@ -53,9 +53,6 @@ export interface ParseOptions {
 
 export const MAX_QUERY_LENGTH = 10_000;
 
-function badQuery(param: string, message: string): ApiError {
-  return new ApiError(400, { error: { [param]: [message] } });
-}
 
 // ---------------------------------------------------------------------------------------------
 // q: Lucene syntax
@@ -113,7 +110,7 @@ class LuceneTranslator {
     } catch (err) {
       const e = err as { message: string; location?: { start: { column: number } } };
       const where = e.location ? ` at column ${e.location.start.column}` : '';
-      throw badQuery(this.param, `Query syntax error${where}: ${e.message}`);
+      throw errors.badSearchParam(this.param, `Query syntax error${where}: ${e.message}`);
     }
     return this.node(ast, undefined);
   }
@@ -166,7 +163,7 @@ class LuceneTranslator {
 
   private leaf(field: string | undefined, raw: string, quoted: boolean, regex: boolean): Query {
     const { fields, defaultField } = this.o;
-    if (regex) throw badQuery(this.param, `Regular expressions (/${raw}/) are not supported; use wildcards (* and ?) instead`);
+    if (regex) throw errors.badSearchParam(this.param, `Regular expressions (/${raw}/) are not supported; use wildcards (* and ?) instead`);
     if (field === '*' && raw === '*') return ALL;
     if (field !== undefined && field !== '*' && !fields.isField(field)) {
       // edismax: an unknown field prefix is not a field; the whole text is searched as words.
@@ -204,7 +201,7 @@ class LuceneTranslator {
 
 /** `q` text → query; a syntax error is a 400 naming the parameter. */
 export function parseLucene(text: string, o: ParseOptions, param = 'q'): Query {
-  if (text.length > MAX_QUERY_LENGTH) throw badQuery(param, `Must be ${MAX_QUERY_LENGTH} characters or fewer`);
+  if (text.length > MAX_QUERY_LENGTH) throw errors.badSearchParam(param, `Must be ${MAX_QUERY_LENGTH} characters or fewer`);
   return new LuceneTranslator(o, param).translate(text);
 }
 
@@ -247,7 +244,7 @@ function blank(v: unknown): boolean {
 function dateStart(value: string, param: string): Date {
   const m = /^(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?$/.exec(value.trim());
   const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2] ?? 1) - 1, Number(m[3] ?? 1))) : new Date(NaN);
-  if (Number.isNaN(d.getTime())) throw badQuery(param, `Not a date: ${JSON.stringify(value)} (expected YYYY, YYYY-MM or YYYY-MM-DD)`);
+  if (Number.isNaN(d.getTime())) throw errors.badSearchParam(param, `Not a date: ${JSON.stringify(value)} (expected YYYY, YYYY-MM or YYYY-MM-DD)`);
   return d;
 }
 
@@ -270,7 +267,7 @@ class AdvancedTranslator {
   }
 
   private bad(message: string): ApiError {
-    return badQuery(this.o.param, message);
+    return errors.badSearchParam(this.o.param, message);
   }
 
   private node(n: unknown, path: string, depth: number): Query {
@@ -365,12 +362,12 @@ class AdvancedTranslator {
 
 /** `aq` / `filter` JSON text → query. Unparsable JSON and malformed query objects are 400s. */
 export function parseAdvanced(text: string, o: AdvancedOptions): Query {
-  if (text.length > MAX_QUERY_LENGTH * 10) throw badQuery(o.param, `Must be ${MAX_QUERY_LENGTH * 10} characters or fewer`);
+  if (text.length > MAX_QUERY_LENGTH * 10) throw errors.badSearchParam(o.param, `Must be ${MAX_QUERY_LENGTH * 10} characters or fewer`);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new ApiError(400, { error: `Had some trouble parsing your request: ${o.param} is not valid JSON (${(err as Error).message})` });
+    throw errors.unparsableBody(`${o.param} is not valid JSON (${(err as Error).message})`);
   }
   return new AdvancedTranslator(o).translate(value);
 }

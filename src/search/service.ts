@@ -2,7 +2,7 @@
  * The search operations behind every search route (search.md (a)–(c)), free of HTTP: parameters
  * in, response objects out. Scoping, suppression and forced types are the route's to say.
  */
-import { ApiError } from '../errors';
+import { errors } from '../errors';
 import type { Services } from '../operations/context';
 import type { SearchDoc } from './documents';
 import { UNRETURNED_FIELDS } from './fields';
@@ -54,9 +54,6 @@ function engine(s: Services): SearchServices {
   return s.search;
 }
 
-function bad(param: string, message: string): ApiError {
-  return new ApiError(400, { error: { [param]: [message] } });
-}
 
 export function parseSort(search: SearchServices, text: string | undefined): SortKey[] {
   if (text === undefined || !text.trim()) return [{ field: 'score', desc: true }];
@@ -64,9 +61,9 @@ export function parseSort(search: SearchServices, text: string | undefined): Sor
     const [field, dir, ...rest] = part.trim().split(/\s+/);
     const direction = (dir ?? '').toLowerCase();
     if (!field || rest.length || !['asc', 'desc'].includes(direction)) {
-      throw bad('sort', `Must be "<field> asc|desc", comma separated (got ${JSON.stringify(part.trim())})`);
+      throw errors.badSearchParam('sort', `Must be "<field> asc|desc", comma separated (got ${JSON.stringify(part.trim())})`);
     }
-    if (!search.fields.isSortable(field)) throw bad('sort', `Can't sort on ${field}: not a sortable field`);
+    if (!search.fields.isSortable(field)) throw errors.badSearchParam('sort', `Can't sort on ${field}: not a sortable field`);
     return { field, desc: direction === 'desc' };
   });
 }
@@ -149,9 +146,9 @@ export function highlight(docs: SearchDoc[], q: Query): Record<string, Record<st
 async function resolveResults(s: Services, results: Record<string, unknown>[], definitions: string[]): Promise<void> {
   for (const definition of definitions) {
     const m = /^([^:@\s]+):([^:@\s]+)(?:@(\w+))?$/.exec(definition);
-    if (!m) throw bad('resolve', `Must be "<source_field>:<target_field>" or "<source_field>:<target_field>@compact_resource" (got ${JSON.stringify(definition)})`);
+    if (!m) throw errors.badSearchParam('resolve', `Must be "<source_field>:<target_field>" or "<source_field>:<target_field>@compact_resource" (got ${JSON.stringify(definition)})`);
     const [, source, target, resolver] = m;
-    if (resolver && resolver !== 'compact_resource') throw bad('resolve', `Unknown resolver ${resolver}; the one available is compact_resource`);
+    if (resolver && resolver !== 'compact_resource') throw errors.badSearchParam('resolve', `Unknown resolver ${resolver}; the one available is compact_resource`);
     const values = [...new Set(results.flatMap((r) => (r[source] === undefined ? [] : Array.isArray(r[source]) ? r[source] : [r[source]]).map(String)))];
     if (!results.some((r) => r[source] !== undefined)) continue;
     const found = values.length

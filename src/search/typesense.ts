@@ -4,7 +4,7 @@
  * translation is pure (tested without a server); only TypesenseIndex talks to one.
  */
 import Typesense from 'typesense';
-import { ApiError } from '../errors';
+import { errors } from '../errors';
 import type { SearchDoc } from './documents';
 import { collationKey, FieldCatalogue } from './fields';
 import type { IndexState, SearchIndex, SearchRequest, SearchResult, SortKey } from './port';
@@ -16,9 +16,6 @@ const KEY = '__key';
 const MS = '__ms';
 const META_ID = 'state';
 
-function unsupported(what: string): ApiError {
-  return new ApiError(400, { error: { q: [`${what} is not supported by the Typesense search index (SEARCH_ADAPTER=typesense); use the embedded index for it`] } });
-}
 
 /** Backtick-quoted filter value (Typesense escapes inside backticks are not needed but backticks are). */
 function quote(value: string): string {
@@ -114,14 +111,14 @@ export class TypesenseTranslator {
       case 'not':
         return this.negated(q.item);
       case 'text':
-        if (q.wildcard === 'pattern') throw unsupported(`The wildcard pattern ${q.value}`);
+        if (q.wildcard === 'pattern') throw errors.unsupportedBySearchAdapter(`The wildcard pattern ${q.value}`);
         // A word-level match on the field (Typesense's ":" is a token match on string fields).
         return `${q.field}:${quote(q.value)}${q.wildcard === 'prefix' ? '*' : ''}`;
       case 'exists':
         return `${PRESENT}:=${quote(q.field)}`;
       case 'term': {
         if (q.wildcard) {
-          if (!/^[^*?]+\*$/.test(q.value)) throw unsupported(`The wildcard pattern ${q.value}`);
+          if (!/^[^*?]+\*$/.test(q.value)) throw errors.unsupportedBySearchAdapter(`The wildcard pattern ${q.value}`);
           return `${q.field}:${quote(q.value.slice(0, -1))}*`;
         }
         const kind = this.fields.kind(q.field);
@@ -134,7 +131,7 @@ export class TypesenseTranslator {
       case 'range': {
         const kind = this.fields.kind(q.field);
         const numeric = kind === 'int' || kind === 'date';
-        if (!numeric) throw unsupported(`A range on the text field ${q.field}`);
+        if (!numeric) throw errors.unsupportedBySearchAdapter(`A range on the text field ${q.field}`);
         const field = kind === 'date' ? `${q.field}${MS}` : q.field;
         const n = (v: string) => (kind === 'date' ? epochMs(v) : Number(v));
         const parts: string[] = [];
@@ -153,7 +150,7 @@ export class TypesenseTranslator {
     if (q.kind === 'not') return this.filter(q.item);
     if (q.kind === 'all') return this.filter({ kind: 'none' });
     if (q.kind === 'none') return this.filter({ kind: 'all' });
-    throw unsupported('Excluding words (NOT / -word)');
+    throw errors.unsupportedBySearchAdapter('Excluding words (NOT / -word)');
   }
 
   sort(keys: SortKey[]): string {

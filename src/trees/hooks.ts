@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { ApiError } from '../errors';
+import { errors } from '../errors';
 import type { Registry, TypeInfo } from '../registry';
 import type { TypeHooks } from '../operations/context';
 import { RecordQueries } from '../store/records';
@@ -60,10 +60,10 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       const rehome = !previous || previous[rootProperty]?.ref !== rootUri;
       if (rehome && parentUri) {
         const parent = await rowOfUri(trx, parentUri);
-        if (!parent || parent.type !== type.name) throw new ApiError(400, { error: `Can't relate to non-existent record: ${parentUri}` });
+        if (!parent || parent.type !== type.name) throw errors.missingLinkTarget(parentUri);
         if (parent.root_uri !== rootUri) {
           // The original fails with a 500 "Consistency check failed" here.
-          throw new ApiError(400, { error: { [parentProperty]: [`must belong to the same ${rootProperty}: ${parentUri} is not in ${rootUri}`] } });
+          throw errors.conflictOnSave({ [parentProperty]: [`must belong to the same ${rootProperty}: ${parentUri} is not in ${rootUri}`] });
         }
       }
       return { rootUri, parentUri, position, rehome } satisfies NodeState;

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { ApiError, errors } from '../errors';
+import { errors } from '../errors';
 import type { Actor, Services } from '../operations/context';
 import { createRecord } from '../operations/write';
 import { decorateRecords } from '../operations/load';
 import { RecordQueries } from '../store/records';
 import type { Obj } from '../json';
 import { ancestorsOf, place, placeOf } from '../store/positions';
-import { noPreviousNode, TreeTypes } from './views';
+import type { TreeTypes } from './views';
 
 type Db = Knex | Knex.Transaction;
 
@@ -22,7 +22,7 @@ async function touch(trx: Knex.Transaction, type: string, rid: number, uri: stri
   await new RecordQueries(trx).appendChange(type, uri, 'upsert', now);
 }
 
-const cycle = () => new ApiError(409, { error: "Can't make a parent into its own child" });
+const cycle = errors.treeCycle;
 
 /** POST <node>/:id/parent?parent=<id>&position=<n> (section 4.1). Moves keep lock_version. */
 export async function moveUnderParent(s: Services, types: TreeTypes, repoId: number, id: number, parentId: number | undefined, position: number) {
@@ -72,7 +72,7 @@ export async function acceptChildren(
     const moving = [];
     for (const uri of children) {
       const row = await trx('records').where({ uri, type: types.node.name, repo_id: repoId }).first('rid', 'root_uri');
-      if (!row) throw new ApiError(400, { error: `Can't relate to non-existent record: ${uri}` });
+      if (!row) throw errors.missingLinkTarget(uri);
       if (row.root_uri !== rootUri) throw errors.params({ children: [`Failed validation -- ${uri} is not in ${rootUri}`] });
       moving.push({ rid: Number(row.rid), uri });
     }
@@ -103,11 +103,11 @@ export async function previousOf(s: Services, types: TreeTypes, repoId: number, 
   const db = s.db.knex;
   const node = await nodeRow(db, types, repoId, id);
   const where = await placeOf(db, node.rid);
-  if (!where) throw noPreviousNode();
+  if (!where) throw errors.noPreviousNode();
   const before = await db('records').where({ parent_key: where.parent_key }).andWhere('position', '<', where.position)
     .orderBy('position', 'desc').first('json');
   if (before) return (await recordsOf(s, [before]))[0];
-  if (where.parent_rid === null) throw noPreviousNode();
+  if (where.parent_rid === null) throw errors.noPreviousNode();
   const parent = await db('records').where({ rid: where.parent_rid }).first('json');
   return (await recordsOf(s, [parent]))[0];
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ApiError, errors } from '../errors';
+import { errors } from '../errors';
 import type { TypeInfo } from '../registry';
 import type { Services } from '../operations/context';
 import type { Obj } from '../json';
@@ -304,7 +304,5 @@ export async function fullTree(s: Services, types: TreeTypes, repoId: number, id
   };
 }
 
-export function noPreviousNode(): ApiError {
-  return new ApiError(404, { error: 'No previous node' });
-}
+
 
