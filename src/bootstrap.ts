@@ -5,14 +5,14 @@ import { migrate } from './store/migrations';
 import { seedEnumerations, EnumerationCatalog } from './validation/enumerations';
 import { prepareRecord } from './validation';
 import { createRecord } from './operations/write';
-import { GLOBAL_REPO_ID } from './registry';
+import { GLOBAL_REPO_ID, REPOSITORY_TYPE } from './registry';
 import type { Services } from './operations/context';
 
 const SYSTEM = { username: 'admin' };
 
 /** Records every installation has (auth-and-permissions.md section 7, endpoints.md section 11). */
 const BUILT_IN = [
-  { type: 'repository', id: GLOBAL_REPO_ID, hidden: true, body: { repo_code: '_archivesspace', name: 'Global repository' } },
+  { type: REPOSITORY_TYPE, id: GLOBAL_REPO_ID, hidden: true, body: { repo_code: '_archivesspace', name: 'Global repository' } },
   { type: 'vocabulary', id: 1, hidden: false, body: { ref_id: 'global', name: 'global' } },
   { type: 'user', id: 1, hidden: false, body: { username: 'admin', name: 'Administrator' }, serverFields: { is_system_user: true, source: 'local' } },
 ];

@@ -39,8 +39,8 @@ export function containerEndpoints(registry: Registry): Endpoint[] {
       return json({ updated });
     },
   });
-  const listings = ['accession', 'resource'].map((name): Endpoint => {
-    const owner = registry.type(name);
+  const listings = registry.routedTypes().filter((t) => t.containerCollection).map((owner): Endpoint => {
+    const name = owner.name;
     return {
       method: 'get', path: `${owner.uri}/:id/top_containers`, permission: 'view_repository', errors: ['NotFound'],
       params: [{ name: 'id', type: 'integer', required: true }, { name: 'resolve', type: 'string[]', default: [] }],

@@ -7,6 +7,7 @@ import { servedEndpoints } from '../openapi';
 import type { Call, Endpoint, Reply } from '../endpoints/types';
 import { ApiError, errors } from '../errors';
 import type { Actor, Services } from '../operations/context';
+import { requireRepository } from '../operations/repositories';
 import { prepareRecord } from '../validation';
 import { log } from '../log';
 import { checkResolveDepth, jsonNestedDeeperThan, urlLengthLimit } from './limits';
@@ -100,12 +101,10 @@ function parseJsonBody(req: Request, maxDepth: number): unknown {
   }
 }
 
-async function repositoryExists(s: Services, raw: unknown): Promise<number> {
+/** The path's repository id, parsed here and checked to exist by the operations layer. */
+function repositoryId(s: Services, raw: unknown): Promise<number> {
   if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw errors.repositoryMissing();
-  const id = Number(raw);
-  const row = await s.db.knex('records').where({ type: 'repository', id }).first('rid');
-  if (!row) throw errors.repositoryMissing();
-  return id;
+  return requireRepository(s, Number(raw));
 }
 
 /**
@@ -119,7 +118,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     const bodyParams = endpoint.jsonParams ? jsonFields(req, s.config.maxJsonDepth) : {};
     const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...(req.query as object), ...req.params };
     const call: Call = { s, actor: locals.actor, token: locals.token, client: req.ip, params: {} };
-    if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryExists(s, req.params.repo_id);
+    if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryId(s, req.params.repo_id);
     call.params = parseParams(endpoint.params ?? [], source);
     checkResolveDepth(s.config, call.params.resolve);
     if (endpoint.paginated) call.paging = parsePaging(s.config, source);

@@ -1,12 +1,10 @@
 import type { Knex } from 'knex';
 import { ApiError, errors } from '../errors';
-import type { Actor, Services } from './context';
-import type { TypeHooks } from './context';
+import type { Actor, Services, TypeHooks, Where } from './context';
 import { prepareRecord } from '../validation';
 import type { Obj } from '../json';
 import { readRecord } from './load';
 import { updateRecord } from './write';
-import { Where } from './context';
 
 /**
  * Top container batch and bulk changes (endpoints.md section 10): each container is updated as
@@ -63,21 +61,29 @@ export function currentLocation(location: string): Obj {
 }
 
 
-/** A container may only have been at a temporary location "previously" (validation-rules.md section 4). */
+/** The collection types (x-archive.containerCollection) and the node types of their trees. */
+function collectionTypes(s: Services): { collections: string[]; nodes: string[] } {
+  const types = Object.values(s.registry.types);
+  const collections = types.filter((t) => t.containerCollection).map((t) => t.name);
+  return { collections, nodes: types.filter((t) => t.tree && collections.includes(t.tree.root)).map((t) => t.name) };
+}
+
 /**
  * A top container's `collection`: the resources and accessions whose instances hold it, directly
  * or through an archival object (read-only, computed from the links, as the reference shows it).
  */
-async function decorateCollections(db: Knex | Knex.Transaction, records: Obj[]): Promise<void> {
+async function decorateCollections(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void> {
   const uris = records.map((r) => r.uri as string);
+  const { collections, nodes } = collectionTypes(s);
   const links = await db('record_refs as x')
     .join('records as r', 'r.rid', 'x.from_rid')
     .whereIn('x.to_uri', uris)
-    .whereIn('r.type', ['resource', 'accession', 'archival_object'])
+    .whereIn('r.type', [...collections, ...nodes])
     .select('x.to_uri as container', 'r.type', 'r.uri', 'r.root_uri');
   const owners = new Map<string, Set<string>>();
   for (const l of links) {
-    const owner = l.type === 'archival_object' ? l.root_uri : l.uri;
+    // A tree node's instances belong to its root's collection.
+    const owner = nodes.includes(l.type) ? l.root_uri : l.uri;
     if (!owner) continue;
     if (!owners.has(l.container)) owners.set(l.container, new Set());
     owners.get(l.container)!.add(owner);
@@ -96,7 +102,7 @@ async function decorateCollections(db: Knex | Knex.Transaction, records: Obj[]):
 }
 
 export const topContainerHooks: TypeHooks = {
-  decorate: (db, _s, records) => decorateCollections(db, records),
+  decorate: (db, s, records) => decorateCollections(db, s, records),
   derivedFields: ['collection'],
   async beforeSave(trx, _s, _where, body) {
     const errs: Record<string, string[]> = {};

@@ -59,6 +59,11 @@ export interface TypeHooks {
   beforeSave?(trx: Knex.Transaction, s: Services, where: Where, body: Obj, previous?: Obj): Promise<unknown>;
   /** Keeps derived tables in step; runs inside the write's transaction. */
   afterSave?(trx: Knex.Transaction, s: Services, saved: SavedRecord): Promise<void>;
+  /**
+   * Tables derived from the saved record alone (a group's members and grants): run after every
+   * save, and by the imports that write records at the store layer with their own ids.
+   */
+  derive?(trx: Knex.Transaction, s: Services, saved: SavedRecord): Promise<void>;
   beforeDelete?(trx: Knex.Transaction, s: Services, row: RecordRow): Promise<void>;
   /** Adds fields computed from storage (tree position, ancestors...) to records being served. */
   decorate?(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void>;

@@ -50,7 +50,7 @@ export const groupHooks: TypeHooks = {
     body.member_usernames = members;
   },
 
-  async afterSave(trx, _s, saved) {
+  async derive(trx, _s, saved) {
     const repo_id = saved.where.repoId!;
     await trx('group_members').where({ group_rid: saved.rid }).delete();
     await trx('group_grants').where({ group_rid: saved.rid }).delete();

@@ -107,7 +107,9 @@ export async function createRecord(
       hidden: options.hidden ?? false,
     });
     await saveDerived(q, s, where, rid, record, true);
-    await hooks?.afterSave?.(trx, s, { where, rid, id, record, created: true, actor, state });
+    const saved = { where, rid, id, record, created: true, actor, state };
+    await hooks?.afterSave?.(trx, s, saved);
+    await hooks?.derive?.(trx, s, saved);
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Created' as const, id, lock_version: 0, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
   };
@@ -165,7 +167,9 @@ export async function updateRecord(
     });
     if (!updated) throw errors.staleLockVersion();
     await saveDerived(q, s, where, row.rid!, record, false);
-    await hooks?.afterSave?.(trx, s, { where, rid: row.rid!, id, record, created: false, actor, state, previous });
+    const saved = { where, rid: row.rid!, id, record, created: false, actor, state, previous };
+    await hooks?.afterSave?.(trx, s, saved);
+    await hooks?.derive?.(trx, s, saved);
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Updated' as const, id, lock_version: expected + 1, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
   };

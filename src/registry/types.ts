@@ -4,6 +4,9 @@
 /** The id of the hidden global repository that holds installation-wide groups and grants (auth-and-permissions.md section 7). */
 export const GLOBAL_REPO_ID = 1;
 
+/** The type a `:repo_id` in a URI names: every repository-scoped record lives in one. */
+export const REPOSITORY_TYPE = 'repository';
+
 export type PropKind = 'scalar' | 'subrecord' | 'link' | 'ref' | 'inline';
 
 export interface PropInfo {
@@ -53,7 +56,16 @@ export interface TreeRole {
   parentProperty: string;
   /** The body type of the batch-create route ({"children": [...]}). */
   childrenBody: string;
+  /**
+   * What the tree views (tree/root, tree/node, waypoints) show of the root and of each node
+   * besides the common fields, in order, from the parts src/trees/views.ts knows.
+   * Absent: the archival shape (root: level, four_part_id, containers; node: component_id, level, containers).
+   */
+  view?: { root?: TreeViewPart[]; node?: TreeViewPart[] };
 }
+
+/** A piece of a tree view entry: `component_id` and `four_part_id` both fill `identifier`. */
+export type TreeViewPart = 'component_id' | 'four_part_id' | 'level' | 'containers' | 'label' | 'file_uri_summary' | 'digital_object_type';
 
 export interface TypeInfo {
   name: string;
@@ -77,6 +89,13 @@ export interface TypeInfo {
   refuseDeleteIfLinked?: string;
   /** A repository-scoped type that may also live in the global repository (groups). */
   allowInGlobalRepository?: boolean;
+  /** The named domain hooks of this type (src/services.ts NAMED_HOOKS): rules that are code. */
+  hooks?: string;
+  /**
+   * Records of this type are collections that hold top containers through their instances (and
+   * their tree's nodes'): they show in a container's `collection` and answer GET …/:id/top_containers.
+   */
+  containerCollection?: boolean;
   /** How records of this type become search documents; absent: the type is not searched. */
   search?: SearchMapping;
   /**
@@ -119,6 +138,13 @@ export interface SearchMapping {
   fields?: Record<string, FieldSpec | [FieldSpec]>;
   /** Aggregate types the document also answers to (`agent` for every agent type). */
   types?: string[];
+  /**
+   * Types a published document also answers to, for the public interface (search.md (f)).
+   * Default: `pui_<type>` and `pui`; `[]` keeps the type out of the public user's searches.
+   */
+  publicTypes?: string[];
+  /** Rank of this type in searches without a sort (higher first; default 0), as the reference's boosts. */
+  boost?: number;
   /**
    * The document carries data of the records that link to it (a top container shows the
    * collections whose instances hold it): a change to a linking record re-indexes it too.

@@ -3,7 +3,7 @@
  * every document carries (search.md (f)). No per-type code: a type's mapping names paths into
  * the record (with `_resolved` copies of what it links to), joins, templates and transforms.
  */
-import type { Registry, TypeInfo, PropInfo, FieldSpec, SearchMapping } from '../registry';
+import { REPOSITORY_TYPE, type Registry, type TypeInfo, type PropInfo, type FieldSpec, type SearchMapping } from '../registry';
 import type { Obj } from '../json';
 import { cleanTitle, COPY_FIELDS } from './fields';
 
@@ -17,10 +17,6 @@ const FULLRECORD_EXCLUDES = new Set([
   'rules', 'name_order', 'repository', 'top_container', 'finding_aid_filing_title', 'lock_version',
 ]);
 
-/** Extra types of published documents (search.md (f)). */
-const PUI_TYPE_NAMES: Record<string, string> = {
-  resource: 'pui_collection', classification: 'pui_record_group', agent_person: 'pui_person',
-};
 
 function isEmpty(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
@@ -224,12 +220,9 @@ function commonFields(doc: SearchDoc, record: Obj, titleOf: TitleOf): void {
   set('rights_statement_agent_uris', valuesAt(record, 'rights_statements.linked_agents.ref').map(String));
 }
 
-function publishedTypes(type: string): string[] {
-  const extra: string[] = [];
-  if (['accession', 'digital_object', 'digital_object_component'].includes(type)) extra.push('pui_record');
-  if (['agent_person', 'agent_corporate_entity'].includes(type)) extra.push('pui_agent');
-  if (type !== 'archival_object') extra.push(PUI_TYPE_NAMES[type] ?? `pui_${type}`, 'pui');
-  return extra;
+/** Extra types of a published document (search.md (f)): the mapping's, or pui_<type> and pui. */
+function publishedTypes(type: string, mapping: SearchMapping): string[] {
+  return mapping.publicTypes ?? [`pui_${type}`, 'pui'];
 }
 
 /** The search document of one record (with `_resolved` links already attached). */
@@ -247,7 +240,7 @@ export function buildDocument(registry: Registry, type: TypeInfo, record: Obj, m
   doc.suppressed = suppressed;
   doc.publish = !suppressed && record.publish === true;
   doc.system_generated = record.system_generated === true;
-  if (type.name === 'repository') doc.repository = uri;
+  if (type.name === REPOSITORY_TYPE) doc.repository = uri;
   else if (type.scope === 'repository') doc.repository = String(record.repository?.ref ?? uri.split('/').slice(0, 3).join('/'));
   else doc.repository = 'global';
   for (const k of ['created_by', 'last_modified_by', 'create_time', 'system_mtime', 'user_mtime']) {
@@ -272,7 +265,7 @@ export function buildDocument(registry: Registry, type: TypeInfo, record: Obj, m
   for (const [k, values] of enums) doc[k] = [...values];
 
   const types = [type.name, ...(mapping.types ?? [])];
-  if (doc.publish) types.push(...publishedTypes(type.name));
+  if (doc.publish) types.push(...publishedTypes(type.name, mapping));
   doc.types = [...new Set(types)];
 
   for (const [from, to] of Object.entries(COPY_FIELDS)) if (doc[from] !== undefined) doc[to] = doc[from];

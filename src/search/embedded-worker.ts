@@ -17,8 +17,8 @@ interface Call {
 }
 
 if (parentPort && workerData?.embeddedIndex) {
-  const { file, mapped } = workerData.embeddedIndex as { file: string; mapped: string[] };
-  const index = new EmbeddedIndex(file, new FieldCatalogue(mapped));
+  const { file, mapped, boosts } = workerData.embeddedIndex as { file: string; mapped: string[]; boosts: Record<string, number> };
+  const index = new EmbeddedIndex(file, new FieldCatalogue(mapped), boosts);
   const port = parentPort;
   port.on('message', async (call: Call) => {
     try {
@@ -39,11 +39,11 @@ export class EmbeddedIndexWorker implements SearchIndex {
   private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
   private exited = false;
 
-  constructor(file: string, mapped: string[]) {
+  constructor(file: string, mapped: string[], boosts: Record<string, number>) {
     // Under tsx (tests, `npm run` from sources) the worker loads the .ts file through the same hook.
     const fromSources = __filename.endsWith('.ts');
     this.worker = new Worker(path.join(__dirname, `embedded-worker.${fromSources ? 'ts' : 'js'}`), {
-      workerData: { embeddedIndex: { file: file === ':memory:' ? file : path.resolve(file), mapped } },
+      workerData: { embeddedIndex: { file: file === ':memory:' ? file : path.resolve(file), mapped, boosts } },
       execArgv: fromSources ? ['--require', 'tsx/cjs'] : [],
     });
     this.worker.unref();

@@ -17,10 +17,6 @@ const MAX_VALUE = 1000;
 /** Text rows of one document get FTS rowids doc * SLOTS + field code; codes stay below SLOTS. */
 const SLOTS = 256;
 
-/** Relevance without scores: the reference's type boosts (search.md (e)), then index order. */
-const BOOSTS: Record<string, number> = {
-  resource: 100, accession: 100, subject: 50, agent_person: 50, agent_corporate_entity: 30, agent_family: 30,
-};
 
 /** Bumped when the index's tables change shape. */
 const SCHEMA_VERSION = 3;
@@ -70,7 +66,11 @@ export class EmbeddedIndex implements SearchIndex {
   private readonly db: Database.Database;
   private readonly fieldCodes = new Map<string, number>();
 
-  constructor(file: string, private readonly fields: FieldCatalogue) {
+  /**
+   * `boosts`: each type's rank when a search has no sort (x-archive.search.boost): relevance
+   * without scores, as the reference's type boosts (search.md (e)), then index order.
+   */
+  constructor(file: string, private readonly fields: FieldCatalogue, private readonly boosts: Record<string, number> = {}) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -159,7 +159,7 @@ export class EmbeddedIndex implements SearchIndex {
           if (this.fields.kind(field) === 'text') texts.push([this.codeFor(field), (Array.isArray(value) ? value : [value]).join('\n')]);
         }
         const codes = texts.map(([code]) => code).join(',');
-        const boost = BOOSTS[String(doc.primary_type)] ?? 0;
+        const boost = this.boosts[String(doc.primary_type)] ?? 0;
         const existing = findDoc.get(doc.uri) as { id: number; text_codes: string } | undefined;
         let id: number;
         if (existing) {

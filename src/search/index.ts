@@ -27,6 +27,11 @@ function mappedFields(registry: Registry): string[] {
   return Object.values(registry.types).flatMap((t) => Object.keys(t.search?.fields ?? {}));
 }
 
+/** Each searched type's rank for searches without a sort (x-archive.search.boost). */
+function boosts(registry: Registry): Record<string, number> {
+  return Object.fromEntries(Object.values(registry.types).filter((t) => t.search?.boost).map((t) => [t.name, t.search!.boost!]));
+}
+
 /** The configured index alone, without an indexer (the search services, and `archive-records doctor`). */
 export function openIndex(c: SearchConfig, registry: Registry): { index: SearchIndex; fields: FieldCatalogue } {
   const fields = new FieldCatalogue(mappedFields(registry));
@@ -34,7 +39,7 @@ export function openIndex(c: SearchConfig, registry: Registry): { index: SearchI
     if (!c.typesenseUrl || !c.typesenseApiKey) throw new Error('SEARCH_ADAPTER=typesense needs TYPESENSE_URL and TYPESENSE_API_KEY');
     return { index: new TypesenseIndex(c.typesenseUrl, c.typesenseApiKey, c.typesenseCollection, fields), fields };
   }
-  return { index: new EmbeddedIndexWorker(c.path, mappedFields(registry)), fields };
+  return { index: new EmbeddedIndexWorker(c.path, mappedFields(registry), boosts(registry)), fields };
 }
 
 export function openSearch(s: Services): SearchServices {

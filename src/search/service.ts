@@ -4,6 +4,8 @@
  */
 import { errors } from '../errors';
 import type { Services } from '../operations/context';
+import { visibleRepositoryUris } from '../operations/repositories';
+import type { Registry } from '../registry';
 import type { SearchDoc } from './documents';
 import { UNRETURNED_FIELDS } from './fields';
 import type { SearchServices } from './index';
@@ -86,7 +88,8 @@ export function planSearch(s: Services, p: SearchParams, scope: Scope): { query:
   if (p.exclude?.length) filters.push(not(or(p.exclude.map((id) => term('id', id)))));
   if (p.filter !== undefined) filters.push(parseAdvanced(p.filter, { ...options, literal: true, param: 'filter' }));
   for (const [i, fq] of (p.filter_query ?? []).entries()) filters.push(parseLucene(fq, options, `filter_query[${i}]`));
-  if (p.root_record) filters.push(or([term('resource', p.root_record), term('digital_object', p.root_record)]));
+  // A tree node's document names its root in the tree role's root property (resource, digital_object...).
+  if (p.root_record) filters.push(or(treeRootProperties(s).map((field) => term(field, p.root_record!))));
   if (!scope.showSuppressed) filters.push(term('suppressed', 'false'));
   if (scope.publishedOnly) filters.push(term('publish', 'true'), term('types', 'pui'));
   return { query, filters };
@@ -278,7 +281,7 @@ export async function countTypesByRepository(s: Services, types: string[], repoU
     })).total;
   const forRepo = async (repo: string) => Object.fromEntries(await Promise.all(types.map(async (t) => [t, await count(repo, t)] as const)));
   if (repoUri) return forRepo(repoUri);
-  const repos = await s.db.knex('records').where({ type: 'repository', hidden: false }).orderBy('id').pluck('uri');
+  const repos = await visibleRepositoryUris(s);
   const out: Record<string, unknown> = {};
   for (const repo of repos) out[repo] = await forRepo(repo);
   return out;
@@ -291,4 +294,16 @@ export async function findByExternalId(s: Services, eid: string, types: string[]
     query: term('external_id', eid), filters, sort: [], offset: 0, limit: 10, facets: [], facetMincount: 0, facetLimit: 0,
   });
   return result.docs.map((d) => String(d.uri));
+}
+
+const rootProperties = new WeakMap<Registry, string[]>();
+
+/** The document fields that name a tree node's root: each tree role's rootProperty (resource, digital_object...). */
+function treeRootProperties(s: Services): string[] {
+  let found = rootProperties.get(s.registry);
+  if (!found) {
+    found = [...new Set(Object.values(s.registry.types).flatMap((t) => (t.tree ? [t.tree.rootProperty] : [])))];
+    rootProperties.set(s.registry, found);
+  }
+  return found;
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors } from '../errors';
-import type { TypeInfo } from '../registry';
+import type { TreeRole, TreeViewPart, TypeInfo } from '../registry';
 import type { Services } from '../operations/context';
 import type { Obj } from '../json';
 import { inOrder } from '../store/records';
@@ -58,6 +58,33 @@ function identifierOf(record: Obj): string | undefined {
 
 function hasDigitalInstance(record: Obj): boolean {
   return (record.instances ?? []).some((i: Obj) => i.instance_type === 'digital_object');
+}
+
+const ARCHIVAL_VIEW: Required<NonNullable<TreeRole['view']>> = {
+  root: ['level', 'four_part_id', 'containers'],
+  node: ['component_id', 'level', 'containers'],
+};
+
+function viewOf(tree: TreeRole | undefined, which: 'root' | 'node'): TreeViewPart[] {
+  return tree?.view?.[which] ?? ARCHIVAL_VIEW[which];
+}
+
+/** Adds the parts a tree's schema asks for (x-archive.tree.view) to a view entry, in order. */
+async function addViewParts(db: Db, out: Obj, r: Obj, parts: TreeViewPart[]): Promise<void> {
+  for (const part of parts) {
+    if (part === 'component_id') out.identifier = r.component_id ?? null;
+    else if (part === 'four_part_id') out.identifier = identifierOf(r);
+    else if (part === 'level') out.level = levelOf(r);
+    else if (part === 'label') out.label = r.label;
+    else if (part === 'digital_object_type') out.digital_object_type = r.digital_object_type;
+    else if (part === 'file_uri_summary') {
+      const summary = fileUriSummary(r);
+      if (summary) out.file_uri_summary = summary;
+    } else if (part === 'containers') {
+      const containers = await containersOf(db, r);
+      if (containers) out.containers = containers;
+    }
+  }
 }
 
 const pick = (obj: Obj, keys: string[]) => Object.fromEntries(keys.filter((k) => obj[k] !== undefined && obj[k] !== '').map((k) => [k, obj[k]]));
@@ -125,16 +152,7 @@ export async function waypoint(s: Services, db: Db, key: string, offset: number,
       jsonmodel_type: r.jsonmodel_type,
       has_digital_instance: hasDigitalInstance(r),
     };
-    if (r.jsonmodel_type === 'digital_object_component') {
-      entry.label = r.label;
-      const summary = fileUriSummary(r);
-      if (summary) entry.file_uri_summary = summary;
-    } else {
-      entry.identifier = r.component_id ?? null;
-      entry.level = levelOf(r);
-      const containers = await containersOf(db, r);
-      if (containers) entry.containers = containers;
-    }
+    await addViewParts(db, entry, r, viewOf(s.registry.types[r.jsonmodel_type]?.tree, 'node'));
     if (r.dates?.length) entry.dates = r.dates.map((d: Obj) => pick({ type: d.date_type, ...d }, ['type', 'label', 'expression', 'begin', 'end']));
     entries.push(entry);
   }
@@ -166,16 +184,7 @@ export async function treeRoot(s: Services, types: TreeTypes, repoId: number, id
     suppressed: root.suppressed,
     has_digital_instance: hasDigitalInstance(r),
   };
-  if (types.root.name === 'digital_object') {
-    out.digital_object_type = r.digital_object_type;
-    const summary = fileUriSummary(r);
-    if (summary) out.file_uri_summary = summary;
-  } else {
-    out.level = levelOf(r);
-    out.identifier = identifierOf(r);
-    const containers = await containersOf(db, r);
-    if (containers) out.containers = containers;
-  }
+  await addViewParts(db, out, r, viewOf(types.node.tree, 'root'));
   out.precomputed_waypoints = count ? { '': { '0': await waypoint(s, db, key, 0, publishedOnly) } } : {};
   return out;
 }
@@ -216,7 +225,8 @@ export async function treeNode(s: Services, types: TreeTypes, repoId: number, _i
     jsonmodel_type: types.node.name,
     has_digital_instance: hasDigitalInstance(node.record),
   };
-  if (types.node.name !== 'digital_object_component') out.identifier = node.record.component_id ?? null;
+  // A node's own view carries only its identifier; the rest is in its parent's waypoint.
+  if (viewOf(types.node.tree, 'node').includes('component_id')) out.identifier = node.record.component_id ?? null;
   out.precomputed_waypoints = count ? { [node.uri]: { '0': await waypoint(s, db, key, 0, publishedOnly) } } : {};
   return out;
 }

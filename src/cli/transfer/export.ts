@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Knex } from 'knex';
-import type { Registry } from '../../registry';
+import { REPOSITORY_TYPE, type Registry } from '../../registry';
 import type { Database } from '../../store/connect';
 import type { Progress } from '../output';
 import { ExportHeader, FORMAT, FORMAT_VERSION, RecordLine } from './format';
@@ -103,7 +103,7 @@ async function exportFrom(
     phases.push(() => rows(knex));
   } else {
     repository = `/repositories/${scope.repoId}`;
-    const repo = await knex('records').where({ uri: repository, type: 'repository' }).first('rid');
+    const repo = await knex('records').where({ uri: repository, type: REPOSITORY_TYPE }).first('rid');
     if (!repo) throw new Error(`there is no repository ${repository} in this store`);
     const { global, scoped, sql, bindings } = linkedGlobals(registry, scope.repoId);
     const inRepo = () => rows(knex).where('r.repo_id', scope.repoId).whereIn('r.type', scoped);

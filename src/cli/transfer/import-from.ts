@@ -18,7 +18,7 @@ import type { TypeInfo } from '../../registry';
 import { STEP } from '../../store/positions';
 import { prepareRecord } from '../../validation';
 import type { Obj } from '../../json';
-import { GLOBAL_REPO_ID } from '../../registry';
+import { GLOBAL_REPO_ID, REPOSITORY_TYPE } from '../../registry';
 import { messageOf } from '../context';
 import { CliError } from '../output';
 import type { RecordLine } from './format';
@@ -268,7 +268,7 @@ export function lineOf(s: Services, type: TypeInfo, raw: Obj): RecordLine {
  */
 async function refuseForeignRepositories(s: Services, listed: Obj[]): Promise<void> {
   const theirs = new Map(listed.map((r) => [r.uri, r.repo_code]));
-  const mine: Array<{ uri: string; json: string }> = await s.db.knex('records').where({ type: 'repository' }).whereNot({ id: GLOBAL_REPO_ID }).select('uri', 'json');
+  const mine: Array<{ uri: string; json: string }> = await s.db.knex('records').where({ type: REPOSITORY_TYPE }).whereNot({ id: GLOBAL_REPO_ID }).select('uri', 'json');
   const foreign = mine.filter((r) => theirs.get(r.uri) !== JSON.parse(r.json).repo_code).map((r) => r.uri);
   if (foreign.length) {
     throw new CliError(
@@ -285,12 +285,12 @@ export async function importFrom(
   const types = copiedTypes(s);
   await copy.mergeEnumerations();
 
-  const repositoryType = s.registry.type('repository');
+  const repositoryType = s.registry.type(REPOSITORY_TYPE);
   const listed = await api.get<Obj[]>(repositoryType.uri!);
   await refuseForeignRepositories(s, listed);
   const repos = listed.filter((r) => !options.repos || options.repos.includes(Number(String(r.uri).split('/').pop())));
   for (const wanted of options.repos ?? []) {
-    if (!repos.some((r) => r.uri === `/repositories/${wanted}`)) copy.summary.skipped.push({ type: 'repository', where: `/repositories/${wanted}`, reason: 'the source does not list it' });
+    if (!repos.some((r) => r.uri === `/repositories/${wanted}`)) copy.summary.skipped.push({ type: REPOSITORY_TYPE, where: `/repositories/${wanted}`, reason: 'the source does not list it' });
   }
   await copy.copyType(repositoryType, repositoryType.uri!, 'the installation', repos);
 

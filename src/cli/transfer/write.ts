@@ -8,7 +8,6 @@
  * a change-log entry so that the search index picks the record up.
  */
 import type { Knex } from 'knex';
-import { groupHooks } from '../../operations/groups';
 import type { Services } from '../../operations/context';
 import { lookupKeys, uniqueKeys } from '../../operations/keys';
 import { GLOBAL_REPO_ID } from '../../registry';
@@ -92,10 +91,8 @@ export class RecordWriter {
     }
     await q.setLookupKeys(rid, line.type, line.repo_id, lookupKeys(type, record), fresh);
     await q.setRefs(rid, collectRefs(this.s.registry, line.type, record), fresh);
-    // Group membership and grants are derived from the group record alone (src/access/groups.ts).
-    if (line.type === 'group') {
-      await groupHooks.afterSave!(trx, this.s, { where: { type, repoId: line.repo_id }, rid, id: line.id, record, created: fresh, actor: { username: 'admin' } });
-    }
+    // What a type derives from the record alone (a group's members and grants) is derived here too.
+    await this.s.hooks[line.type]?.derive?.(trx, this.s, { where: { type, repoId: line.repo_id }, rid, id: line.id, record, created: fresh, actor: { username: 'admin' } });
     if (line.tree) {
       if (line.tree.parent === null) await setPlace(trx, rid, line.tree, null);
       else {
