@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine: `make run` and `make test`.
-.PHONY: install generate check-generated check-deps build run test test-sqlite test-mariadb reindex indexer bench clean
+.PHONY: install generate check-generated check-deps build run test test-fast test-sqlite test-mariadb reindex indexer bench clean
 
 NPM_STAMP := node_modules/.package-lock.json
 
@@ -45,6 +45,11 @@ bench: build
 
 test: build check-deps
 	bash scripts/test.sh
+
+# The quick loop while working: unit tests and the SQLite leg without the long runs (the 100k-child
+# trees, the 5,244-record copy between two servers) and with 1,000 fuzz requests instead of 10,000.
+test-fast: build check-deps
+	TEST_STORES=sqlite FUZZ_RUNS=1000 MOCHA_ARGS="--ignore test/trees-large.test.ts --ignore test/import-from.test.ts" bash scripts/test.sh
 
 test-sqlite: build
 	TEST_STORES=sqlite bash scripts/test.sh

@@ -3,7 +3,6 @@
  *   registry.json   the manifest the app reads (routes, keys, references, property kinds)
  *   validators.js   ajv standalone validators, one export per jsonmodel_type (nothing compiles at start-up)
  *   validators.d.ts their types
- *   types.ts        TypeScript interfaces (json-schema-to-typescript)
  * Usage: tsx scripts/generate.ts [schemasDir] [outDir]
  */
 import fs from 'node:fs';
@@ -12,7 +11,6 @@ import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone';
 import addFormats from 'ajv-formats';
 import { _ } from 'ajv';
-import { compile as compileTypes } from 'json-schema-to-typescript';
 import type { Manifest, PropInfo, TypeInfo } from '../src/registry/types';
 
 type Json = any; // schema nodes are free-form JSON
@@ -183,25 +181,6 @@ function mapValues(obj: Json, fn: (v: Json) => Json): Json {
   return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, fn(v)]));
 }
 
-/** Plain JSON Schema for json-schema-to-typescript: refs into one definitions block. */
-function toTypeSchema(node: Json): Json {
-  if (Array.isArray(node)) return node.map(toTypeSchema);
-  if (node === null || typeof node !== 'object') return node;
-  if (node.$ref) return { $ref: `#/definitions/${node.$ref}` };
-  const out: Json = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (k.startsWith('x-') || k === '$id' || k === '$schema' || k === 'pattern' || k === 'format') continue;
-    out[k] = k === 'properties' ? mapValues(v as Json, toTypeSchema) : k === 'items' ? toTypeSchema(v) : v;
-  }
-  if (node['x-subrecords']) {
-    const objects = node['x-subrecords'].map((t: string) => ({ $ref: `#/definitions/${t}` }));
-    delete out.type;
-    out.anyOf = node['x-ref'] ? [{ type: 'string' }, ...objects] : objects;
-  }
-  if (out.type === 'object' && out.properties) out.additionalProperties = false;
-  return out;
-}
-
 export async function generate(schemasDir: string, outDir: string): Promise<string[]> {
   const schemas = readSchemas(schemasDir);
   const manifest = buildManifest(schemas);
@@ -220,26 +199,12 @@ export async function generate(schemasDir: string, outDir: string): Promise<stri
   const exportable = Object.keys(schemas).filter((n) => manifest.types[n].kind !== 'external');
   const validators = standaloneCode(ajv, Object.fromEntries(exportable.map((n) => [n, n])));
 
-  const typeSchema = {
-    title: 'ArchiveRecordTypes',
-    type: 'object',
-    additionalProperties: false,
-    definitions: mapValues(schemas, (s) => ({ ...toTypeSchema(s), title: s.$id })),
-  };
-  const types = await compileTypes(typeSchema as any, 'ArchiveRecordTypes', {
-    bannerComment: `/* ${BANNER} */`,
-    unreachableDefinitions: true,
-    additionalProperties: false,
-    format: false,
-  });
-
   const files: Record<string, string> = {
     'registry.json': JSON.stringify(manifest, null, 2) + '\n',
     'validators.js': `/* ${BANNER} */\n${validators}\n`,
     'validators.d.ts':
       `/* ${BANNER} */\nimport type { ValidateFunction } from 'ajv';\n` +
       exportable.map((n) => `export declare const ${n}: ValidateFunction;\n`).join(''),
-    'types.ts': types,
   };
   fs.mkdirSync(outDir, { recursive: true });
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(outDir, file), text);

@@ -41,7 +41,7 @@ const EXHIBITION = {
 
 const scratchDirs: string[] = [];
 
-function schemasWith(extra: object): { schemas: string; out: string } {
+function schemasWith(...extra: object[]): { schemas: string; out: string } {
   // Inside the project (.tmp/ is ignored by git) so the generated code finds node_modules.
   const scratch = path.resolve(__dirname, '..', '.tmp');
   fs.mkdirSync(scratch, { recursive: true });
@@ -50,7 +50,7 @@ function schemasWith(extra: object): { schemas: string; out: string } {
   const schemas = path.join(dir, 'schemas');
   fs.mkdirSync(schemas);
   for (const f of fs.readdirSync(SCHEMAS)) fs.copyFileSync(path.join(SCHEMAS, f), path.join(schemas, f));
-  fs.writeFileSync(path.join(schemas, `${(extra as { $id: string }).$id}.json`), JSON.stringify(extra));
+  for (const schema of extra) fs.writeFileSync(path.join(schemas, `${(schema as { $id: string }).$id}.json`), JSON.stringify(schema));
   return { schemas, out: path.join(dir, 'generated') };
 }
 
@@ -137,5 +137,112 @@ describe(`adding a record type by dropping a schema (${STORE})`, function () {
     broken.properties.curator = { type: 'string', 'x-ref': ['no_such_type'] };
     const { schemas, out } = schemasWith(broken);
     await assert.rejects(generate(schemas, out), /unknown type no_such_type/);
+  });
+});
+
+/**
+ * A collection type with its own tree, declaring in x-archive what other types have in code
+ * elsewhere: a search boost, public types, a tree role with its view, container collections.
+ */
+const link = (type: string) => ({
+  type: 'object', 'x-link': true,
+  properties: { ref: { type: 'string', 'x-ref': [type] }, _resolved: { type: 'object', readOnly: true } }, required: ['ref'],
+});
+const PERMISSIONS = { read: 'view_repository', create: 'update_resource_record', update: 'update_resource_record', delete: 'delete_archival_record' };
+const SHOW = {
+  $schema: 'http://json-schema.org/draft-07/schema#', $id: 'show', title: 'show', type: 'object',
+  'x-archive': {
+    kind: 'record', uri: '/repositories/:repo_id/shows', model: 'Show', listing: 'paginated', permissions: PERMISSIONS,
+    containerCollection: true,
+    search: { boost: 500, publicTypes: ['pui_show', 'pui'] },
+  },
+  properties: {
+    uri: { type: 'string', readOnly: true }, title: { type: 'string' }, publish: { type: 'boolean' }, level: { type: 'string' },
+    instances: { type: 'array', items: { $ref: 'instance' } },
+  },
+  required: ['title'],
+};
+const SHOW_PIECE = {
+  $schema: 'http://json-schema.org/draft-07/schema#', $id: 'show_piece', title: 'show_piece', type: 'object',
+  'x-archive': {
+    kind: 'record', uri: '/repositories/:repo_id/show_pieces', model: 'ShowPiece', listing: 'paginated', permissions: PERMISSIONS,
+    tree: { root: 'show', rootProperty: 'show', parentProperty: 'parent', childrenBody: 'show_piece_children', view: { root: ['level'], node: ['label', 'level'] } },
+    search: { fields: { show: 'show.ref' } },
+  },
+  properties: {
+    uri: { type: 'string', readOnly: true }, title: { type: 'string' }, label: { type: 'string' }, level: { type: 'string' },
+    publish: { type: 'boolean' }, position: { type: 'integer' }, show: link('show'), parent: link('show_piece'),
+    instances: { type: 'array', items: { $ref: 'instance' } },
+  },
+  required: ['title', 'show'],
+};
+const SHOW_PIECE_CHILDREN = {
+  $schema: 'http://json-schema.org/draft-07/schema#', $id: 'show_piece_children', title: 'show_piece_children', type: 'object',
+  'x-archive': { kind: 'subrecord', model: 'ShowPieceChildren' },
+  properties: { children: { type: 'array', items: { $ref: 'show_piece' } } },
+  required: ['children'],
+};
+
+describe(`behaviour a dropped schema declares, with no code (${STORE})`, function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let H: Record<string, string>;
+  let repo: string;
+  let show: string;
+  let box: string;
+
+  before(async () => {
+    const { schemas, out } = schemasWith(SHOW, SHOW_PIECE, SHOW_PIECE_CHILDREN);
+    await generate(schemas, out);
+    t = await startTestApp({}, out);
+    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
+    repo = `/repositories/${(await t.http.post('/repositories').set(H).send({ repo_code: 'SHOW', name: 'Shows' })).body.id}`;
+    box = (await t.http.post(`${repo}/top_containers`).set(H).send({ type: 'box', indicator: '7' })).body.uri;
+    const created = await t.http.post(`${repo}/shows`).set(H).send({ title: 'Lantern slides', publish: true, level: 'collection' });
+    assert.equal(created.status, 200, created.text);
+    show = created.body.uri;
+    const pieces = await t.http.post(`${show}/children`).set(H).send({
+      children: [{
+        title: 'Lantern slide one', label: 'Slide 1', level: 'item', show: { ref: show },
+        instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box } } }],
+      }],
+    });
+    assert.equal(pieces.status, 200, pieces.text);
+    await t.http.post(`${repo}/accessions`).set(H).send({ id_0: 'L1', title: 'Lantern slides accession', accession_date: '2024-01-01' });
+    await t.services.search!.indexer.drain();
+  });
+  after(async () => {
+    await t?.close();
+    for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ranks by its search boost in searches without a sort', async () => {
+    const res = await t.http.get(`${repo}/search`).set(H).query({ q: 'lantern', page: 1 });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.results.map((r: any) => r.primary_type).slice(0, 2), ['show', 'accession']);
+  });
+
+  it('answers to its public types when published', async () => {
+    const res = await t.http.get(`${repo}/search`).set(H).query({ q: 'lantern', page: 1, 'type[]': 'pui_show' });
+    assert.deepEqual(res.body.results.map((r: any) => r.uri), [show]);
+  });
+
+  it('serves its tree with the view parts its tree role names', async () => {
+    const root = await t.http.get(`${show}/tree/root`).set(H);
+    assert.equal(root.status, 200, root.text);
+    assert.equal(root.body.level, 'collection');
+    assert.equal(root.body.identifier, undefined);
+    const [entry] = root.body.precomputed_waypoints[''][0];
+    assert.equal(entry.label, 'Slide 1');
+    assert.equal(entry.level, 'item');
+    assert.equal(entry.containers, undefined);
+  });
+
+  it('is a container collection: lists its top containers and shows in their collection', async () => {
+    const listed = await t.http.get(`${show}/top_containers`).set(H);
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(listed.body.map((c: any) => c.ref), [box]);
+    const container = await t.http.get(box).set(H);
+    assert.deepEqual(container.body.collection.map((c: any) => c.ref), [show]);
   });
 });
