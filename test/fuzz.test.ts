@@ -146,7 +146,8 @@ function fill(w: World, e: Endpoint, values: Record<string, string> = {}, existi
       case 'enum_val_id': return String(w.enumValueId);
       case 'enum_name': return 'no_such_list';
       case 'username': return 'nobody-at-all';
-      default: throw new Error(`no value for path parameter ${name} in ${e.path}`);
+      // Any other parameter: an integer that names nothing, or a word (a format, a name) that fits none.
+      default: return declared(e, name)?.type === 'integer' ? '999999' : 'unknown';
     }
   });
 }
