@@ -9,6 +9,14 @@ export function actorGrants(s: WithStore, actor: Actor): Promise<Grants> {
   return actor.grants;
 }
 
+/**
+ * Whether the caller sees suppressed records (auth-and-permissions.md section 10): decided once
+ * per request with the permission check, read by every operation that lists or reads records.
+ */
+export function maySeeSuppressed(s: WithStore, actor: Actor | null, repoId?: number): Promise<boolean> {
+  return can(s, actor, 'index_system', repoId);
+}
+
 /** The one place a permission is decided. The anonymous caller holds nothing. */
 export async function can(s: WithStore, actor: Actor | null, code: string, repoId?: number): Promise<boolean> {
   if (!actor) return false;

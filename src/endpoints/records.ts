@@ -3,7 +3,6 @@ import { createRecord, deleteRecord, updateRecord } from '../operations/write';
 import { getRecordJson, listAll, listAllIds, listIdSet, listPage, ListOptions } from '../operations/read';
 import { Where } from '../operations/context';
 import { Call, Endpoint, json, rawJson } from './types';
-import { can } from '../access/permissions';
 import { setPublished, setSuppressed } from '../operations/flags';
 import { findById } from '../operations/lookups';
 
@@ -12,8 +11,7 @@ const resolveParam = { name: 'resolve', type: 'string[]', default: [] } as const
 
 /** Where a call's records live; repository listings and reads hide suppressed records from most callers. */
 async function where(type: TypeInfo, call: Call): Promise<Where> {
-  const showSuppressed = type.scope === 'repository' && (await can(call.s, call.actor, 'index_system', call.repoId));
-  return { type, repoId: call.repoId, showSuppressed };
+  return { type, repoId: call.repoId, showSuppressed: type.scope === 'repository' && call.maySeeSuppressed };
 }
 
 /** Express path of a type's collection: its URI template. */

@@ -1,5 +1,4 @@
 /** The search routes of search.md (a), each GET and (where the reference has it) POST. */
-import { can } from '../access/permissions';
 import type { ParamSpec } from './types';
 import { Call, Endpoint, json } from './types';
 import {
@@ -39,7 +38,7 @@ async function repositoryScope(call: Call, forcedTypes?: string[]): Promise<Scop
   return {
     repoUri: `/repositories/${call.repoId}`,
     forcedTypes,
-    showSuppressed: await can(call.s, call.actor, 'index_system'),
+    showSuppressed: call.maySeeSuppressed,
     publishedOnly: isPublicUser(call),
   };
 }

@@ -1,3 +1,4 @@
+import { databaseVersion } from '../store/connect';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,15 +15,12 @@ export function systemEndpoints(): Endpoint[] {
     {
       method: 'get', path: '/', permission: null, summary: 'System information',
       handle: async (call) => {
-        const { knex, dialect } = call.s.db;
-        const version = dialect === 'sqlite'
-          ? (await knex.raw('select sqlite_version() as v'))[0].v
-          : (await knex.raw('select version() as v'))[0][0].v;
+        const { product, version } = await databaseVersion(call.s.db);
         return {
           json: JSON.stringify(
             {
-              databaseProductName: dialect === 'sqlite' ? 'SQLite' : 'MySQL',
-              databaseProductVersion: String(version),
+              databaseProductName: product,
+              databaseProductVersion: version,
               host_os: os.platform(),
               host_cpu: os.arch(),
               build: `archive-records-backend ${pkg.version}`,

@@ -38,6 +38,8 @@ export interface Call {
   /** The parsed JSON body of endpoints whose body is not a record (rawJsonBody). */
   rawBody?: unknown;
   paging?: Paging;
+  /** The caller may see suppressed records (index_system), decided with the permission check. */
+  maySeeSuppressed: boolean;
 }
 
 export interface Reply {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import express, { NextFunction, Request, Response } from 'express';
 import qs from 'qs';
-import { can } from '../access/permissions';
+import { can, maySeeSuppressed } from '../access/permissions';
 import { findSession } from '../access/sessions';
 import { servedEndpoints } from '../openapi';
 import type { Call, Endpoint, Reply } from '../endpoints/types';
@@ -117,7 +117,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     if (endpoint.contentSecurityPolicy) res.setHeader('Content-Security-Policy', endpoint.contentSecurityPolicy);
     const bodyParams = endpoint.jsonParams ? jsonFields(req, s.config.maxJsonDepth) : {};
     const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...(req.query as object), ...req.params };
-    const call: Call = { s, actor: locals.actor, token: locals.token, client: req.ip, params: {} };
+    const call: Call = { s, actor: locals.actor, token: locals.token, client: req.ip, params: {}, maySeeSuppressed: false };
     if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryId(s, req.params.repo_id);
     call.params = parseParams(endpoint.params ?? [], source);
     checkResolveDepth(s.config, call.params.resolve);
@@ -129,6 +129,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     if (endpoint.permission !== null && !(await can(s, call.actor, endpoint.permission, call.repoId))) {
       throw errors.accessDenied();
     }
+    call.maySeeSuppressed = await maySeeSuppressed(s, call.actor, call.repoId);
     await send(res, await endpoint.handle(call));
   };
 }

@@ -1,3 +1,4 @@
+import { RecordQueries } from '../store/records';
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { PropInfo, Registry } from '../registry';
@@ -179,7 +180,7 @@ export async function migrateValue(s: Services, enumUri: string, from: string, t
       const rows = await trx('records').where('json', 'like', `%${needle}%`).select('rid', 'type', 'uri', 'json');
       for (const r of rows) {
         await trx('records').where({ rid: r.rid }).update({ json: r.json.split(needle).join(`${JSON.stringify(property)}:${JSON.stringify(to)}`), system_mtime_ms: Date.now() });
-        await trx('change_log').insert({ type: r.type, uri: r.uri, op: 'upsert', at_ms: Date.now() });
+        await new RecordQueries(trx).appendChange(r.type, r.uri, 'upsert', Date.now());
       }
     }
     await trx('enumeration_values').where({ id: source.id }).delete();

@@ -1,3 +1,4 @@
+import { RecordQueries } from '../store/records';
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import { REPOSITORY_TYPE } from '../registry';
@@ -38,8 +39,5 @@ async function deleteContainedRecords(trx: Knex.Transaction, s: Services, repoId
   await trx('record_refs').whereIn('from_rid', contained()).delete();
   for (const table of ['group_members', 'group_grants']) await trx(table).whereIn('group_rid', contained()).delete();
   await trx('records').where({ repo_id: repoId }).whereIn('type', scoped).delete();
-  const now = Date.now();
-  for (let i = 0; i < uris.length; i += 500) {
-    await trx('change_log').insert(uris.slice(i, i + 500).map((u: { type: string; uri: string }) => ({ ...u, op: 'delete', at_ms: now })));
-  }
+  await new RecordQueries(trx).appendChanges(uris, 'delete', Date.now());
 }

@@ -15,6 +15,21 @@ export interface Database {
   onCommit: Array<() => void>;
 }
 
+/** The database product and its version, for /, `doctor` and logs. */
+export async function databaseVersion(db: Database): Promise<{ product: string; version: string }> {
+  if (db.dialect === 'sqlite') {
+    return { product: 'SQLite', version: String((await db.knex.raw('select sqlite_version() as v'))[0].v) };
+  }
+  return { product: 'MySQL', version: String((await db.knex.raw('select version() as v'))[0][0].v) };
+}
+
+/** SQL true when a record is published and not suppressed, in each store's JSON dialect (records table). */
+export function publishedClause(db: Database): string {
+  return db.dialect === 'sqlite'
+    ? "json_extract(json, '$.publish') = 1 AND suppressed = 0"
+    : "JSON_EXTRACT(json, '$.publish') = true AND suppressed = 0";
+}
+
 const ATTEMPTS = 8;
 
 /**

@@ -167,8 +167,15 @@ export class RecordQueries {
     }
   }
 
+  /** The one way into the change log the indexer follows: written in the same transaction as the records. */
   async appendChange(type: string, uri: string, op: 'upsert' | 'delete', atMs: number): Promise<void> {
-    await this.db('change_log').insert({ type, uri, op, at_ms: atMs });
+    await this.appendChanges([{ type, uri }], op, atMs);
+  }
+
+  async appendChanges(records: Array<{ type: string; uri: string }>, op: 'upsert' | 'delete', atMs: number): Promise<void> {
+    for (let i = 0; i < records.length; i += 500) {
+      await this.db('change_log').insert(records.slice(i, i + 500).map((r) => ({ type: r.type, uri: r.uri, op, at_ms: atMs })));
+    }
   }
 
   async uriOf(rid: number): Promise<string | undefined> {

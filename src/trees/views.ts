@@ -4,6 +4,7 @@ import type { TreeRole, TreeViewPart, TypeInfo } from '../registry';
 import type { Services } from '../operations/context';
 import type { Obj } from '../json';
 import { inOrder } from '../store/records';
+import { publishedClause } from '../store/connect';
 import { ancestorsOf, logicalPosition, parentKey, placeOf } from '../store/positions';
 
 /** Children of any node are cut into pages of this size (trees-and-positions.md section 5). */
@@ -24,16 +25,10 @@ interface NodeRow {
   record: Obj;
 }
 
-/** Publish filter for published_only, in each store's JSON dialect. */
-function publishedClause(s: Services): string {
-  return s.db.dialect === 'sqlite'
-    ? "json_extract(json, '$.publish') = 1 AND suppressed = 0"
-    : "JSON_EXTRACT(json, '$.publish') = true AND suppressed = 0";
-}
 
 function siblings(s: Services, db: Db, key: string, publishedOnly: boolean) {
   const q = db('records').where({ parent_key: key });
-  if (publishedOnly) q.andWhereRaw(publishedClause(s));
+  if (publishedOnly) q.andWhereRaw(publishedClause(s.db));
   return q;
 }
 
@@ -46,7 +41,7 @@ async function countChildren(s: Services, db: Db, key: string, publishedOnly: bo
 async function childCounts(s: Services, db: Db, rids: number[], publishedOnly: boolean): Promise<Map<number, number>> {
   if (!rids.length) return new Map();
   const q = db('records').whereIn('parent_rid', rids);
-  if (publishedOnly) q.andWhereRaw(publishedClause(s));
+  if (publishedOnly) q.andWhereRaw(publishedClause(s.db));
   const rows = await q.groupBy('parent_rid').select('parent_rid').count({ n: '*' });
   return new Map(rows.map((r: any) => [Number(r.parent_rid), Number(r.n)]));
 }

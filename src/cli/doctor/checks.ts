@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { migrationNames } from '../../store/migrations';
+import { databaseVersion } from '../../store/connect';
 import type { CheckResult, DoctorCheck, DoctorContext } from './types';
 
 const MIGRATE = 'run `archive-records migrate` (or start the server once) with the same DB_URL';
@@ -19,11 +20,8 @@ export const storeCheck: DoctorCheck = {
         : 'check DB_URL, that the MySQL/MariaDB server runs, and that the user may connect and create the database';
       return { name: this.name, status: 'fail', summary: 'not reachable', fix };
     }
-    const { knex, dialect } = ctx.db;
-    const version = dialect === 'sqlite'
-      ? (await knex.raw('select sqlite_version() as v'))[0].v
-      : (await knex.raw('select version() as v'))[0][0].v;
-    return { name: this.name, status: 'ok', summary: `reachable: ${ctx.db.describe} (${dialect === 'sqlite' ? 'SQLite' : 'MySQL/MariaDB'} ${version})` };
+    const { product, version } = await databaseVersion(ctx.db);
+    return { name: this.name, status: 'ok', summary: `reachable: ${ctx.db.describe} (${product === 'SQLite' ? product : 'MySQL/MariaDB'} ${version})` };
   },
 };
 
