@@ -6,6 +6,13 @@
 import type { Registry } from '../registry';
 import { exportFilename, exportMetadata, loadForExport, xmlReply } from '../exchange/export/common';
 import { MARC21_RESOLVE, marc21Mapping, writeMarc21Document } from '../exchange/export/marc21';
+import { typesExportedAs, EacMapping, exportMapping, MarcAuthMapping, recordsLinkingTo } from '../exchange/export/agents';
+import { writeEacCpf } from '../exchange/export/eac-cpf';
+import { writeMarcAuthDocument } from '../exchange/export/marc-auth';
+import { agentName } from '../exchange/export/common';
+import { can } from '../access/permissions';
+import { errors } from '../errors';
+import type { Obj } from '../json';
 import { PUBLIC_USERNAME } from '../search/service';
 import { Call, Endpoint, json } from './types';
 
@@ -46,6 +53,70 @@ function marcEndpoints(): Endpoint[] {
   ];
 }
 
-export function formatEndpoints(_registry: Registry): Endpoint[] {
-  return [...marcEndpoints()];
+const AGENT_RESOLVE = ['related_agents', 'subjects'];
+
+/** `<authority id>_<name>`, the stem of ArchivesSpace's agent export file names. */
+function agentFileStem(agent: Obj): string {
+  const n = agentName(agent);
+  return [n.authority_id, n.primary_name ?? n.family_name ?? n.software_name].filter(Boolean).join('_');
+}
+
+/**
+ * An agent for the agent exports. EAC-CPF needs no permission (as in ArchivesSpace), so an
+ * unpublished agent is shown only to callers who may view the repository.
+ */
+async function loadAgent(call: Call, typeName: string, resolve: string[] = []): Promise<Obj> {
+  const agent = await loadForExport(call.s, typeName, call.params.id, undefined, resolve);
+  if (agent.publish !== true && !(await can(call.s, call.actor, 'view_repository', call.repoId))) {
+    throw errors.notFound(call.s.registry.type(typeName).model);
+  }
+  return agent;
+}
+
+/** EAC-CPF and MARC authority routes for every agent type whose schema maps it (x-archive.export). */
+function agentEndpoints(registry: Registry): Endpoint[] {
+  const eac = typesExportedAs(registry, 'eac_cpf').flatMap(({ name, plural }): Endpoint[] => [
+    {
+      method: 'get', path: `/repositories/:repo_id/archival_contexts/${plural}/:id.xml`, permission: null,
+      params: [id], produces: 'application/xml',
+      summary: `Get an EAC-CPF representation of an agent (${plural})`,
+      handle: async (call) => {
+        const agent = await loadAgent(call, name, AGENT_RESOLVE);
+        const repository = JSON.parse((await call.s.db.knex('records').where({ type: 'repository', id: call.repoId }).first('json')).json);
+        const viewer = await can(call.s, call.actor, 'view_repository', call.repoId);
+        const linkedRecords = await recordsLinkingTo(call.s, agent.uri, (repoId) => viewer && repoId === call.repoId);
+        const mapping = exportMapping<EacMapping>(call.s.registry, name, 'eac_cpf')!;
+        return xmlReply((w) => writeEacCpf(w, { agent, mapping, repository, linkedRecords }));
+      },
+    },
+    {
+      method: 'get', path: `/repositories/:repo_id/archival_contexts/${plural}/:id.:fmt/metadata`, permission: null,
+      params: [id, fmt],
+      summary: `Get metadata for an EAC-CPF export (${plural})`,
+      handle: async (call) => json(exportMetadata(exportFilename(agentFileStem(await loadAgent(call, name)), '_eac.xml'))),
+    },
+  ]);
+  const marcAuth = typesExportedAs(registry, 'marc_auth').flatMap(({ name, plural }): Endpoint[] => [
+    {
+      method: 'get', path: `/repositories/:repo_id/agents/${plural}/marc21/:id.xml`, permission: 'view_repository',
+      params: [id], produces: 'application/xml',
+      summary: `Get a MARC Auth representation of an agent (${plural})`,
+      handle: async (call) => {
+        const agent = await loadAgent(call, name, AGENT_RESOLVE);
+        const mapping = exportMapping<MarcAuthMapping>(call.s.registry, name, 'marc_auth')!;
+        return xmlReply((w) => writeMarcAuthDocument(w, agent, mapping));
+      },
+    },
+    {
+      method: 'get', path: `/repositories/:repo_id/agents/${plural}/marc21/:id.:fmt/metadata`, permission: 'view_repository',
+      params: [id, fmt],
+      summary: `Get metadata for a MARC Auth export (${plural})`,
+      handle: async (call) => json(exportMetadata(exportFilename(agentFileStem(await loadAgent(call, name)), '_marc.xml'))),
+    },
+  ]);
+  return [...eac, ...marcAuth];
+}
+
+export function formatEndpoints(registry: Registry): Endpoint[] {
+  return [...marcEndpoints(), ...agentEndpoints(registry)];
 }

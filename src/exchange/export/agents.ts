@@ -1,0 +1,87 @@
+/**
+ * What the agent exports (EAC-CPF, MARC authority) share: the per-type mapping each agent schema
+ * declares in `x-archive.export`, structured dates, and the archival records that link to an agent.
+ *
+ *   "export": {
+ *     "eac_cpf": { "entityType": "person", "nameParts": { "primary_name": "surname", ... } },
+ *     "marc_auth": { "datesOfExistence": ["f", "g"] }
+ *   }
+ *
+ * The routes (`archival_contexts/<plural>/:id.xml`, `agents/<plural>/marc21/:id.xml`) are made for
+ * every agent type whose schema carries the block.
+ */
+import type { Obj } from '../../json';
+import type { Services } from '../../operations/context';
+import type { Registry } from '../../registry';
+
+export interface EacMapping {
+  /** EAC-CPF entityType: person, family or corporateBody. */
+  entityType: 'person' | 'family' | 'corporateBody';
+  /** Name field → `part@localType`, in document order. */
+  nameParts: Record<string, string>;
+}
+
+export interface MarcAuthMapping {
+  /** 046 subfields for the beginning and end of existence (f/g for persons, s/t otherwise). */
+  datesOfExistence: [string, string];
+}
+
+export function exportMapping<T>(registry: Registry, typeName: string, format: string): T | undefined {
+  return registry.types[typeName]?.export?.[format] as T | undefined;
+}
+
+/** Record types exported in `format` (their schema maps it), with their URI plural (people, families...). */
+export function typesExportedAs(registry: Registry, format: string): Array<{ name: string; plural: string }> {
+  return Object.values(registry.types)
+    .filter((t) => t.kind === 'record' && t.export?.[format] && t.plural)
+    .map((t) => ({ name: t.name, plural: t.plural! }));
+}
+
+export interface StructuredDate {
+  label?: string;
+  single?: { text?: string; standard?: string; kind: 'standardDate' | 'notBefore' | 'notAfter' };
+  from?: { text?: string; standard?: string; kind: 'standardDate' | 'notBefore' | 'notAfter' };
+  to?: { text?: string; standard?: string; kind: 'standardDate' | 'notBefore' | 'notAfter' };
+}
+
+const STANDARD_KIND: Record<string, 'standardDate' | 'notBefore' | 'notAfter'> = {
+  standard: 'standardDate', not_before: 'notBefore', not_after: 'notAfter',
+};
+
+/** A structured_date_label (agents' dates) read as one date or a range, or nothing when empty. */
+export function structuredDate(d: Obj): StructuredDate | undefined {
+  const part = (text: unknown, standard: unknown, type: unknown) =>
+    text || standard ? { text: text as string | undefined, standard: standard as string | undefined, kind: STANDARD_KIND[String(type ?? 'standard')] ?? 'standardDate' } : undefined;
+  if (d.date_type_structured === 'single') {
+    const s = d.structured_date_single ?? {};
+    const single = part(s.date_expression, s.date_standardized, s.date_standardized_type);
+    return single && { label: d.date_label, single };
+  }
+  const r = d.structured_date_range ?? {};
+  const from = part(r.begin_date_expression, r.begin_date_standardized, r.begin_date_standardized_type);
+  const to = part(r.end_date_expression, r.end_date_standardized, r.end_date_standardized_type);
+  return from || to ? { label: d.date_label, from, to } : undefined;
+}
+
+/**
+ * Archival records linking to the agent, with the role they give it: unsuppressed ones, and of
+ * those only published ones unless `withUnpublished` (read through record_refs, one query).
+ */
+export async function recordsLinkingTo(
+  s: Services, agentUri: string, withUnpublished: (repoId: number) => boolean,
+): Promise<Array<{ role: string; uri: string; title: string }>> {
+  const rows = await s.db.knex('records as r')
+    .join('record_refs as x', 'x.from_rid', 'r.rid')
+    .where({ 'x.to_uri': agentUri, 'r.suppressed': false, 'r.hidden': false })
+    .distinct('r.uri', 'r.repo_id', 'r.json')
+    .orderBy('r.uri');
+  const out: Array<{ role: string; uri: string; title: string }> = [];
+  for (const row of rows as Array<{ uri: string; repo_id: number; json: string }>) {
+    const record = JSON.parse(row.json) as Obj;
+    if (record.publish !== true && !withUnpublished(Number(row.repo_id))) continue;
+    for (const link of (record.linked_agents ?? []).filter((l: Obj) => l.ref === agentUri)) {
+      out.push({ role: link.role, uri: row.uri, title: String(record.title ?? record.display_string ?? row.uri) });
+    }
+  }
+  return out;
+}
