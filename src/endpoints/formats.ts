@@ -33,7 +33,7 @@ function marcEndpoints(): Endpoint[] {
   return [
     {
       method: 'get', path: '/repositories/:repo_id/resources/marc21/:id.xml', permission: 'view_repository',
-      params: [id, unpublished], produces: 'application/xml',
+      params: [id, unpublished], produces: 'application/xml', errors: ['NotFound'],
       summary: 'Get a MARC 21 representation of a Resource',
       handle: async (call) => {
         const record = await loadForExport(call.s, 'resource', call.params.id, call.repoId, MARC21_RESOLVE);
@@ -43,7 +43,7 @@ function marcEndpoints(): Endpoint[] {
     },
     {
       method: 'get', path: '/repositories/:repo_id/resources/marc21/:id.:fmt/metadata', permission: 'view_repository',
-      params: [id, fmt, unpublished],
+      params: [id, fmt, unpublished], errors: ['NotFound'],
       summary: 'Get metadata for a MARC21 export',
       handle: async (call) => {
         const record = await loadForExport(call.s, 'resource', call.params.id, call.repoId);
@@ -78,7 +78,7 @@ function agentEndpoints(registry: Registry): Endpoint[] {
   const eac = typesExportedAs(registry, 'eac_cpf').flatMap(({ name, plural }): Endpoint[] => [
     {
       method: 'get', path: `/repositories/:repo_id/archival_contexts/${plural}/:id.xml`, permission: null,
-      params: [id], produces: 'application/xml',
+      params: [id], produces: 'application/xml', errors: ['NotFound'],
       summary: `Get an EAC-CPF representation of an agent (${plural})`,
       handle: async (call) => {
         const agent = await loadAgent(call, name, AGENT_RESOLVE);
@@ -91,7 +91,7 @@ function agentEndpoints(registry: Registry): Endpoint[] {
     },
     {
       method: 'get', path: `/repositories/:repo_id/archival_contexts/${plural}/:id.:fmt/metadata`, permission: null,
-      params: [id, fmt],
+      params: [id, fmt], errors: ['NotFound'],
       summary: `Get metadata for an EAC-CPF export (${plural})`,
       handle: async (call) => json(exportMetadata(exportFilename(agentFileStem(await loadAgent(call, name)), '_eac.xml'))),
     },
@@ -99,7 +99,7 @@ function agentEndpoints(registry: Registry): Endpoint[] {
   const marcAuth = typesExportedAs(registry, 'marc_auth').flatMap(({ name, plural }): Endpoint[] => [
     {
       method: 'get', path: `/repositories/:repo_id/agents/${plural}/marc21/:id.xml`, permission: 'view_repository',
-      params: [id], produces: 'application/xml',
+      params: [id], produces: 'application/xml', errors: ['NotFound'],
       summary: `Get a MARC Auth representation of an agent (${plural})`,
       handle: async (call) => {
         const agent = await loadAgent(call, name, AGENT_RESOLVE);
@@ -109,7 +109,7 @@ function agentEndpoints(registry: Registry): Endpoint[] {
     },
     {
       method: 'get', path: `/repositories/:repo_id/agents/${plural}/marc21/:id.:fmt/metadata`, permission: 'view_repository',
-      params: [id, fmt],
+      params: [id, fmt], errors: ['NotFound'],
       summary: `Get metadata for a MARC Auth export (${plural})`,
       handle: async (call) => json(exportMetadata(exportFilename(agentFileStem(await loadAgent(call, name)), '_marc.xml'))),
     },
