@@ -18,6 +18,18 @@ import { Call, Endpoint, json } from './types';
 
 const id = { name: 'id', type: 'integer', required: true } as const;
 const fmt = { name: 'fmt', type: 'string' } as const;
+/** In `:id.:fmt/metadata` the id is what comes before the last dot: taken as text, checked below. */
+const idBeforeFormat = { name: 'id', type: 'string', required: true } as const;
+
+/**
+ * The record id of a metadata route. Express splits `:id.:fmt` at the last dot, so `12.1.xml`
+ * gives the id "12.1": a name no record has, which is answered as an unknown record (404).
+ */
+function metadataId(call: Call, typeName: string): number {
+  const raw = String(call.params.id);
+  if (!/^\d{1,15}$/.test(raw)) throw errors.notFound(call.s.registry.type(typeName).model);
+  return Number(raw);
+}
 
 /** Unpublished content goes out only when asked for, and never to the public (PUI) user. */
 export function unpublishedWanted(call: Call, asked: boolean | undefined): boolean {
@@ -43,10 +55,10 @@ function marcEndpoints(): Endpoint[] {
     },
     {
       method: 'get', path: '/repositories/:repo_id/resources/marc21/:id.:fmt/metadata', permission: 'view_repository',
-      params: [id, fmt, unpublished], errors: ['NotFound'],
+      params: [idBeforeFormat, fmt, unpublished], errors: ['NotFound'],
       summary: 'Get metadata for a MARC21 export',
       handle: async (call) => {
-        const record = await loadForExport(call.s, 'resource', call.params.id, call.repoId);
+        const record = await loadForExport(call.s, 'resource', metadataId(call, 'resource'), call.repoId);
         return json(exportMetadata(exportFilename(resourceIdentifier(record), '_marc21.xml')));
       },
     },
@@ -65,8 +77,8 @@ function agentFileStem(agent: Obj): string {
  * An agent for the agent exports. EAC-CPF needs no permission (as in ArchivesSpace), so an
  * unpublished agent is shown only to callers who may view the repository.
  */
-async function loadAgent(call: Call, typeName: string, resolve: string[] = []): Promise<Obj> {
-  const agent = await loadForExport(call.s, typeName, call.params.id, undefined, resolve);
+async function loadAgent(call: Call, typeName: string, resolve: string[] = [], agentId: number = call.params.id): Promise<Obj> {
+  const agent = await loadForExport(call.s, typeName, agentId, undefined, resolve);
   if (agent.publish !== true && !(await can(call.s, call.actor, 'view_repository', call.repoId))) {
     throw errors.notFound(call.s.registry.type(typeName).model);
   }
@@ -91,9 +103,9 @@ function agentEndpoints(registry: Registry): Endpoint[] {
     },
     {
       method: 'get', path: `/repositories/:repo_id/archival_contexts/${plural}/:id.:fmt/metadata`, permission: null,
-      params: [id, fmt], errors: ['NotFound'],
+      params: [idBeforeFormat, fmt], errors: ['NotFound'],
       summary: `Get metadata for an EAC-CPF export (${plural})`,
-      handle: async (call) => json(exportMetadata(exportFilename(agentFileStem(await loadAgent(call, name)), '_eac.xml'))),
+      handle: async (call) => json(exportMetadata(exportFilename(agentFileStem(await loadAgent(call, name, [], metadataId(call, name))), '_eac.xml'))),
     },
   ]);
   const marcAuth = typesExportedAs(registry, 'marc_auth').flatMap(({ name, plural }): Endpoint[] => [
@@ -109,9 +121,9 @@ function agentEndpoints(registry: Registry): Endpoint[] {
     },
     {
       method: 'get', path: `/repositories/:repo_id/agents/${plural}/marc21/:id.:fmt/metadata`, permission: 'view_repository',
-      params: [id, fmt], errors: ['NotFound'],
+      params: [idBeforeFormat, fmt], errors: ['NotFound'],
       summary: `Get metadata for a MARC Auth export (${plural})`,
-      handle: async (call) => json(exportMetadata(exportFilename(agentFileStem(await loadAgent(call, name)), '_marc.xml'))),
+      handle: async (call) => json(exportMetadata(exportFilename(agentFileStem(await loadAgent(call, name, [], metadataId(call, name))), '_marc.xml'))),
     },
   ]);
   return [...eac, ...marcAuth];
