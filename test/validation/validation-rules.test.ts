@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { sampleRecord } from './fixtures';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+import { sampleRecord } from '../fixtures';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 /**
  * The conditional rules of validation-rules.md, over HTTP: each case posts a record that breaks

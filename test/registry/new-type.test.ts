@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate } from '../scripts/generate';
-import { startTestApp, STORE, TestApp } from './helpers';
+import { generate } from '../../scripts/generate';
+import { startTestApp, STORE, TestApp } from '../helpers';
 
-const SCHEMAS = path.resolve(__dirname, '..', 'schemas');
+const SCHEMAS = path.resolve(__dirname, '..', '..', 'schemas');
 
 /** A made-up type: nothing in src/ knows it. */
 const EXHIBITION = {
@@ -43,7 +43,7 @@ const scratchDirs: string[] = [];
 
 function schemasWith(...extra: object[]): { schemas: string; out: string } {
   // Inside the project (.tmp/ is ignored by git) so the generated code finds node_modules.
-  const scratch = path.resolve(__dirname, '..', '.tmp');
+  const scratch = path.resolve(__dirname, '..', '..', '.tmp');
   fs.mkdirSync(scratch, { recursive: true });
   const dir = fs.mkdtempSync(path.join(scratch, 'schemas-'));
   scratchDirs.push(dir);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { sampleRecord } from './fixtures';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+import { sampleRecord } from '../fixtures';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 describe(`trees and positions (${STORE})`, () => {
   let t: TestApp;

@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freshDatabase, STORE } from './helpers';
-import { Server, startServer } from './processes';
+import { freshDatabase, STORE } from '../helpers';
+import { Server, startServer } from '../processes';
 
 describe(`the started server process (${STORE})`, function () {
   this.timeout(120_000);

@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freshDatabase, STORE } from './helpers';
-import { Server, startIndexer, startServer } from './processes';
+import { freshDatabase, STORE } from '../helpers';
+import { Server, startIndexer, startServer } from '../processes';
 
 /** The JSON log lines of a process's output. */
 function logLines(output: string): any[] {

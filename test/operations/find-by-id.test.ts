@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { sampleRecord } from './fixtures';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+import { sampleRecord } from '../fixtures';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 describe(`find_by_id (${STORE})`, () => {
   let t: TestApp;

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { openApiPath, servedEndpoints } from '../src/openapi';
-import { answeredErrors } from '../src/endpoints/types';
-import { ERROR_KINDS } from '../src/errors';
-import { DOCS_CONTENT_SECURITY_POLICY } from '../src/openapi/swagger';
-import { startTestApp, STORE, TestApp } from './helpers';
+import { openApiPath, servedEndpoints } from '../../src/openapi';
+import { answeredErrors } from '../../src/endpoints/types';
+import { ERROR_KINDS } from '../../src/errors';
+import { DOCS_CONTENT_SECURITY_POLICY } from '../../src/openapi/swagger';
+import { startTestApp, STORE, TestApp } from '../helpers';
 
 describe(`the OpenAPI document and the API page (${STORE})`, function () {
   this.timeout(60_000);
@@ -92,7 +92,7 @@ describe(`the OpenAPI document and the API page (${STORE})`, function () {
   });
 
   it('is the committed generated/openapi.json (make generate keeps it current)', () => {
-    const committed = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'generated', 'openapi.json'), 'utf8'));
+    const committed = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'generated', 'openapi.json'), 'utf8'));
     assert.deepEqual(doc, committed);
   });
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../src/config';
-import { answerClientErrors } from '../src/http/limits';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+import { loadConfig } from '../../src/config';
+import { answerClientErrors } from '../../src/http/limits';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 /** Every limit of the README's "Limits" section, just inside it and just over it. */
 describe(`request limits (${STORE})`, () => {

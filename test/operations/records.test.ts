@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 describe(`generic record API (${STORE})`, () => {
   let t: TestApp;

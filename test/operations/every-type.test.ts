@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { loadRegistry } from '../src/registry';
-import { sampleRecord } from './fixtures';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+import { loadRegistry } from '../../src/registry';
+import { sampleRecord } from '../fixtures';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 /**
  * One suite, generated from the registry: every routed record type goes through create, get,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createRepository, startTestApp, STORE } from './helpers';
+import { createRepository, startTestApp, STORE } from '../helpers';
 
 describe(`GET /health (${STORE})`, () => {
   it('answers with a request id (a well-formed one sent by the caller is kept)', async () => {

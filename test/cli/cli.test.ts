@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, Database } from '../src/store/connect';
-import { freshDatabase, STORE } from './helpers';
-import { cli, messages, serve, Served, stop } from './processes';
+import { connect, Database } from '../../src/store/connect';
+import { freshDatabase, STORE } from '../helpers';
+import { cli, messages, serve, Served, stop } from '../processes';
 
 /** Everything the store keeps of a record, by uri: its row, its tree place and what is derived from it. */
 async function storeState(db: Database, uris: string[]): Promise<Map<string, unknown>> {

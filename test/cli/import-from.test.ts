@@ -4,8 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freshDatabase, STORE } from './helpers';
-import { cli, messages, serve, Served, stop } from './processes';
+import { freshDatabase, STORE } from '../helpers';
+import { cli, messages, serve, Served, stop } from '../processes';
 
 /** Every collection a copy reads, in a populated instance with repositories `repos`. */
 function collections(repos: number[]): string[] {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { sampleRecord } from './fixtures';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
-import { STEP } from '../src/store/positions';
+import { sampleRecord } from '../fixtures';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
+import { STEP } from '../../src/store/positions';
 
 const CHILDREN = Number(process.env.LARGE_TREE_CHILDREN ?? 100_000);
 

@@ -6,11 +6,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import supertest from 'supertest';
-import { servedEndpoints } from '../src/openapi';
-import { answeredErrors, type Endpoint, type ParamSpec } from '../src/endpoints/types';
-import { ERROR_KINDS } from '../src/errors';
-import { sampleRecord } from './fixtures';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+import { servedEndpoints } from '../../src/openapi';
+import { answeredErrors, type Endpoint, type ParamSpec } from '../../src/endpoints/types';
+import { ERROR_KINDS } from '../../src/errors';
+import { sampleRecord } from '../fixtures';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 /**
  * Generated bad input against every row of the endpoint table. Each generated request carries
@@ -65,7 +65,7 @@ interface Schema {
 const schemaCache = new Map<string, Schema>();
 function schemaOf(type: string): Schema {
   if (!schemaCache.has(type)) {
-    schemaCache.set(type, JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'schemas', `${type}.json`), 'utf8')));
+    schemaCache.set(type, JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'schemas', `${type}.json`), 'utf8')));
   }
   return schemaCache.get(type)!;
 }

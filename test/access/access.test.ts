@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { servedEndpoints } from '../src/openapi';
-import type { Endpoint } from '../src/endpoints/types';
-import { sampleRecord } from './fixtures';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+import { servedEndpoints } from '../../src/openapi';
+import type { Endpoint } from '../../src/endpoints/types';
+import { sampleRecord } from '../fixtures';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 /** The reference's derived permissions (auth-and-permissions.md 5.3): held everywhere. */
 const DERIVED = new Set([

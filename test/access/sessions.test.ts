@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 describe(`login and sessions (${STORE})`, () => {
   let t: TestApp;

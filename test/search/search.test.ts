@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import qs from 'qs';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 const H = 'X-ArchivesSpace-Session';
 /** Rack-style query strings (type[]=a&type[]=b), as the reference's clients send them. */

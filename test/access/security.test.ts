@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import supertest from 'supertest';
-import { endpointTable } from '../src/endpoints';
-import type { Endpoint } from '../src/endpoints/types';
-import { createApp } from '../src/http/app';
-import { DEFAULT_CONTENT_SECURITY_POLICY } from '../src/http/security';
-import { log } from '../src/log';
-import { createRepository, startTestApp, STORE, TestApp } from './helpers';
+import { endpointTable } from '../../src/endpoints';
+import type { Endpoint } from '../../src/endpoints/types';
+import { createApp } from '../../src/http/app';
+import { DEFAULT_CONTENT_SECURITY_POLICY } from '../../src/http/security';
+import { log } from '../../src/log';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
