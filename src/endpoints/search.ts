@@ -1,5 +1,6 @@
 /** The search routes of search.md (a), each GET and (where the reference has it) POST. */
 import type { ParamSpec } from './types';
+import { PAGE_SIZE_PARAM, pageSize } from './paging';
 import { Call, Endpoint, json } from './types';
 import {
   PUBLIC_USERNAME,
@@ -10,7 +11,7 @@ const positive = (name: string) => (v: number) => (v >= 1 ? undefined : `${name}
 
 const SEARCH_PARAMS: ParamSpec[] = [
   { name: 'page', type: 'integer', required: true, check: positive('page') },
-  { name: 'page_size', type: 'integer', check: positive('page_size') },
+  PAGE_SIZE_PARAM,
   { name: 'q', type: 'string' },
   { name: 'aq', type: 'string' },
   { name: 'type', type: 'string[]' },
@@ -30,7 +31,7 @@ const SEARCH_PARAMS: ParamSpec[] = [
 
 function searchParams(call: Call): SearchParams {
   const p = call.params;
-  return { ...p, page_size: p.page_size ?? call.s.config.defaultPageSize } as SearchParams;
+  return { ...p, page_size: pageSize(call.s.config, p.page_size) } as SearchParams;
 }
 
 /** Repository routes hide suppressed records unless the caller may index everything (search.md (a)). */

@@ -1,3 +1,4 @@
+import { PAGE_SIZE_PARAM, pageSize } from '../endpoints/paging';
 import type { ParamSpec, Paging } from '../endpoints/types';
 import { ErrorMap, errors, PARAM_REQUIRED_MESSAGE } from '../errors';
 import type { Config } from '../config';
@@ -96,12 +97,10 @@ const nonNegative = (v: number) => (v >= 0 ? undefined : `must be a non-negative
 export function parsePaging(config: Config, source: Record<string, unknown>): Paging {
   // all_ids counts by mere presence (all_ids= selects it); an empty page is no page (it gave a listing of page NaN).
   const present = (name: string) => source[name] !== undefined && (name === 'all_ids' || source[name] !== '');
-  const pageSizeCheck = (v: number) =>
-    v >= 1 && v <= config.maxPageSize ? undefined : `must be between 1 and ${config.maxPageSize} but given: ${v}`;
   const p = parseParams(
     [
       { name: 'page', type: 'integer', check: positive },
-      { name: 'page_size', type: 'integer', default: config.defaultPageSize, check: pageSizeCheck },
+      PAGE_SIZE_PARAM,
       { name: 'modified_since', type: 'integer', default: 0, check: nonNegative },
       { name: 'sort_field', type: 'string' },
       {
@@ -125,7 +124,7 @@ export function parsePaging(config: Config, source: Record<string, unknown>): Pa
   return {
     mode,
     page: p.page,
-    pageSize: p.page_size,
+    pageSize: pageSize(config, p.page_size),
     ids,
     modifiedSince: p.modified_since,
     sortField: p.sort_field,

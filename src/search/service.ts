@@ -183,7 +183,7 @@ async function resolveResults(s: Services, results: Record<string, unknown>[], d
 export async function runSearch(s: Services, p: SearchParams, scope: Scope): Promise<Record<string, unknown>> {
   const search = engine(s);
   const { query, filters } = planSearch(s, p, scope);
-  const pageSize = Math.min(p.page_size, s.config.maxPageSize);
+  const pageSize = p.page_size;
   const offset = (p.page - 1) * pageSize;
   const request: SearchRequest = {
     query, filters, sort: parseSort(search, p.sort), offset, limit: pageSize,
@@ -217,7 +217,7 @@ function csvCell(value: unknown): string {
 export async function runSearchCsv(s: Services, p: SearchParams, scope: Scope): Promise<string> {
   const search = engine(s);
   const { query, filters } = planSearch(s, p, scope);
-  const pageSize = Math.min(p.page_size, s.config.maxPageSize);
+  const pageSize = p.page_size;
   const sort = parseSort(search, p.sort);
   const rows: Record<string, unknown>[] = [];
   for (let offset = (p.page - 1) * pageSize; ; offset += pageSize) {
