@@ -9,6 +9,10 @@ import { MARC21_RESOLVE, marc21Mapping, writeMarc21Document } from '../exchange/
 import { typesExportedAs, EacMapping, exportMapping, MarcAuthMapping, recordsLinkingTo } from '../exchange/export/agents';
 import { writeEacCpf } from '../exchange/export/eac-cpf';
 import { writeMarcAuthDocument } from '../exchange/export/marc-auth';
+import { componentTree } from '../exchange/export/components';
+import { DcMapping, writeDublinCore } from '../exchange/export/dc';
+import { writeMets } from '../exchange/export/mets';
+import { ModsMapping, writeMods } from '../exchange/export/mods';
 import { agentName } from '../exchange/export/common';
 import { can } from '../access/permissions';
 import { errors } from '../errors';
@@ -129,6 +133,76 @@ function agentEndpoints(registry: Registry): Endpoint[] {
   return [...eac, ...marcAuth];
 }
 
+const DIGITAL_OBJECT_RESOLVE = ['repository', 'linked_agents', 'subjects'];
+const COMPONENT_RESOLVE = ['linked_agents', 'subjects'];
+
+/**
+ * The digital-object exports (MODS, METS, Dublin Core): a digital object with its published
+ * components; unpublished notes, agents and file versions stay out (the routes take no
+ * parameter asking for them).
+ */
+function digitalObjectEndpoints(registry: Registry): Endpoint[] {
+  const root = 'digital_object';
+  const node = Object.values(registry.types).find((t) => t.tree?.root === root)?.name;
+  const mapping = <T>(typeName: string | undefined, format: string) => (typeName ? exportMapping<T>(registry, typeName, format) : undefined) ?? ({} as T);
+  const load = async (call: Call) => {
+    const record = await loadForExport(call.s, root, call.params.id, call.repoId, DIGITAL_OBJECT_RESOLVE);
+    const children = await componentTree(call.s, record.uri, false, COMPONENT_RESOLVE);
+    return { record, children };
+  };
+  const metadata = (format: string, suffix: string): Endpoint => ({
+    method: 'get', path: `/repositories/:repo_id/digital_objects/${format}/:id.:fmt/metadata`, permission: 'view_repository',
+    params: [idBeforeFormat, fmt], errors: ['NotFound'],
+    summary: `Get metadata for a ${format === 'dublin_core' ? 'Dublin Core' : format.toUpperCase()} export`,
+    handle: async (call) => {
+      const record = await loadForExport(call.s, root, metadataId(call, root), call.repoId);
+      return json(exportMetadata(exportFilename(String(record.digital_object_id ?? ''), suffix)));
+    },
+  });
+  const dmd = {
+    name: 'dmd', type: 'string', default: 'mods',
+    check: (v: string) => (['mods', 'dc'].includes(v) ? undefined : `must be one of mods, dc but given: ${v}`),
+  } as const;
+  return [
+    {
+      method: 'get', path: '/repositories/:repo_id/digital_objects/mods/:id.xml', permission: 'view_repository',
+      params: [id], produces: 'application/xml', errors: ['NotFound'],
+      summary: 'Get a MODS representation of a Digital Object',
+      handle: async (call) => {
+        const { record, children } = await load(call);
+        return xmlReply((w) => writeMods(w, record, children, {
+          includeUnpublished: false, mapping: mapping<ModsMapping>(root, 'mods'), componentMapping: mapping<ModsMapping>(node, 'mods'),
+        }));
+      },
+    },
+    metadata('mods', '_mods.xml'),
+    {
+      method: 'get', path: '/repositories/:repo_id/digital_objects/mets/:id.xml', permission: 'view_repository',
+      params: [id, dmd], produces: 'application/xml', errors: ['NotFound'],
+      summary: 'Get a METS representation of a Digital Object (dmd: mods or dc)',
+      handle: async (call) => {
+        const { record, children } = await load(call);
+        return xmlReply((w) => writeMets(w, {
+          record, children, dmd: call.params.dmd,
+          mods: mapping<ModsMapping>(root, 'mods'), dc: mapping<DcMapping>(root, 'dc'),
+          componentMods: mapping<ModsMapping>(node, 'mods'), componentDc: mapping<DcMapping>(node, 'dc'),
+        }));
+      },
+    },
+    metadata('mets', '_mets.xml'),
+    {
+      method: 'get', path: '/repositories/:repo_id/digital_objects/dublin_core/:id.xml', permission: 'view_repository',
+      params: [id], produces: 'application/xml', errors: ['NotFound'],
+      summary: 'Get a Dublin Core representation of a Digital Object',
+      handle: async (call) => {
+        const record = await loadForExport(call.s, root, call.params.id, call.repoId, DIGITAL_OBJECT_RESOLVE);
+        return xmlReply((w) => writeDublinCore(w, record, mapping<DcMapping>(root, 'dc'), false));
+      },
+    },
+    metadata('dublin_core', '_dc.xml'),
+  ];
+}
+
 export function formatEndpoints(registry: Registry): Endpoint[] {
-  return [...marcEndpoints(), ...agentEndpoints(registry)];
+  return [...marcEndpoints(), ...agentEndpoints(registry), ...digitalObjectEndpoints(registry)];
 }

@@ -1,0 +1,109 @@
+/**
+ * Simple Dublin Core from a mapping in the record type's schema, `x-archive.export.dc`: each of
+ * the fifteen elements lists its sources in order, so a type dropped in with a mapping is exported
+ * (and harvested by OAI as oai_dc) without code.
+ *
+ *   "dc": { "title": ["title"], "identifier": ["digital_object_id", "uri"], "creator": ["@creators"],
+ *           "description": ["@notes:bioghist,prefercite", "@repository"], "type": ["digital_object_type"] }
+ *
+ * A source is a dotted path into the record (`lang_materials.language_and_script.language`: arrays
+ * are walked), or a derived value: `@creators` (agents linked as creators), `@subjects` (subjects
+ * and agents as subjects, terms joined " -- "), `@dates` (each date's text), `@extents`
+ * ("number type"), `@notes:<type>,<type>` (the text of those notes), `@repository` ("Digital object
+ * made available by <name>"), `@level` (level or other level), `@join:<field>,<field>` (the
+ * fields joined with ".", as identifiers are), `@first:<field>,<field>` (the first that has a value).
+ */
+import type { Obj } from '../../json';
+import type { XmlWriter } from '../xml';
+import { agentSortName, dateText, linkedVisible, noteText, plainText, visibleNotes } from './common';
+
+export const DC_NS = 'http://purl.org/dc/elements/1.1/';
+export const OAI_DC_NS = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
+
+/** The fifteen DCMES elements in the order simpledc lists them. */
+export const DC_ELEMENTS = [
+  'title', 'creator', 'subject', 'description', 'publisher', 'contributor', 'date', 'type', 'format', 'identifier',
+  'source', 'language', 'relation', 'coverage', 'rights',
+] as const;
+
+export type DcMapping = Partial<Record<(typeof DC_ELEMENTS)[number], string[]>>;
+
+function pathValues(value: unknown, path: string[]): string[] {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap((v) => pathValues(v, path));
+  if (!path.length) return typeof value === 'object' ? [] : [String(value)];
+  return pathValues((value as Obj)[path[0]], path.slice(1));
+}
+
+const DERIVED: Record<string, (record: Obj, includeUnpublished: boolean, arg: string) => string[]> = {
+  creators: (r, u) => (r.linked_agents ?? [])
+    .filter((l: Obj) => l.role === 'creator')
+    .map((l: Obj) => linkedVisible(l, u))
+    .filter(Boolean)
+    .map((a: Obj) => agentSortName(a)),
+  subjects: (r, u) => [
+    ...(r.subjects ?? []).map((l: Obj) => linkedVisible(l, u)).filter(Boolean)
+      .map((s: Obj) => (s.terms ?? []).map((t: Obj) => t.term).join(' -- ')),
+    ...(r.linked_agents ?? []).filter((l: Obj) => l.role === 'subject')
+      .map((l: Obj) => {
+        const a = linkedVisible(l, u);
+        return a ? [agentSortName(a), ...(l.terms ?? []).map((t: Obj) => t.term)].join(' -- ') : '';
+      }),
+  ],
+  dates: (r) => (r.dates ?? []).map((d: Obj) => dateText(d)),
+  extents: (r) => (r.extents ?? []).map((e: Obj) => `${e.number ?? ''} ${String(e.extent_type ?? '').replace(/_/g, ' ')}`.trim()),
+  notes: (r, u, types) => {
+    const wanted = new Set(types.split(','));
+    return visibleNotes(r, u).filter((n) => wanted.has(n.type)).map((n) => plainText(noteText(n, u)));
+  },
+  repository: (r) => {
+    const repo = r.repository?._resolved;
+    return repo?.name ? [`Digital object made available by ${repo.name}${repo.url ? ` (${repo.url})` : ''}`] : [];
+  },
+  level: (r) => [r.level === 'otherlevel' ? r.other_level : r.level],
+  first: (r, _u, fields) => fields.split(',').map((f) => r[f]).filter((v) => v !== undefined && v !== null && v !== '').slice(0, 1),
+  join: (r, _u, fields) => [fields.split(',').map((f) => r[f]).filter((v) => v !== undefined && v !== null && v !== '').join('.')],
+};
+
+/** The values of each DC element for a record, in DC_ELEMENTS order, empty ones left out. */
+export function dcValues(record: Obj, mapping: DcMapping, includeUnpublished: boolean): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const element of DC_ELEMENTS) {
+    for (const source of mapping[element] ?? []) {
+      let values: string[];
+      if (source.startsWith('@')) {
+        const [name, arg = ''] = source.slice(1).split(':');
+        const derive = DERIVED[name];
+        if (!derive) throw new Error(`x-archive.export.dc: unknown derived value ${source}`);
+        values = derive(record, includeUnpublished, arg);
+      } else values = pathValues(record, source.split('.'));
+      for (const v of values) if (v && v.trim()) out.push([element, v]);
+    }
+  }
+  return out;
+}
+
+/** The `/dublin_core` export: a `dc` root in the DC namespace (no schema declares one) holding the elements. */
+export function writeDublinCore(w: XmlWriter, record: Obj, mapping: DcMapping, includeUnpublished: boolean): void {
+  w.open('dc', {
+    xmlns: DC_NS,
+    'xmlns:dcterms': 'http://purl.org/dc/terms/',
+    'xmlns:xlink': 'http://www.w3.org/1999/xlink',
+    'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
+    'xsi:schemaLocation': `${DC_NS} https://dublincore.org/schemas/xmls/qdc/2006/01/06/dc.xsd http://purl.org/dc/terms/ https://dublincore.org/schemas/xmls/qdc/2006/01/06/dcterms.xsd`,
+  });
+  for (const [element, value] of dcValues(record, mapping, includeUnpublished)) w.leaf(element, value);
+  w.close();
+}
+
+/** `oai_dc:dc` with `dc:` elements (OAI-PMH and the METS dmdSec with dmd=dc). */
+export function writeOaiDc(w: XmlWriter, record: Obj, mapping: DcMapping, includeUnpublished: boolean, withSchemaLocation = true): void {
+  w.open('oai_dc:dc', {
+    'xmlns:oai_dc': OAI_DC_NS,
+    'xmlns:dc': DC_NS,
+    'xmlns:xsi': withSchemaLocation ? 'http://www.w3.org/2001/XMLSchema-instance' : undefined,
+    'xsi:schemaLocation': withSchemaLocation ? `${OAI_DC_NS} http://www.openarchives.org/OAI/2.0/oai_dc.xsd` : undefined,
+  });
+  for (const [element, value] of dcValues(record, mapping, includeUnpublished)) w.leaf(`dc:${element}`, value);
+  w.close();
+}
