@@ -12,6 +12,11 @@ import standaloneCode from 'ajv/dist/standalone';
 import addFormats from 'ajv-formats';
 import { _ } from 'ajv';
 import type { Manifest, PropInfo, TypeInfo } from '../src/registry/types';
+import { PERMISSION_BY_CODE } from '../src/access/permission-table';
+import { DERIVATIONS } from '../src/operations/generated';
+import { NAMED_HOOKS } from '../src/operations/named-hooks';
+import seedEnumerations from '../src/store/seeds/enumerations.json';
+import { customRules } from '../src/validation/rules';
 
 type Json = any; // schema nodes are free-form JSON
 
@@ -63,14 +68,46 @@ export function uriPattern(template: string, tree = false): string {
 function refPattern(schemas: Record<string, Json>, targets: string[], tree: boolean): string {
   const alternatives = targets.map((t) => {
     const template = schemas[t]?.['x-archive']?.uri;
-    if (!template) throw new Error(`reference to ${t}, which has no schema with a uri`);
+    if (!template) throw new Error(`a reference to ${t}, which has no schema with a uri (x-archive.uri)`);
     return uriPattern(template, tree);
   });
   return `^(?:${alternatives.join('|')})$`;
 }
 
 function checkNames(schemas: Record<string, Json>, names: string[], where: string) {
-  for (const n of names) if (!schemas[n]) throw new Error(`${where}: unknown type ${n}`);
+  const [file, ...path] = where.split('.');
+  for (const n of names) if (!schemas[n]) throw new Error(`schemas/${file}.json: property ${path.join('.')} names the type ${n}, which has no schema (unknown type ${n})`);
+}
+
+/**
+ * Every name a schema uses must exist, or `make generate` refuses it, naming the file and the
+ * name: custom validation rules, named hooks, derivations of generated fields, permission codes,
+ * value lists. (A missing rule used to generate fine and answer 500 on every create.)
+ */
+export function checkSchemaNames(manifest: Manifest): void {
+  const lists = new Set(Object.keys(seedEnumerations));
+  const problems: string[] = [];
+  for (const type of Object.values(manifest.types)) {
+    const file = `schemas/${type.name}.json`;
+    for (const rule of type.validations ?? []) {
+      if (!customRules[rule]) problems.push(`${file}: x-archive.validations names the rule "${rule}", which src/validation/rules.ts does not define`);
+    }
+    if (type.hooks && !NAMED_HOOKS[type.hooks]) problems.push(`${file}: x-archive.hooks names "${type.hooks}", which src/operations/named-hooks.ts does not define`);
+    for (const [field, derivation] of Object.entries(type.generated ?? {})) {
+      if (!DERIVATIONS[derivation]) problems.push(`${file}: x-archive.generated.${field} names "${derivation}", which src/operations/generated.ts does not define`);
+    }
+    for (const [action, code] of Object.entries(type.permissions ?? {})) {
+      if (code !== null && code !== undefined && !PERMISSION_BY_CODE.has(code)) problems.push(`${file}: x-archive.permissions.${action} names the permission "${code}", which src/access/permission-table.ts does not define`);
+    }
+    const walk = (props: Record<string, PropInfo>, at: string) => {
+      for (const [name, info] of Object.entries(props)) {
+        if (info.enumName && !lists.has(info.enumName)) problems.push(`${file}: property ${at}${name} names the value list "${info.enumName}", which src/store/seeds/enumerations.json does not define`);
+        if (info.props) walk(info.props, `${at}${name}.`);
+      }
+    };
+    walk(type.props, '');
+  }
+  if (problems.length) throw new Error(problems.join('\n'));
 }
 
 function propInfo(schemas: Record<string, Json>, node: Json, where: string): PropInfo {
@@ -128,7 +165,7 @@ export function buildManifest(schemas: Record<string, Json>): Manifest {
       model: ext.model ?? name.split('_').map((s: string) => s[0].toUpperCase() + s.slice(1)).join(''),
       props: propsOf(schemas, schema.properties, name),
     };
-    for (const key of ['uri', 'scope', 'routes', 'listing', 'permissions', 'unique', 'lookup', 'validations', 'requiresRef', 'allowInGlobalRepository', 'refuseDeleteIfLinked', 'tree', 'flagRoutes', 'search', 'export', 'hooks', 'containerCollection'] as const) {
+    for (const key of ['uri', 'scope', 'routes', 'listing', 'permissions', 'unique', 'lookup', 'validations', 'requiresRef', 'allowInGlobalRepository', 'refuseDeleteIfLinked', 'tree', 'flagRoutes', 'search', 'export', 'hooks', 'containerCollection', 'generated'] as const) {
       if (ext[key] !== undefined) (info as any)[key] = ext[key];
     }
     if (info.uri) {
@@ -144,7 +181,9 @@ export function buildManifest(schemas: Record<string, Json>): Manifest {
     types[name] = info;
   }
   const described = mapValues(schemas, ({ $schema: _s, $id: _id, 'x-archive': _x, ...rest }: Json) => rest);
-  return { types, schemas: described };
+  const manifest = { types, schemas: described };
+  checkSchemaNames(manifest);
+  return manifest;
 }
 
 /** Rewrites our annotations into plain JSON Schema that ajv checks. */

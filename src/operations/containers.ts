@@ -4,6 +4,7 @@ import type { Actor, Services, TypeHooks, Where } from './context';
 import { prepareRecord } from '../validation';
 import type { Obj } from '../json';
 import { readRecord } from './load';
+import { ancestorsOf } from '../store/positions';
 import { updateRecord } from './write';
 
 /**
@@ -68,42 +69,87 @@ function collectionTypes(s: Services): { collections: string[]; nodes: string[] 
   return { collections, nodes: types.filter((t) => t.tree && collections.includes(t.tree.root)).map((t) => t.name) };
 }
 
+/** Top-level components of these levels name a container's series (top_container.rb). */
+const SERIES_LEVELS = new Set(['series']);
+const OTHERLEVEL_SERIES = new Set(['accession']);
+
+interface Linked {
+  container: string;
+  type: string;
+  uri: string;
+  root_uri: string | null;
+  rid: number;
+}
+
+/** The top-level series a tree node sits in, if that component is a series with a component_id. */
+async function seriesOf(db: Knex | Knex.Transaction, link: Linked): Promise<Obj | undefined> {
+  const chain = await ancestorsOf(db, link.rid);
+  const top = chain.length ? JSON.parse(chain[chain.length - 1].json) : JSON.parse((await db('records').where({ rid: link.rid }).first('json')).json);
+  const isSeries = SERIES_LEVELS.has(top.level) || (top.level === 'otherlevel' && OTHERLEVEL_SERIES.has(String(top.other_level ?? '').toLowerCase()));
+  return isSeries && top.component_id ? top : undefined;
+}
+
+const capitalise = (t: string) => (t ? t[0].toUpperCase() + t.slice(1) : '');
+
 /**
- * A top container's `collection`: the resources and accessions whose instances hold it, directly
- * or through an archival object (read-only, computed from the links, as the reference shows it).
+ * Read-time fields of top containers, as the reference computes them from what links to a
+ * container: `collection` (the collections whose instances hold it, directly or through a tree
+ * node), `series` (the top-level series components holding it), `display_string` ("Box 7: Series
+ * 1 [Barcode: 123]") and `long_display_string` (container, profile, location, first collection, series).
  */
-async function decorateCollections(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void> {
+async function decorateContainers(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void> {
   const uris = records.map((r) => r.uri as string);
   const { collections, nodes } = collectionTypes(s);
-  const links = await db('record_refs as x')
+  const links: Linked[] = await db('record_refs as x')
     .join('records as r', 'r.rid', 'x.from_rid')
     .whereIn('x.to_uri', uris)
     .whereIn('r.type', [...collections, ...nodes])
-    .select('x.to_uri as container', 'r.type', 'r.uri', 'r.root_uri');
+    .select('x.to_uri as container', 'r.type', 'r.uri', 'r.root_uri', 'r.rid');
   const owners = new Map<string, Set<string>>();
+  const series = new Map<string, Map<string, Obj>>();
   for (const l of links) {
     // A tree node's instances belong to its root's collection.
     const owner = nodes.includes(l.type) ? l.root_uri : l.uri;
     if (!owner) continue;
     if (!owners.has(l.container)) owners.set(l.container, new Set());
     owners.get(l.container)!.add(owner);
+    if (nodes.includes(l.type)) {
+      const found = await seriesOf(db, l);
+      if (found) series.set(l.container, (series.get(l.container) ?? new Map()).set(found.uri, found));
+    }
   }
-  const wanted = [...new Set([...owners.values()].flatMap((o) => [...o]))];
-  const rows = wanted.length ? await db('records').whereIn('uri', wanted).select('uri', 'json') : [];
-  const shown = new Map<string, Obj>(rows.map((r: { uri: string; json: string }) => {
-    const owner = JSON.parse(r.json);
-    const identifier = ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => owner[k]).filter(Boolean).join('-');
-    return [r.uri, { ref: r.uri, display_string: owner.display_string ?? owner.title, identifier }];
-  }));
+  const related = [...new Set([
+    ...[...owners.values()].flatMap((o) => [...o]),
+    ...records.flatMap((r) => [r.container_profile?.ref, ...(r.container_locations ?? []).filter((l: Obj) => l.status === 'current').map((l: Obj) => l.ref)]),
+  ].filter(Boolean))] as string[];
+  const rows = related.length ? await db('records').whereIn('uri', related).select('uri', 'json') : [];
+  const byUri = new Map<string, Obj>(rows.map((r: { uri: string; json: string }) => [r.uri, JSON.parse(r.json)]));
+  const identifierOf = (o: Obj) => ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => o[k]).filter(Boolean).join('-');
   for (const record of records) {
-    const mine = [...(owners.get(record.uri) ?? [])].sort().map((u) => shown.get(u)).filter(Boolean) as Obj[];
-    record.collection = mine;
+    const mine = [...(owners.get(record.uri) ?? [])].sort().filter((u) => byUri.has(u));
+    record.collection = mine.map((u) => ({ ref: u, display_string: byUri.get(u)!.display_string ?? byUri.get(u)!.title, identifier: identifierOf(byUri.get(u)!) }));
+    const mySeries = [...(series.get(record.uri)?.values() ?? [])];
+    record.series = mySeries.map((a) => ({
+      ref: a.uri, display_string: a.display_string ?? a.title, identifier: a.component_id,
+      level_display_string: a.other_level ?? capitalise(String(a.level)),
+    }));
+    const seriesLabel = mySeries.length ? mySeries.map((a) => `${a.other_level ?? capitalise(String(a.level))} ${a.component_id}`).join('; ') : undefined;
+    const barcode = record.barcode ? `[Barcode: ${record.barcode}]` : undefined;
+    const type = capitalise(String(record.type ?? ''));
+    record.display_string = [type, `${record.indicator ?? ''}:`, seriesLabel, barcode].filter((p) => p !== undefined).join(' ').replace(/:$/, '');
+    const profile = byUri.get(record.container_profile?.ref)?.name;
+    const currentLocation = (record.container_locations ?? []).find((l: Obj) => l.status === 'current');
+    const location = currentLocation ? byUri.get(currentLocation.ref)?.title : undefined;
+    const first = mine.length ? byUri.get(mine[0]) : undefined;
+    const collection = first ? [identifierOf(first) || undefined, first.title].filter(Boolean).join(', ') : undefined;
+    record.long_display_string = [[type, String(record.indicator ?? ''), barcode].filter((p) => p !== undefined).join(' '), profile, location, collection, seriesLabel]
+      .filter((p) => p !== undefined && p !== '').join(', ');
   }
 }
 
 export const topContainerHooks: TypeHooks = {
-  decorate: (db, s, records) => decorateCollections(db, s, records),
-  derivedFields: ['collection'],
+  decorate: (db, s, records) => decorateContainers(db, s, records),
+  derivedFields: ['collection', 'series', 'display_string', 'long_display_string'],
   async beforeSave(trx, _s, _where, body) {
     const errs: Record<string, string[]> = {};
     for (const [i, place] of ((body.container_locations ?? []) as Obj[]).entries()) {

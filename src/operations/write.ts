@@ -8,6 +8,7 @@ import { Actor, isoSeconds, Services, Where } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
 import { checkRefs, collectRefs, unlink } from './refs';
 import { fetchRow, recordUri } from './load';
+import { applyGenerated } from './generated';
 
 /**
  * The write operations every type shares: create, update, delete, each in one transaction that
@@ -83,6 +84,7 @@ export async function createRecord(
   options: { id?: number; hidden?: boolean; trx?: Knex.Transaction } = {},
 ): Promise<WriteResult> {
   checkRepositoryScope(where);
+  applyGenerated(s.registry, where.type.name, body);
   const run = async (trx: Knex.Transaction) => {
     const q = new RecordQueries(trx);
     let id = options.id;
@@ -149,6 +151,7 @@ export async function updateRecord(
     if (row.suppressed) throw errors.suppressedUpdate();
     const previous = JSON.parse(row.json);
     keepServerOwnedFields(where.type, previous, body);
+    applyGenerated(s.registry, where.type.name, body);
     const nowMs = Date.now();
     const hooks = s.hooks[where.type.name];
     const state = await hooks?.beforeSave?.(trx, s, where, body, previous);

@@ -89,6 +89,8 @@ export interface TypeInfo {
   refuseDeleteIfLinked?: string;
   /** A repository-scoped type that may also live in the global repository (groups). */
   allowInGlobalRepository?: boolean;
+  /** Server-generated fields: field → a derivation of src/operations/generated.ts, computed on every save. */
+  generated?: Record<string, string>;
   /** The named domain hooks of this type (src/services.ts NAMED_HOOKS): rules that are code. */
   hooks?: string;
   /**

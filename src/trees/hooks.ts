@@ -15,13 +15,6 @@ interface NodeState {
   rehome: boolean;
 }
 
-/** "Title, 1950-1960": the title and the first date, as the reference's display_string. */
-export function displayString(record: Obj): string | undefined {
-  const date = record.dates?.[0];
-  const when = date ? date.expression ?? [date.begin, date.end].filter(Boolean).join('-') : undefined;
-  const text = [record.title, when].filter(Boolean).join(', ');
-  return text || undefined;
-}
 
 async function rowOfUri(db: Knex | Knex.Transaction, uri: string) {
   return db('records').where({ uri }).first('rid', 'type', 'root_uri');
@@ -54,9 +47,6 @@ function nodeHooks(type: TypeInfo): TypeHooks {
         // ref_id is generated when missing and never changes afterwards.
         body.ref_id = previous ? previous.ref_id ?? body.ref_id : body.ref_id ?? crypto.randomBytes(16).toString('hex');
       }
-      const shown = displayString(body);
-      if (shown) body.display_string = shown;
-      else delete body.display_string;
       const rehome = !previous || previous[rootProperty]?.ref !== rootUri;
       if (rehome && parentUri) {
         const parent = await rowOfUri(trx, parentUri);

@@ -92,7 +92,7 @@ describe(`EAC-CPF and MARC authority exports of agents (${STORE})`, () => {
     assert.equal(xpath(xml, `count(//${el('nameEntry')})`), '2');
     assert.equal(xpath(xml, `count(//${el('nameEntry')}/${el('authorizedForm')})`), '1');
     assert.equal(xpath(xml, `string(//${el('languageUsed')}/${el('language')}/@languageCode)`), 'fre');
-    assert.equal(xpath(xml, `string(//${el('occupation')}/${el('term')})`), 'Radioactivity');
+    assert.equal(xpath(xml, `string(//${el('occupation')}/${el('term')})`), 'Radioactivity -- History -- 20th century'); // the subject's title, generated from its terms
     assert.equal(xpath(xml, `count(//${el('chronItem')})`), '2');
     assert.equal(xpath(xml, `count(//${el('biogHist')}/${el('list')})`), '2');
     assert.equal(xpath(xml, `string(//${el('cpfRelation')}/@cpfRelationType)`), 'associative');
@@ -119,7 +119,7 @@ describe(`EAC-CPF and MARC authority exports of agents (${STORE})`, () => {
     assert.equal(sf('100', 'a'), 'Skłodowska, Maria.');
     assert.equal(sf('400', 'a'), 'Curie, Madame.');
     assert.equal(sf('510', 'a'), 'Institut du Radium');
-    assert.equal(sf('374', 'a'), 'Radioactivity');
+    assert.equal(sf('374', 'a'), 'Radioactivity -- History -- 20th century');
     assert.equal(sf('377', 'a'), 'fre');
     assert.equal(sf('670', 'a'), 'Nobel Prize biography');
     assert.equal(sf('678', 'a'), 'Physicist.');

@@ -1,0 +1,103 @@
+import type { Obj } from '../json';
+import { isPlainObject } from '../json';
+import type { Registry } from '../registry';
+
+/**
+ * Server-generated fields (record-model.md: "server-generated"): a schema names, per field, one
+ * derivation from this catalogue (x-archive.generated: { "title": "subject_terms" }), and every
+ * save computes it, subrecords first, so a record's fields can use its subrecords' (an agent's
+ * title is its display name's sort_name). A derivation returns the value, `null` to remove the
+ * field, or `undefined` to keep what the client sent (a sort_name written by hand).
+ */
+export type Derivation = (record: Obj) => unknown;
+
+const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
+
+/** ArchivesSpace's date label of a display string: expression, else "begin - end", bulk dates marked. */
+function dateLabel(date: Obj): string | undefined {
+  const text = present(date.expression) ? String(date.expression)
+    : present(date.begin) && present(date.end) ? `${date.begin} - ${date.end}`
+      : present(date.begin) ? String(date.begin) : undefined;
+  if (text === undefined) return undefined;
+  return date.date_type === 'bulk' ? `Bulk: ${text}` : text;
+}
+
+/** "Title, 1950 - 1960, Bulk: 1955": the heading and every date (archival_object.rb produce_display_string). */
+function headingWithDates(heading: unknown, record: Obj): string | null {
+  const dates = (Array.isArray(record.dates) ? record.dates : []).map(dateLabel).filter((d): d is string => d !== undefined);
+  const parts = [present(heading) ? String(heading) : undefined, dates.length ? dates.join(', ') : undefined].filter(Boolean);
+  return parts.length ? parts.join(', ') : null;
+}
+
+const cut = (text: string) => (text.length > 255 ? text.slice(0, 255) : text);
+
+/** Builds a name form's sort name from its parts, only when the form asks for it (sort_name_auto_generate). */
+function sortName(build: (n: Obj) => string): Derivation {
+  return (n) => (n.sort_name_auto_generate === true || !present(n.sort_name) ? cut(build(n).trim()) || undefined : undefined);
+}
+
+const add = (n: Obj, key: string, before: string, after = '') => (present(n[key]) ? `${before}${n[key]}${after}` : '');
+
+export const DERIVATIONS: Record<string, Derivation> = {
+  /** subject.title: its terms, joined with " -- " (subject.rb). */
+  subject_terms: (r) => {
+    const terms = (Array.isArray(r.terms) ? r.terms : []).map((t: Obj) => t?.term).filter(present);
+    return terms.length ? terms.join(' -- ') : null;
+  },
+  /** display_string of archival objects: title, then its dates. */
+  title_with_dates: (r) => headingWithDates(r.title, r),
+  /** display_string of digital object components: title (or label), then its dates. */
+  title_or_label_with_dates: (r) => headingWithDates(present(r.title) ? r.title : r.label, r),
+  /** location.title: "building, floor, room, area [barcode, classification, label: indicator...]" (location.rb). */
+  location_title: (r) => {
+    const title = String(r.building ?? '') + add(r, 'floor', ', ') + add(r, 'room', ', ') + add(r, 'area', ', ');
+    const others = [r.barcode, r.classification].filter(present).map(String);
+    for (const i of [1, 2, 3]) if (present(r[`coordinate_${i}_label`])) others.push(`${r[`coordinate_${i}_label`]}: ${r[`coordinate_${i}_indicator`]}`);
+    return `${title} [${others.join(', ')}]`;
+  },
+  /** Sort names of name forms (sort_name_processor.rb), per agent kind. */
+  sort_name_person: sortName((n) => {
+    let s = n.name_order === 'inverted' ? String(n.primary_name ?? '') + add(n, 'rest_of_name', ', ')
+      : n.name_order === 'direct' ? String(n.rest_of_name ?? '') + add(n, 'primary_name', ' ') : String(n.primary_name ?? '');
+    s += add(n, 'prefix', ', ') + add(n, 'suffix', ', ') + add(n, 'title', ', ') + add(n, 'number', ', ');
+    s += add(n, 'fuller_form', ' (', ')') + add(n, 'dates', ', ') + add(n, 'qualifier', ' (', ')');
+    return s;
+  }),
+  sort_name_family: sortName((n) =>
+    String(n.family_name ?? '') + add(n, 'prefix', ', ') + add(n, 'qualifier', ' (', ')') + add(n, 'dates', ' (', ')') + add(n, 'location', ' (', ')')),
+  sort_name_corporate_entity: sortName((n) =>
+    String(n.primary_name ?? '') + add(n, 'subordinate_name_1', '. ') + add(n, 'subordinate_name_2', '. ') + add(n, 'number', ', ')
+    + add(n, 'qualifier', ' (', ')') + add(n, 'dates', ' (', ')') + add(n, 'location', ' (', ')')),
+  sort_name_software: sortName((n) =>
+    add(n, 'manufacturer', '', ' ') + String(n.software_name ?? '') + add(n, 'version', ' ') + add(n, 'qualifier', ' (', ')') + add(n, 'dates', ', ')),
+  /**
+   * An agent's display_name: the name form marked is_display_name; when none is, the authorized
+   * one becomes it, and when none is authorized, the first (agent_manager.rb ensure_*_name).
+   */
+  agent_display_name: (r) => {
+    const names: Obj[] = (Array.isArray(r.names) ? r.names : []).filter(isPlainObject);
+    if (!names.length) return null;
+    if (!names.some((n) => n.authorized === true)) names[0].authorized = true;
+    if (!names.some((n) => n.is_display_name === true)) names.find((n) => n.authorized === true)!.is_display_name = true;
+    return names.find((n) => n.is_display_name === true);
+  },
+  /** An agent's title: its display name's sort name. */
+  agent_title: (r) => (isPlainObject(r.display_name) && present(r.display_name.sort_name) ? r.display_name.sort_name : null),
+};
+
+/** Computes the generated fields of a record and of its subrecords, in place, before it is saved. */
+export function applyGenerated(registry: Registry, typeName: string, record: Obj): void {
+  const type = registry.types[typeName];
+  if (!type) return;
+  for (const [name, info] of Object.entries(type.props)) {
+    if (info.kind !== 'subrecord' || record[name] === undefined) continue;
+    for (const item of Array.isArray(record[name]) ? record[name] : [record[name]]) {
+      if (isPlainObject(item) && typeof item.jsonmodel_type === 'string') applyGenerated(registry, item.jsonmodel_type, item);
+    }
+  }
+  for (const [field, derivation] of Object.entries(type.generated ?? {})) {
+    const value = DERIVATIONS[derivation](record);
+    if (value === null) delete record[field];
+    else if (value !== undefined) record[field] = value;
+  }
+}
