@@ -88,6 +88,7 @@ export declare const note_rights_statement_act: ValidateFunction;
 export declare const note_singlepart: ValidateFunction;
 export declare const note_structure_or_genealogy: ValidateFunction;
 export declare const note_text: ValidateFunction;
+export declare const oai_config: ValidateFunction;
 export declare const parallel_name_corporate_entity: ValidateFunction;
 export declare const parallel_name_family: ValidateFunction;
 export declare const parallel_name_person: ValidateFunction;

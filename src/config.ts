@@ -21,6 +21,10 @@ export interface Config {
   trustProxy: boolean | number | string;
   compatVersion: string;
   logRequests: boolean;
+  /** OAI-PMH: the provider's base URL as harvesters reach it (the `request` element, Identify's baseURL). */
+  oaiBaseUrl: string;
+  /** OAI-PMH: records per ListRecords / ListIdentifiers page (oai_ead pages hold one finding aid). */
+  oaiPageSize: number;
   search: SearchConfig;
 }
 
@@ -100,6 +104,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     compatVersion: env.ARCHIVESSPACE_VERSION || 'v3.5.1',
     logRequests: env.LOG_REQUESTS !== 'false',
+    oaiBaseUrl: env.OAI_BASE_URL || `http://localhost:${intFrom(env, 'PORT', 8089)}/oai`,
+    oaiPageSize: positiveIntFrom(env, 'OAI_PAGE_SIZE', 100),
     search: {
       adapter: env.SEARCH_ADAPTER === 'typesense' ? 'typesense' : 'embedded',
       path: env.SEARCH_PATH || searchPathFor(env.DB_URL || DEFAULT_DB_URL),

@@ -39,6 +39,7 @@ export function sampleRecord(type: string, repo: number): Record<string, unknown
     group: { group_code: `g-${t}`, description: `Group ${t}` },
     user: { username: `user-${t}`, name: `User ${t}` },
     enumeration: { name: `list_${t}`, values: ['a', 'b'] },
+    oai_config: { oai_repository_name: `OAI ${t}`, oai_record_prefix: 'oai:archivesspace', oai_admin_email: 'oai@example.org' },
     archival_record_children: { children: [{ title: `Child ${t}`, level: 'file', resource: { ref: `/repositories/${repo}/resources/1` } }] },
     digital_record_children: { children: [{ title: `Part ${t}`, digital_object: { ref: `/repositories/${repo}/digital_objects/1` } }] },
   };

@@ -40,6 +40,11 @@ export interface Call {
   paging?: Paging;
   /** The caller may see suppressed records (index_system), decided with the permission check. */
   maySeeSuppressed: boolean;
+  /**
+   * Every parameter as sent (form fields, query string, path), before the declared ones are
+   * checked: for protocols that answer bad parameters in their own way (OAI-PMH).
+   */
+  rawParams?: Record<string, unknown>;
 }
 
 export interface Reply {

@@ -117,7 +117,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     if (endpoint.contentSecurityPolicy) res.setHeader('Content-Security-Policy', endpoint.contentSecurityPolicy);
     const bodyParams = endpoint.jsonParams ? jsonFields(req, s.config.maxJsonDepth) : {};
     const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...(req.query as object), ...req.params };
-    const call: Call = { s, actor: locals.actor, token: locals.token, client: req.ip, params: {}, maySeeSuppressed: false };
+    const call: Call = { s, actor: locals.actor, token: locals.token, client: req.ip, params: {}, maySeeSuppressed: false, rawParams: source };
     if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryId(s, req.params.repo_id);
     call.params = parseParams(endpoint.params ?? [], source);
     checkResolveDepth(s.config, call.params.resolve);

@@ -30,6 +30,11 @@ export function publishedClause(db: Database): string {
     : "JSON_EXTRACT(json, '$.publish') = true AND suppressed = 0";
 }
 
+/** SQL for the text at a fixed JSON path (`$.level`) of a record's JSON, in each store's dialect; `path` is never user input. */
+export function jsonTextSql(db: Database, path: string): string {
+  return db.dialect === 'sqlite' ? `json_extract(json, '${path}')` : `JSON_UNQUOTE(JSON_EXTRACT(json, '${path}'))`;
+}
+
 const ATTEMPTS = 8;
 
 /**

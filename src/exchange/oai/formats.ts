@@ -1,0 +1,77 @@
+/**
+ * What the OAI-PMH provider harvests and in which formats, from the schemas: a record type is
+ * harvested when its `x-archive.export` has an `oai` block, and is offered in each metadata
+ * format whose mapping it carries (`dc` → oai_dc, `marc21` → oai_marc, `mods` → oai_mods,
+ * `ead` → oai_ead once an EAD writer is registered). oai_dc is the protocol's required format,
+ * so a harvested type needs at least its `dc` mapping.
+ *
+ *   "export": { "oai": {}, "dc": {...}, "mods": {...}, "marc21": {...} }
+ */
+import type { Obj } from '../../json';
+import type { Registry, TypeInfo } from '../../registry';
+import type { XmlWriter } from '../xml';
+import { DcMapping, OAI_DC_NS, writeOaiDc } from '../export/dc';
+import { buildMarc21, Marc21Mapping } from '../export/marc21';
+import { writeMarcRecord } from '../export/marc-record';
+import { MARC_NS } from '../export/marc-tables';
+import { ModsMapping, MODS_NS, writeMods } from '../export/mods';
+
+export interface MetadataFormat {
+  prefix: string;
+  schema: string;
+  namespace: string;
+  /** The `x-archive.export` key a type needs to be offered in this format. */
+  mappingKey: string;
+  /** Records per page at most (finding aids are large: one a page). */
+  pageSize?: number;
+  /** Writes one record's metadata (its links resolved: repository, agents, subjects). */
+  write(w: XmlWriter, record: Obj, type: TypeInfo): Promise<void> | void;
+}
+
+/** The links a harvested record's metadata reads resolved. */
+export const OAI_RESOLVE = ['repository', 'linked_agents', 'subjects'];
+
+const mapping = <T>(type: TypeInfo, key: string) => (type.export?.[key] ?? {}) as T;
+
+const FORMATS: MetadataFormat[] = [
+  {
+    prefix: 'oai_dc', schema: 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd', namespace: OAI_DC_NS, mappingKey: 'dc',
+    write: (w, record, type) => writeOaiDc(w, record, mapping<DcMapping>(type, 'dc'), false),
+  },
+  {
+    prefix: 'oai_marc', schema: 'https://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd', namespace: MARC_NS, mappingKey: 'marc21',
+    write: (w, record, type) => writeMarcRecord(w, buildMarc21(record, mapping<Marc21Mapping>(type, 'marc21'), { includeUnpublished: false }), true),
+  },
+  {
+    prefix: 'oai_mods', schema: 'https://www.loc.gov/standards/mods/v3/mods-3-6.xsd', namespace: MODS_NS, mappingKey: 'mods',
+    write: (w, record, type) => writeMods(w, record, [], { includeUnpublished: false, mapping: mapping<ModsMapping>(type, 'mods'), version: '3.6' }),
+  },
+];
+
+/** Adds a format (oai_ead registers itself this way, from the EAD exporter). */
+export function registerOaiFormat(format: MetadataFormat): void {
+  const at = FORMATS.findIndex((f) => f.prefix === format.prefix);
+  if (at >= 0) FORMATS[at] = format;
+  else FORMATS.push(format);
+}
+
+export function oaiFormats(): readonly MetadataFormat[] {
+  return FORMATS;
+}
+
+/** Harvested record types, in a fixed order (the order of a list's walk). */
+export function harvestedTypes(registry: Registry): TypeInfo[] {
+  return Object.values(registry.types)
+    .filter((t) => t.kind === 'record' && t.scope === 'repository' && t.export?.oai && t.export?.dc)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The harvested types offered in a format. */
+export function typesFor(registry: Registry, format: MetadataFormat): TypeInfo[] {
+  return harvestedTypes(registry).filter((t) => t.export?.[format.mappingKey]);
+}
+
+/** Items per page of a list in this format: the configured size, or the format's own cap (finding aids). */
+export function pageSizeFor(format: MetadataFormat, configured: number): number {
+  return Math.max(1, Math.min(configured, format.pageSize ?? configured));
+}
