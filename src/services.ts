@@ -4,7 +4,7 @@ import type { Services, TypeHooks } from './operations/context';
 import { loadRegistry, type Registry } from './registry';
 import { connect } from './store/connect';
 import { treeHooks } from './trees/hooks';
-import { NAMED_HOOKS } from './operations/named-hooks';
+import { combineHooks, NAMED_HOOKS } from './operations/named-hooks';
 import { openSearch } from './search';
 
 /** Each type's hooks: its tree role's (src/trees) or the named set its schema declares. */
@@ -14,8 +14,7 @@ function typeHooks(registry: Registry): Record<string, TypeHooks> {
     if (!type.hooks) continue;
     const named = NAMED_HOOKS[type.hooks];
     if (!named) throw new Error(`schemas/${type.name}.json names hooks "${type.hooks}", which src/operations/named-hooks.ts does not define`);
-    if (hooks[type.name]) throw new Error(`${type.name} has tree hooks and the named hooks "${type.hooks}": one set per type`);
-    hooks[type.name] = named;
+    hooks[type.name] = hooks[type.name] ? combineHooks(hooks[type.name], named) : named;
   }
   return hooks;
 }

@@ -134,6 +134,14 @@ function handlerFor(s: Services, endpoint: Endpoint) {
   };
 }
 
+/** `/repositories/6//search` is `/repositories/6/search`, as Rack (ArchivesSpace's server) reads it. */
+function collapseSlashes(req: Request, _res: Response, next: NextFunction): void {
+  const q = req.url.indexOf('?');
+  const path = q < 0 ? req.url : req.url.slice(0, q);
+  if (path.includes('//')) req.url = path.replace(/\/{2,}/g, '/') + (q < 0 ? '' : req.url.slice(q));
+  next();
+}
+
 /** `endpoints` defaults to the endpoint table; tests pass extra rows. */
 export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s.registry)): express.Express {
   const app = express();
@@ -165,6 +173,7 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
   });
   app.use(securityHeaders);
   app.use(urlLengthLimit(s.config));
+  app.use(collapseSlashes);
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const locals = res.locals as Locals;

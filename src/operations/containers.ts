@@ -42,11 +42,26 @@ export function containerId(where: Where, uri: string): number {
 }
 
 /** Distinct top containers named by a record's instances (and its tree's, for a root). */
+/**
+ * GET …/:id/top_containers: the containers of a collection's instances and, for a tree root, of
+ * its published nodes' instances, in tree order (the reference lists those of "a published
+ * resource and published archival objects contained within"; digital object instances have none).
+ */
 export async function containersOfRecord(s: Services, where: Where, id: number): Promise<Array<{ ref: string }>> {
   const record = await readRecord(s, where, id);
+  const nodes: Array<{ rid: number; parent_rid: number | null; position: number; json: string }> =
+    await s.db.knex('records').where({ root_uri: record.uri }).select('rid', 'parent_rid', 'position', 'json');
+  const children = new Map<number | null, typeof nodes>();
+  for (const n of nodes) children.set(n.parent_rid === null ? null : Number(n.parent_rid), [...(children.get(n.parent_rid === null ? null : Number(n.parent_rid)) ?? []), n]);
   const records: Obj[] = [record];
-  const below = await s.db.knex('records').where({ root_uri: record.uri }).pluck('json');
-  records.push(...below.map((j: string) => JSON.parse(j)));
+  const visit = (parent: number | null) => {
+    for (const n of (children.get(parent) ?? []).sort((a, b) => Number(a.position) - Number(b.position))) {
+      const node = JSON.parse(n.json);
+      if (node.publish === true) records.push(node);
+      visit(Number(n.rid));
+    }
+  };
+  visit(null);
   const uris = new Set<string>();
   for (const r of records) {
     for (const instance of r.instances ?? []) {

@@ -4,11 +4,21 @@ import { RecordQueries } from '../store/records';
 import { descendants } from '../store/positions';
 import { isoSeconds, Services } from './context';
 import type { Where } from './context';
+import type { Obj } from '../json';
+import { walkShapes } from '../validation/walk';
 
 /** The record and, for a tree root or node, every record below it. */
 async function graph(trx: Knex.Transaction, rid: number, uri: string): Promise<number[]> {
   const below = await trx('records').where({ root_uri: uri }).pluck('rid');
   return [rid, ...(below.length ? below.map(Number) : await descendants(trx, rid))];
+}
+
+function publishNested(s: Services, typeName: string, record: Obj): void {
+  const type = s.registry.types[typeName];
+  if (!type) return;
+  walkShapes(s.registry, { typeName, props: type.props, obj: record, path: '' }, (shape) => {
+    if (shape.typeName && shape.obj !== record && shape.props.publish) shape.obj.publish = true;
+  });
 }
 
 /**
@@ -25,6 +35,8 @@ async function setFlag(s: Services, where: Where, id: number, field: 'suppressed
       const current = await trx('records').where({ rid }).first('type', 'uri', 'json');
       const record = JSON.parse(current.json);
       record[field] = value;
+      // Publishing publishes what the record holds that can be published (notes, file versions...), as the reference's cascade.
+      if (field === 'publish' && value) publishNested(s, current.type, record);
       record.system_mtime = isoSeconds(now);
       const columns: Record<string, unknown> = { json: JSON.stringify(record), system_mtime_ms: now };
       if (field === 'suppressed') columns.suppressed = value;

@@ -45,6 +45,8 @@ function composeRecord(where: Where, id: number, body: Obj, system: {
     user_mtime: isoSeconds(system.nowMs),
   };
   if (where.type.scope === 'repository') record.repository = { ref: `/repositories/${where.repoId}` };
+  // Suppression is the server's (the suppressed route): a new record of a suppressible type is not.
+  if (where.type.props.suppressed && record.suppressed === undefined) record.suppressed = false;
   return record;
 }
 

@@ -19,7 +19,7 @@ const SLOTS = 256;
 
 
 /** Bumped when the index's tables change shape. */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 /** Fields kept out of the stored body: never returned in results. */
 const UNSTORED = new Set(['fullrecord', 'fullrecord_published']);
@@ -156,7 +156,9 @@ export class EmbeddedIndex implements SearchIndex {
         const titleSort = typeof doc.title_sort === 'string' ? collationKey(doc.title_sort) : null;
         const texts: Array<[number, string]> = [];
         for (const [field, value] of Object.entries(doc)) {
-          if (this.fields.kind(field) === 'text') texts.push([this.codeFor(field), (Array.isArray(value) ? value : [value]).join('\n')]);
+          // Identifiers (collated) are words too: "SC 0123" is found by SC and by 0123, as Solr's analysed identifier field.
+          const kind = this.fields.kind(field);
+          if (kind === 'text' || kind === 'collated') texts.push([this.codeFor(field), (Array.isArray(value) ? value : [value]).join('\n')]);
         }
         const codes = texts.map(([code]) => code).join(',');
         const boost = this.boosts[String(doc.primary_type)] ?? 0;
@@ -328,7 +330,11 @@ export class EmbeddedIndex implements SearchIndex {
           const n = numberOf(kind, q.value);
           return n === undefined ? '0' : this.valueIn('num = ?', params, q.field, n);
         }
-        if (kind === 'collated') return this.valueIn('sortkey = ?', params, q.field, collationKey(q.value).slice(0, 200));
+        if (kind === 'collated') {
+          const whole = this.valueIn('sortkey = ?', params, q.field, collationKey(q.value).slice(0, 200));
+          const phrase = ftsPhrase(q.value);
+          return phrase === undefined ? whole : `(${whole} OR ${this.textMatch(q.field, phrase, params)})`;
+        }
         return this.valueIn('value = ?', params, q.field, q.value);
       }
       case 'range': {

@@ -234,7 +234,7 @@ export interface AdvancedOptions extends ParseOptions {
   notesField?: string;
 }
 
-type Obj = Record<string, any>;
+import type { Obj } from '../json';
 
 function blank(v: unknown): boolean {
   return v === undefined || v === null || v === '';
@@ -342,8 +342,10 @@ class AdvancedTranslator {
         return maybeNot(range);
       }
       case 'boolean_field_query': {
-        const v = node.value === undefined ? true : node.value === true || node.value === 'true';
-        return maybeNot({ kind: 'term', field: field ?? 'publish', value: String(v) });
+        // A flag is true or false; any other value is matched as given (primary_type = resource), as the original's field:value.
+        const raw = node.value === undefined ? 'true' : String(node.value);
+        const value = /^(true|false)$/i.test(raw) ? raw.toLowerCase() : raw;
+        return maybeNot({ kind: 'term', field: field ?? 'publish', value });
       }
       default: {
         // range_query has no `negated` (search.md (d)): a sent one is ignored.

@@ -221,7 +221,7 @@ describe(`behaviour a dropped schema declares, with no code (${STORE})`, functio
     show = created.body.uri;
     const pieces = await t.http.post(`${show}/children`).set(H).send({
       children: [{
-        title: 'Lantern slide one', label: 'Slide 1', level: 'item', show: { ref: show },
+        title: 'Lantern slide one', label: 'Slide 1', level: 'item', publish: true, show: { ref: show },
         instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box } } }],
       }],
     });

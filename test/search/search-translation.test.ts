@@ -101,7 +101,8 @@ describe('Typesense adapter against a live server (TYPESENSE_URL)', function () 
       { id: '/a/1', uri: '/a/1', primary_type: 'accession', title: 'Civil war letters', fullrecord: 'Civil war letters', types: ['accession'], publish: true },
       { id: '/r/1', uri: '/r/1', primary_type: 'resource', title: 'Maps', fullrecord: 'Maps of Texas', types: ['resource'], publish: false },
     ], [], { checkpoint: 7, storeId: 'store-1' });
-    assert.deepEqual(await index.state(), { checkpoint: 7, storeId: 'store-1' });
+    // No rebuild under way: rebuiltTo is null (the resumable reindex's mark).
+    assert.deepEqual(await index.state(), { checkpoint: 7, storeId: 'store-1', rebuiltTo: null });
     const hit = await index.search({ query: lucene('civil'), filters: [lucene('publish:true')], sort: [], offset: 0, limit: 10, facets: ['primary_type'], facetMincount: 1, facetLimit: 100 });
     assert.deepEqual(hit.docs.map((d) => d.uri), ['/a/1']);
     assert.deepEqual(hit.facets.primary_type, [['accession', 1]]);

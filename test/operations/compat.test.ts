@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { startTestApp, STORE, TestApp } from '../helpers';
+
+/** Behaviours public institutional scripts rely on, each as ArchivesSpace answers. */
+describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
+  this.timeout(60_000);
+  let t: TestApp;
+  let H: Record<string, string>;
+  let repo: string;
+  const RESOURCE = {
+    level: 'collection', dates: [{ date_type: 'single', label: 'creation', begin: '1900' }],
+    extents: [{ portion: 'whole', number: '1', extent_type: 'linear_feet' }],
+    lang_materials: [{ language_and_script: { language: 'eng', script: 'Latn' } }], finding_aid_language: 'eng', finding_aid_script: 'Latn',
+  };
+
+  before(async () => {
+    t = await startTestApp();
+    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
+    repo = `/repositories/${(await t.http.post('/repositories').set(H).send({ repo_code: 'COMPAT', name: 'Compat' })).body.id}`;
+  });
+  after(() => t?.close());
+
+  const create = async (path: string, body: object) => {
+    const res = await t.http.post(path).set(H).send(body);
+    assert.equal(res.status, 200, res.text);
+    return (await t.http.get(res.body.uri).set(H)).body;
+  };
+
+  it('answers publish: false and suppressed: false for records and subrecords saved without them', async () => {
+    const dobj = await create(`${repo}/digital_objects`, { digital_object_id: 'DO-P', title: 'Scans', file_versions: [{ file_uri: 'http://example.org/1.jpg' }] });
+    assert.equal(dobj.publish, false);
+    assert.equal(dobj.suppressed, false);
+    assert.equal(dobj.file_versions[0].publish, false);
+    const acc = await create(`${repo}/accessions`, { id_0: 'P1', title: 'Unpublished', accession_date: '2024-01-01' });
+    assert.deepEqual([acc.publish, acc.suppressed], [false, false]);
+    const suppressed = await t.http.post(`${acc.uri}/suppressed`).query({ suppressed: true }).set(H);
+    assert.equal(suppressed.status, 200, suppressed.text);
+    assert.equal((await t.http.get(acc.uri).set(H)).body.suppressed, true);
+  });
+
+  it("fills a digital object's collection and linked_instances from the records whose instances link it", async () => {
+    const dobj = await create(`${repo}/digital_objects`, { digital_object_id: 'DO-L', title: 'Linked' });
+    await create(`${repo}/digital_object_components`, { title: 'Part', digital_object: { ref: dobj.uri } });
+    const instance = { instance_type: 'digital_object', digital_object: { ref: dobj.uri } };
+    const resource = await create(`${repo}/resources`, { ...RESOURCE, id_0: 'L1', title: 'Holding resource' });
+    const published = await create(`${repo}/archival_objects`, { title: 'Published file', level: 'file', publish: true, resource: { ref: resource.uri }, instances: [instance] });
+    const hidden = await create(`${repo}/archival_objects`, { title: 'Unpublished file', level: 'file', resource: { ref: resource.uri }, instances: [instance] });
+    const acc = await create(`${repo}/accessions`, { id_0: 'L2', title: 'Holding accession', accession_date: '2024-01-01', instances: [instance] });
+    const got = (await t.http.get(dobj.uri).set(H)).body;
+    assert.deepEqual(got.linked_instances.map((l: any) => l.ref).sort(), [published.uri, hidden.uri, acc.uri].sort());
+    // An archival object gives its resource only when it is published (as the original).
+    assert.deepEqual(got.collection.map((c: any) => c.ref).sort(), [resource.uri, acc.uri].sort());
+  });
+
+  it('publishes the nested subrecords that have a publish flag with the record', async () => {
+    const dobj = await create(`${repo}/digital_objects`, {
+      digital_object_id: 'DO-C', title: 'Cascade', file_versions: [{ file_uri: 'http://example.org/2.jpg', publish: false }],
+      notes: [{ jsonmodel_type: 'note_digital_object', type: 'note', content: ['A note'], publish: false }],
+    });
+    const res = await t.http.post(`${dobj.uri}/publish`).set(H);
+    assert.equal(res.status, 200, res.text);
+    const got = (await t.http.get(dobj.uri).set(H)).body;
+    assert.equal(got.publish, true);
+    assert.equal(got.file_versions[0].publish, true);
+    assert.equal(got.notes[0].publish, true);
+  });
+
+  it('lists the top containers of a resource and of its published archival objects only', async () => {
+    const box = (n: string) => create(`${repo}/top_containers`, { type: 'box', indicator: n });
+    const [own, shown, hiddenBox] = await Promise.all([box('1'), box('2'), box('3')]);
+    const inst = (uri: string) => [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: uri } } }];
+    const resource = await create(`${repo}/resources`, { ...RESOURCE, id_0: 'TC', title: 'Boxes', publish: true, instances: inst(own.uri) });
+    await create(`${repo}/archival_objects`, { title: 'Shown', level: 'file', publish: true, resource: { ref: resource.uri }, instances: inst(shown.uri) });
+    await create(`${repo}/archival_objects`, { title: 'Not shown', level: 'file', publish: false, resource: { ref: resource.uri }, instances: inst(hiddenBox.uri) });
+    const res = await t.http.get(`${resource.uri}/top_containers`).set(H);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.map((c: any) => c.ref), [own.uri, shown.uri]);
+  });
+
+  it('reads a path with doubled slashes as the single-slash path', async () => {
+    const res = await t.http.get(`${repo}//accessions`).query({ page: 1 }).set(H);
+    assert.equal(res.status, 200, res.text);
+    const search = await t.http.get(`${repo}//search`).query({ page: 1, q: '*' }).set(H);
+    assert.equal(search.status, 200, search.text);
+  });
+
+  it('matches boolean_field_query on a string field and identifiers with a space by their words', async () => {
+    await create(`${repo}/resources`, { ...RESOURCE, id_0: 'SC 0123', title: 'Smith collection' });
+    await create(`${repo}/accessions`, { id_0: 'SC', id_1: '0124', title: 'Smith accession', accession_date: '2024-01-01' });
+    await t.services.search!.indexer.drain();
+    const aq = (sub: object) => JSON.stringify({ query: { jsonmodel_type: 'boolean_query', op: 'AND', subqueries: [sub] } });
+    const byType = await t.http.get(`${repo}/search`).query({ page: 1, aq: aq({ jsonmodel_type: 'boolean_field_query', field: 'primary_type', value: 'resource' }) }).set(H);
+    assert.ok(byType.body.results.length > 0, byType.text);
+    assert.ok(byType.body.results.every((r: any) => r.primary_type === 'resource'));
+    const byId = await t.http.get(`${repo}/search`).query({ page: 1, aq: aq({ jsonmodel_type: 'field_query', field: 'identifier', value: 'SC 0123' }) }).set(H);
+    assert.deepEqual(byId.body.results.map((r: any) => r.identifier), ['SC 0123']);
+    const byPrefix = await t.http.get(`${repo}/search`).query({ page: 1, q: 'identifier:SC' }).set(H);
+    assert.deepEqual(byPrefix.body.results.map((r: any) => r.identifier).sort(), ['SC 0123', 'SC-0124']);
+  });
+});
