@@ -22,6 +22,7 @@ import { connect } from '../src/store/connect';
 import { parentKey, STEP } from '../src/store/positions';
 import type { Obj } from '../src/json';
 import { accessionBody, AGENTS, agentFor, childBody, storedAccession, SUBJECTS, subjectsFor } from './data';
+import { benchOaiHarvest } from './oai';
 import {
   CONNECTIONS, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, startBareServer, startExpressServer, startServer, Stats, table, watched,
 } from './lib';
@@ -576,6 +577,8 @@ async function benchStore(name: StoreName): Promise<void> {
       const inserted = await load(aoUrl, { ...H, 'content-type': 'application/json' }, insertFirst);
       const insertedAlone = await alone(aoUrl, { ...H, 'content-type': 'application/json' }, insertFirst);
       p95Result('tree: create an archival object at position 0', name, inserted, insertedAlone, 50, `${treeNote}; ${firsts} inserted`);
+
+      await benchOaiHarvest(server.base, name, server.child.pid, TREE_CHILDREN);
 
       const rss = Math.round(peakRssMb(server.child.pid));
       record({

@@ -17,6 +17,7 @@ describe(`OAI-PMH provider (${STORE})`, function () {
   let bulkResource: number;
   let deletedUri: string;
   let unpublishedUri: string;
+  let underUnpublishedUri: string;
   let hiddenRepoResource: string;
   const oai = (query: Record<string, string>) => t.http.get('/oai').query(query);
   const errorCode = (xml: string) => xpath(xml, `string(//${el('error')}/@code)`);
@@ -49,6 +50,10 @@ describe(`OAI-PMH provider (${STORE})`, function () {
     assert.equal((await t.http.delete(doomed.uri).set(admin)).status, 200);
     unpublishedUri = (await post(t, f.token, `/repositories/${f.repo}/archival_objects`, {
       title: 'Unpublished draft', level: 'file', publish: false, resource: { ref: `/repositories/${f.repo}/resources/${f.resource}` },
+    })).uri;
+    underUnpublishedUri = (await post(t, f.token, `/repositories/${f.repo}/archival_objects`, {
+      title: 'Published child of a draft', level: 'item', publish: true, resource: { ref: `/repositories/${f.repo}/resources/${f.resource}` },
+      parent: { ref: unpublishedUri },
     })).uri;
     // A repository withdrawn from OAI: its records never appear.
     const hidden = await post(t, f.token, '/repositories', { repo_code: 'NOOAI', name: 'Not harvested', oai_is_disabled: true });
@@ -115,6 +120,7 @@ describe(`OAI-PMH provider (${STORE})`, function () {
       assert.ok(seen.includes(`${prefix}/repositories/${f.repo}/resources/${f.resource}`));
       assert.ok(seen.includes(`${prefix}/repositories/${f.repo}/resources/${bulkResource}`));
       assert.ok(!seen.includes(`${prefix}${unpublishedUri}`), 'unpublished record left out');
+      assert.ok(!seen.includes(`${prefix}${underUnpublishedUri}`), 'record under an unpublished ancestor left out');
       assert.ok(!seen.includes(`${prefix}/repositories/${f.repo}/resources/${f.suppressedResource}`), 'suppressed record left out');
       assert.ok(!seen.includes(`${prefix}${hiddenRepoResource}`), 'OAI-disabled repository left out');
       assert.deepEqual(deleted, [`${prefix}${deletedUri}`]);
@@ -155,7 +161,7 @@ describe(`OAI-PMH provider (${STORE})`, function () {
     const gone = await oai({ verb: 'GetRecord', identifier: `${prefix}${deletedUri}`, metadataPrefix: 'oai_dc' });
     assertValid(gone.text, 'oai-pmh-all.xsd');
     assert.equal(xpath(gone.text, `string(//${el('header')}/@status)`), 'deleted');
-    for (const hidden of [unpublishedUri, hiddenRepoResource, `/repositories/${f.repo}/resources/${f.suppressedResource}`, `/repositories/${f.repo}/digital_objects/${f.digitalObject}`]) {
+    for (const hidden of [unpublishedUri, underUnpublishedUri, hiddenRepoResource, `/repositories/${f.repo}/resources/${f.suppressedResource}`, `/repositories/${f.repo}/digital_objects/${f.digitalObject}`]) {
       const res = await oai({ verb: 'GetRecord', identifier: `${prefix}${hidden}`, metadataPrefix: 'oai_dc' });
       assert.equal(errorCode(res.text), 'idDoesNotExist', hidden);
     }

@@ -15,7 +15,7 @@
 import type { Knex } from 'knex';
 import type { Obj } from '../../json';
 import { isoSeconds, Services } from '../../operations/context';
-import { decorateRecords, uriLoader } from '../../operations/load';
+import { uriLoader } from '../../operations/load';
 import { resolveLinks } from '../../operations/resolve';
 import { GLOBAL_REPO_ID, TypeInfo } from '../../registry';
 import { jsonTextSql, publishedClause } from '../../store/connect';
@@ -248,13 +248,53 @@ async function recordsQuery(ctx: Context, type: TypeInfo, pos: ListPosition, set
   return { query: q.orderBy('id') };
 }
 
+interface PageRow {
+  json: string;
+  system_mtime_ms: number;
+  parent_rid: number | null;
+  root_uri: string | null;
+}
+
+/**
+ * Rows among `rows` that sit under an unpublished or suppressed ancestor (a parent up the tree,
+ * or the tree's root), read from the store's tree columns a level at a time for the whole page.
+ * (The read-time tree fields, position and ancestors, are not needed here and cost a sibling
+ * count per record under a parent of 100k children.)
+ */
+async function underHiddenAncestor(ctx: Context, rows: PageRow[]): Promise<Set<PageRow>> {
+  const { knex } = ctx.s.db;
+  const hidden = new Map<string, boolean>();
+  const isHidden = (r: { json: string; suppressed: unknown }) => !!Number(r.suppressed) || JSON.parse(r.json).publish !== true;
+  const roots = [...new Set(rows.map((r) => r.root_uri).filter((u): u is string => !!u))];
+  for (const r of roots.length ? await knex('records').whereIn('uri', roots).select('uri', 'json', 'suppressed') : []) hidden.set(`u${r.uri}`, isHidden(r));
+  const parentOf = new Map<number, number | null>();
+  let wanted = [...new Set(rows.map((r) => r.parent_rid).filter((p): p is number => p !== null && p !== undefined).map(Number))];
+  while (wanted.length) {
+    const found = await knex('records').whereIn('rid', wanted).select('rid', 'parent_rid', 'json', 'suppressed');
+    for (const r of found) {
+      hidden.set(`r${r.rid}`, isHidden(r));
+      parentOf.set(Number(r.rid), r.parent_rid === null ? null : Number(r.parent_rid));
+    }
+    wanted = [...new Set(found.map((r: { parent_rid: number | null }) => r.parent_rid).filter((p: number | null): p is number => p !== null).map(Number))]
+      .filter((rid) => !parentOf.has(rid));
+  }
+  const out = new Set<PageRow>();
+  for (const row of rows) {
+    let hiddenAbove = row.root_uri ? hidden.get(`u${row.root_uri}`) ?? true : false;
+    for (let rid = row.parent_rid === null ? null : Number(row.parent_rid); !hiddenAbove && rid !== null; rid = parentOf.get(rid) ?? null) {
+      hiddenAbove = hidden.get(`r${rid}`) ?? true;
+    }
+    if (hiddenAbove) out.add(row);
+  }
+  return out;
+}
+
 /** Records a harvester may see after the query's checks: not under an unpublished ancestor. */
-async function visibleRecords(ctx: Context, rows: Array<{ json: string; system_mtime_ms: number }>, type: TypeInfo): Promise<Item[]> {
-  const records = rows.map((r) => JSON.parse(r.json) as Obj);
-  await decorateRecords(ctx.s, records);
-  return records
-    .map((record, i): Item => ({ kind: 'record', type, record, mtimeMs: Number(rows[i].system_mtime_ms) }))
-    .filter((item) => item.kind === 'record' && item.record.has_unpublished_ancestor !== true);
+async function visibleRecords(ctx: Context, rows: PageRow[], type: TypeInfo): Promise<Item[]> {
+  const hidden = await underHiddenAncestor(ctx, rows);
+  return rows
+    .filter((row) => !hidden.has(row))
+    .map((row): Item => ({ kind: 'record', type, record: JSON.parse(row.json) as Obj, mtimeMs: Number(row.system_mtime_ms) }));
 }
 
 /**
@@ -275,7 +315,7 @@ async function walk(ctx: Context, format: MetadataFormat, start: ListPosition, m
     }
     const type = types[pos.typeIndex];
     const limit = max - items.length;
-    const rows = await (await recordsQuery(ctx, type, pos, set)).query.limit(limit + 1).select('id', 'json', 'system_mtime_ms');
+    const rows = await (await recordsQuery(ctx, type, pos, set)).query.limit(limit + 1).select('id', 'json', 'system_mtime_ms', 'parent_rid', 'root_uri');
     const taken = rows.slice(0, limit);
     items.push(...(await visibleRecords(ctx, taken, type)));
     if (rows.length <= limit) {
@@ -384,7 +424,7 @@ async function findItem(ctx: Context, identifier: string): Promise<Item> {
   if (!type || !harvested.some((t) => t.name === type.name)) throw new OaiError('idDoesNotExist', `No record has the identifier ${identifier}`);
   const id = Number(uri.split('/').pop());
   const { query } = await recordsQuery(ctx, type, { prefix: '', phase: 'records', typeIndex: 0, lastId: id - 1, lastSeq: 0, cursor: 0 }, undefined);
-  const rows = Number.isSafeInteger(id) && id > 0 ? await query.andWhere('id', id).select('id', 'json', 'system_mtime_ms') : [];
+  const rows = Number.isSafeInteger(id) && id > 0 ? await query.andWhere('id', id).select('id', 'json', 'system_mtime_ms', 'parent_rid', 'root_uri') : [];
   const [item] = await visibleRecords(ctx, rows, type);
   if (item) return item;
   const deleted = await ctx.s.db.knex('change_log').where({ uri, op: 'delete' }).orderBy('seq', 'desc').first('at_ms');
