@@ -23,13 +23,13 @@ import { Call, Endpoint, json } from './types';
 const id = { name: 'id', type: 'integer', required: true } as const;
 const fmt = { name: 'fmt', type: 'string' } as const;
 /** In `:id.:fmt/metadata` the id is what comes before the last dot: taken as text, checked below. */
-const idBeforeFormat = { name: 'id', type: 'string', required: true } as const;
+export const idBeforeFormat = { name: 'id', type: 'string', required: true } as const;
 
 /**
  * The record id of a metadata route. Express splits `:id.:fmt` at the last dot, so `12.1.xml`
  * gives the id "12.1": a name no record has, which is answered as an unknown record (404).
  */
-function metadataId(call: Call, typeName: string): number {
+export function metadataId(call: Call, typeName: string): number {
   const raw = String(call.params.id);
   if (!/^\d{1,15}$/.test(raw)) throw errors.notFound(call.s.registry.type(typeName).model);
   return Number(raw);
@@ -40,7 +40,7 @@ export function unpublishedWanted(call: Call, asked: boolean | undefined): boole
   return !!asked && call.actor?.username !== PUBLIC_USERNAME;
 }
 
-function resourceIdentifier(record: Record<string, unknown>): string {
+export function resourceIdentifier(record: Record<string, unknown>): string {
   return ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => record[k]).filter((v) => v !== undefined && v !== null && v !== '').join('.');
 }
 

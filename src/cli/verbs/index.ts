@@ -1,6 +1,7 @@
 import { createUserVerb } from './create-user';
 import { doctorVerb } from './doctor';
 import { exportVerb } from './export';
+import { exportEadVerb } from './export-ead';
 import { importVerb } from './import';
 import { importFromVerb } from './import-from';
 import { indexerVerb, reindexVerb } from './indexer';
@@ -9,4 +10,4 @@ import { serveVerb } from './serve';
 import type { Verb } from './verb';
 
 /** Every verb of `archive-records`, in the order `--help` lists them. A new verb is one file here and one line in this list. */
-export const verbs: Verb[] = [serveVerb, migrateVerb, createUserVerb, reindexVerb, indexerVerb, exportVerb, importVerb, importFromVerb, doctorVerb];
+export const verbs: Verb[] = [serveVerb, migrateVerb, createUserVerb, reindexVerb, indexerVerb, exportVerb, exportEadVerb, importVerb, importFromVerb, doctorVerb];

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
+import { EAD_RESOLVE, writeEad } from '../../exchange/export/ead';
+import { loadForExport } from '../../exchange/export/common';
+import { XmlWriter } from '../../exchange/xml';
+import type { Services } from '../../operations/context';
+import { readRecord } from '../../operations/load';
+import { REPOSITORY_TYPE } from '../../registry';
+import { action, cliConfig, withServices } from '../context';
+import { CliError, progressReporter, say } from '../output';
+import type { Verb } from './verb';
+
+interface Options {
+  repo?: string;
+  resource?: string;
+  allPublished?: boolean;
+  out?: string;
+  includeUnpublished?: boolean;
+  includeDaos?: boolean;
+  numberedCs?: boolean;
+}
+
+/** Writes one resource's EAD to a file, complete or not at all (a `.partial` file is renamed at the end). */
+async function exportOne(s: Services, repoId: number, resourceId: number, file: string | undefined, o: Options): Promise<void> {
+  const resource = await loadForExport(s, 'resource', resourceId, repoId, EAD_RESOLVE);
+  const repository = await readRecord(s, { type: s.registry.type(REPOSITORY_TYPE) }, repoId);
+  const partial = file ? `${file}.partial` : undefined;
+  const out = partial ? fs.createWriteStream(partial) : process.stdout;
+  const w = new XmlWriter((chunk) => new Promise<void>((resolve, reject) => out.write(chunk, (err) => (err ? reject(err) : resolve()))));
+  try {
+    w.declaration();
+    await writeEad(s, w, resource, repository, {
+      includeUnpublished: !!o.includeUnpublished, includeDaos: !!o.includeDaos, includeUris: true, numberedCs: !!o.numberedCs,
+    });
+    await w.end();
+    if (partial) {
+      (out as fs.WriteStream).end();
+      await finished(out);
+      fs.renameSync(partial, file!);
+    }
+  } catch (err) {
+    if (partial) {
+      (out as fs.WriteStream).destroy();
+      fs.rmSync(partial, { force: true });
+    }
+    throw err;
+  }
+}
+
+const number = (flag: string, value: string | undefined): number => {
+  if (value === undefined || !/^\d+$/.test(value)) throw new CliError(`${flag} takes a number, not ${JSON.stringify(value)}`);
+  return Number(value);
+};
+
+export const exportEadVerb: Verb = {
+  name: 'export-ead',
+  register(program) {
+    program
+      .command('export-ead')
+      .description('write EAD 2002 finding aids: one resource (to a file or standard output), or every published resource of a repository into a folder')
+      .option('--repo <id>', 'the repository (its number, as in /repositories/2)')
+      .option('--resource <id>', 'the resource to export (its number)')
+      .option('--all-published', 'every published, unsuppressed resource of the repository, one file each (needs --out <folder>)')
+      .option('-o, --out <path>', 'the file to write (one resource; default: standard output) or the folder (with --all-published)')
+      .option('--include-unpublished', 'include unpublished components, notes and agents (marked audience="internal")')
+      .option('--include-daos', 'include digital objects as dao / daogrp')
+      .option('--numbered-cs', 'write <c01>..<c12> instead of <c>')
+      .action(action(async (options: Options) => {
+        const repoId = number('--repo', options.repo);
+        if (!!options.resource === !!options.allPublished) throw new CliError('give --resource <id> or --all-published (one of them)');
+        await withServices(cliConfig(), async (s) => {
+          if (options.resource !== undefined) {
+            await exportOne(s, repoId, number('--resource', options.resource), options.out, options);
+            say.info('exported', { resource: `/repositories/${repoId}/resources/${options.resource}`, to: options.out ?? 'stdout' });
+            return;
+          }
+          if (!options.out) throw new CliError('--all-published writes one file per resource: give the folder with --out <folder>');
+          fs.mkdirSync(options.out, { recursive: true });
+          const rows: Array<{ id: number; json: string }> = await s.db.knex('records')
+            .where({ type: 'resource', repo_id: repoId, suppressed: false, hidden: false }).orderBy('id').select('id', 'json');
+          const wanted = rows.filter((r) => JSON.parse(r.json).publish === true);
+          const progress = progressReporter('export-ead');
+          const started = Date.now();
+          for (const [i, row] of wanted.entries()) {
+            await exportOne(s, repoId, row.id, path.join(options.out, `resource_${row.id}_ead.xml`), options);
+            progress.update({ done: i + 1, total: wanted.length });
+          }
+          progress.stop();
+          say.info('exported', { resources: wanted.length, to: options.out, seconds: (Date.now() - started) / 1000 });
+        });
+      }));
+  },
+};

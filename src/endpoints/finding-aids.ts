@@ -1,0 +1,70 @@
+/**
+ * Finding aids of resources: EAD 2002 (`resource_descriptions/:id.xml`), the export metadata
+ * routes, and container labels (`resource_labels/:id.tsv`), with ArchivesSpace's paths and
+ * parameters. Unpublished content only when asked for (never for the public user); suppressed
+ * resources and components never.
+ */
+import { exportFilename, exportMetadata, loadForExport, xmlReply } from '../exchange/export/common';
+import { EAD_RESOLVE, writeEad } from '../exchange/export/ead';
+import { writeLabels } from '../exchange/export/labels';
+import { readRecord } from '../operations/load';
+import { REPOSITORY_TYPE } from '../registry';
+import { idBeforeFormat, metadataId, resourceIdentifier, unpublishedWanted } from './formats';
+import { Call, Endpoint, json } from './types';
+
+const id = { name: 'id', type: 'integer', required: true } as const;
+const fmt = { name: 'fmt', type: 'string' } as const;
+const flag = (name: string, fallback?: boolean) => ({ name, type: 'boolean', default: fallback } as const);
+
+async function load(call: Call, resourceId: number) {
+  const resource = await loadForExport(call.s, 'resource', resourceId, call.repoId, EAD_RESOLVE);
+  const repository = await readRecord(call.s, { type: call.s.registry.type(REPOSITORY_TYPE) }, call.repoId!);
+  return { resource, repository };
+}
+
+export function findingAidEndpoints(): Endpoint[] {
+  return [
+    {
+      method: 'get', path: '/repositories/:repo_id/resource_descriptions/:id.xml', permission: 'view_repository', errors: ['NotFound'],
+      params: [id, flag('include_unpublished'), flag('include_daos'), flag('include_uris', true), flag('numbered_cs'), flag('ead3'), flag('print_pdf')],
+      produces: 'application/xml',
+      summary: 'Get an EAD representation of a Resource',
+      handle: async (call) => {
+        const { resource, repository } = await load(call, call.params.id);
+        const options = {
+          includeUnpublished: unpublishedWanted(call, call.params.include_unpublished),
+          includeDaos: !!call.params.include_daos, includeUris: call.params.include_uris !== false, numberedCs: !!call.params.numbered_cs,
+        };
+        return xmlReply((w) => writeEad(call.s, w, resource, repository, options));
+      },
+    },
+    {
+      method: 'get', path: '/repositories/:repo_id/resource_descriptions/:id.:fmt/metadata', permission: 'view_repository', errors: ['NotFound'],
+      params: [idBeforeFormat, fmt],
+      summary: 'Get export metadata for a Resource Description',
+      handle: async (call) => {
+        const record = await loadForExport(call.s, 'resource', metadataId(call, 'resource'), call.repoId);
+        const format = String(call.params.fmt ?? 'xml');
+        return json(exportMetadata(exportFilename(resourceIdentifier(record), `_ead.${format}`), `application/${format}`));
+      },
+    },
+    {
+      method: 'get', path: '/repositories/:repo_id/resource_labels/:id.tsv', permission: 'view_repository', errors: ['NotFound'],
+      params: [id], produces: 'text/tab-separated-values',
+      summary: 'Get a tsv list of printable labels for a Resource',
+      handle: async (call) => {
+        const { resource, repository } = await load(call, call.params.id);
+        return { contentType: 'text/tab-separated-values; charset=utf-8', stream: (send) => writeLabels(call.s, resource, repository, (chunk) => send(chunk)) };
+      },
+    },
+    {
+      method: 'get', path: '/repositories/:repo_id/resource_labels/:id.:fmt/metadata', permission: 'view_repository', errors: ['NotFound'],
+      params: [idBeforeFormat, fmt],
+      summary: 'Get export metadata for Resource labels',
+      handle: async (call) => {
+        const record = await loadForExport(call.s, 'resource', metadataId(call, 'resource'), call.repoId);
+        return json(exportMetadata(exportFilename(resourceIdentifier(record), '_labels.tsv'), 'text/tab-separated-values'));
+      },
+    },
+  ];
+}
