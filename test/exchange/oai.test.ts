@@ -99,7 +99,7 @@ describe(`OAI-PMH provider (${STORE})`, function () {
     const formats = await oai({ verb: 'ListMetadataFormats' });
     assertValid(formats.text, 'OAI-PMH.xsd');
     const prefixes = xpath(formats.text, `//${el('metadataPrefix')}/text()`).split('\n').filter(Boolean);
-    for (const p of FORMATS) assert.ok(prefixes.includes(p), p);
+    for (const p of [...FORMATS, 'oai_ead']) assert.ok(prefixes.includes(p), p);
     const forRecord = await oai({ verb: 'ListMetadataFormats', identifier: `${prefix}/repositories/${f.repo}/resources/${f.resource}` });
     assertValid(forRecord.text, 'OAI-PMH.xsd');
     const sets = await oai({ verb: 'ListSets' });
@@ -147,7 +147,7 @@ describe(`OAI-PMH provider (${STORE})`, function () {
 
   it('serves GetRecord in every format, valid with the format schemas, and the deleted record as deleted', async () => {
     const identifier = `${prefix}/repositories/${f.repo}/resources/${f.resource}`;
-    for (const metadataPrefix of FORMATS) {
+    for (const metadataPrefix of [...FORMATS, 'oai_ead']) {
       const res = await oai({ verb: 'GetRecord', identifier, metadataPrefix });
       assert.equal(res.status, 200);
       assertValid(res.text, 'oai-pmh-all.xsd');
@@ -155,6 +155,11 @@ describe(`OAI-PMH provider (${STORE})`, function () {
       assert.match(res.text, /Marie Curie papers/);
       assert.doesNotMatch(res.text, /NOT-FOR-PUBLIC|Secret Donor/, 'unpublished notes and agents stay out');
     }
+    const ead = (await oai({ verb: 'GetRecord', identifier, metadataPrefix: 'oai_ead' })).text;
+    assert.equal(xpath(ead, `string(//${el('archdesc')}/${el('did')}/${el('unittitle')})`), 'Marie Curie papers');
+    assert.equal(xpath(ead, `count(//${el('dsc')}//${el('c')})`), '2', 'the published components, not the draft or what is under it');
+    const component = await oai({ verb: 'GetRecord', identifier: `${prefix}/repositories/${f.repo}/archival_objects/${f.series}`, metadataPrefix: 'oai_ead' });
+    assert.equal(errorCode(component.text), 'cannotDisseminateFormat', 'finding aids are of resources only');
     const dc = (await oai({ verb: 'GetRecord', identifier, metadataPrefix: 'oai_dc' })).text;
     assert.equal(xpath(dc, `string(//*[local-name()="dc"]/*[local-name()="identifier"])`), 'MS.0042');
     assert.equal(xpath(dc, `string(//${el('header')}/${el('setSpec')}[1])`), 'collection');

@@ -2,15 +2,19 @@
  * What the OAI-PMH provider harvests and in which formats, from the schemas: a record type is
  * harvested when its `x-archive.export` has an `oai` block, and is offered in each metadata
  * format whose mapping it carries (`dc` → oai_dc, `marc21` → oai_marc, `mods` → oai_mods,
- * `ead` → oai_ead once an EAD writer is registered). oai_dc is the protocol's required format,
+ * `ead` → oai_ead, the finding aid with its tree). oai_dc is the protocol's required format,
  * so a harvested type needs at least its `dc` mapping.
  *
  *   "export": { "oai": {}, "dc": {...}, "mods": {...}, "marc21": {...} }
  */
 import type { Obj } from '../../json';
+import type { Services } from '../../operations/context';
+import { uriLoader } from '../../operations/load';
+import { resolveLinks } from '../../operations/resolve';
 import type { Registry, TypeInfo } from '../../registry';
 import type { XmlWriter } from '../xml';
 import { DcMapping, OAI_DC_NS, writeOaiDc } from '../export/dc';
+import { EAD_NS, EAD_RESOLVE, writeEad } from '../export/ead';
 import { buildMarc21, Marc21Mapping } from '../export/marc21';
 import { writeMarcRecord } from '../export/marc-record';
 import { MARC_NS } from '../export/marc-tables';
@@ -25,7 +29,7 @@ export interface MetadataFormat {
   /** Records per page at most (finding aids are large: one a page). */
   pageSize?: number;
   /** Writes one record's metadata (its links resolved: repository, agents, subjects). */
-  write(w: XmlWriter, record: Obj, type: TypeInfo): Promise<void> | void;
+  write(w: XmlWriter, record: Obj, type: TypeInfo, s: Services): Promise<void> | void;
 }
 
 /** The links a harvested record's metadata reads resolved. */
@@ -46,14 +50,16 @@ const FORMATS: MetadataFormat[] = [
     prefix: 'oai_mods', schema: 'https://www.loc.gov/standards/mods/v3/mods-3-6.xsd', namespace: MODS_NS, mappingKey: 'mods',
     write: (w, record, type) => writeMods(w, record, [], { includeUnpublished: false, mapping: mapping<ModsMapping>(type, 'mods'), version: '3.6' }),
   },
+  {
+    // The finding aid with its whole component tree, streamed: one a page. (ArchivesSpace advertises
+    // http://www.loc.gov/ead/ as the namespace; the documents are in EAD 2002's own, named here.)
+    prefix: 'oai_ead', schema: 'https://www.loc.gov/ead/ead.xsd', namespace: EAD_NS, mappingKey: 'ead', pageSize: 1,
+    write: async (w, record, _type, s) => {
+      await resolveLinks([record], EAD_RESOLVE, uriLoader(s));
+      await writeEad(s, w, record, record.repository?._resolved ?? {}, { includeUnpublished: false, includeDaos: false, includeUris: true, numberedCs: false });
+    },
+  },
 ];
-
-/** Adds a format (oai_ead registers itself this way, from the EAD exporter). */
-export function registerOaiFormat(format: MetadataFormat): void {
-  const at = FORMATS.findIndex((f) => f.prefix === format.prefix);
-  if (at >= 0) FORMATS[at] = format;
-  else FORMATS.push(format);
-}
 
 export function oaiFormats(): readonly MetadataFormat[] {
   return FORMATS;

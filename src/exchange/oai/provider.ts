@@ -383,7 +383,7 @@ async function writeRecord(w: XmlWriter, ctx: Context, item: Item, format: Metad
   writeHeader(w, ctx, item);
   if (item.kind === 'record') {
     w.open('metadata');
-    await format.write(w, item.record, item.type);
+    await format.write(w, item.record, item.type, ctx.s);
     w.close();
   }
   w.close();
