@@ -41,6 +41,9 @@ export function sampleRecord(type: string, repo: number): Record<string, unknown
     enumeration: { name: `list_${t}`, values: ['a', 'b'] },
     oai_config: { oai_repository_name: `OAI ${t}`, oai_record_prefix: 'oai:archivesspace', oai_admin_email: 'oai@example.org' },
     archival_record_children: { children: [{ title: `Child ${t}`, level: 'file', resource: { ref: `/repositories/${repo}/resources/1` } }] },
+    classification: { identifier: `RG-${t}`, title: `Record group ${t}` },
+    classification_term: { identifier: `T-${t}`, title: `Term ${t}`, classification: { ref: `/repositories/${repo}/classifications/1` } },
+    classification_term_children: { children: [{ identifier: `C-${t}`, title: `Child ${t}`, classification: { ref: `/repositories/${repo}/classifications/1` } }] },
     digital_record_children: { children: [{ title: `Part ${t}`, digital_object: { ref: `/repositories/${repo}/digital_objects/1` } }] },
   };
   const sample = samples[type];

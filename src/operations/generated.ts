@@ -44,6 +44,8 @@ export const DERIVATIONS: Record<string, Derivation> = {
     const terms = (Array.isArray(r.terms) ? r.terms : []).map((t: Obj) => t?.term).filter(present);
     return terms.length ? terms.join(' -- ') : null;
   },
+  /** display_string of classification terms: the title (classification_term.rb). */
+  title_only: (r) => (present(r.title) ? String(r.title) : null),
   /** display_string of archival objects: title, then its dates. */
   title_with_dates: (r) => headingWithDates(r.title, r),
   /** display_string of digital object components: title (or label), then its dates. */

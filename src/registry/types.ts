@@ -65,7 +65,7 @@ export interface TreeRole {
 }
 
 /** A piece of a tree view entry: `component_id` and `four_part_id` both fill `identifier`. */
-export type TreeViewPart = 'component_id' | 'four_part_id' | 'level' | 'containers' | 'label' | 'file_uri_summary' | 'digital_object_type';
+export type TreeViewPart = 'component_id' | 'identifier' | 'four_part_id' | 'level' | 'containers' | 'label' | 'file_uri_summary' | 'digital_object_type';
 
 export interface TypeInfo {
   name: string;

@@ -69,6 +69,7 @@ async function addViewParts(db: Db, out: Obj, r: Obj, parts: TreeViewPart[]): Pr
   for (const part of parts) {
     if (part === 'component_id') out.identifier = r.component_id ?? null;
     else if (part === 'four_part_id') out.identifier = identifierOf(r);
+    else if (part === 'identifier') out.identifier = r.identifier ?? null;
     else if (part === 'level') out.level = levelOf(r);
     else if (part === 'label') out.label = r.label;
     else if (part === 'digital_object_type') out.digital_object_type = r.digital_object_type;

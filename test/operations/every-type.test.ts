@@ -23,6 +23,7 @@ describe(`every routed record type (${STORE})`, () => {
     await t.http.post(`/repositories/${repo}/digital_objects`).set(H).send(sampleRecord('digital_object', repo)).expect(200);
     await t.http.post(`/repositories/${repo}/accessions`).set(H).send(sampleRecord('accession', repo)).expect(200);
     await t.http.post('/agents/people').set(H).send(sampleRecord('agent_person', repo)).expect(200);
+    await t.http.post(`/repositories/${repo}/classifications`).set(H).send(sampleRecord('classification', repo)).expect(200);
   });
   after(async () => t.close());
 
