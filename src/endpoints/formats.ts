@@ -4,16 +4,15 @@
  * and metadata answers as ArchivesSpace's exports controller; each document is streamed.
  */
 import type { Registry } from '../registry';
-import { exportFilename, exportMetadata, loadForExport, xmlReply } from '../exchange/export/common';
-import { MARC21_RESOLVE, marc21Mapping, writeMarc21Document } from '../exchange/export/marc21';
-import { typesExportedAs, EacMapping, exportMapping, MarcAuthMapping, recordsLinkingTo } from '../exchange/export/agents';
+import { agentName, exportFilename, exportMapping, exportMetadata, loadForExport, typesExportedAs, xmlReply } from '../exchange/export/common';
+import { Marc21Mapping, MARC21_RESOLVE, writeMarc21Document } from '../exchange/export/marc21';
+import { EacMapping, MarcAuthMapping, recordsLinkingTo } from '../exchange/export/agents';
 import { writeEacCpf } from '../exchange/export/eac-cpf';
 import { writeMarcAuthDocument } from '../exchange/export/marc-auth';
 import { componentTree } from '../exchange/export/components';
 import { DcMapping, writeDublinCore } from '../exchange/export/dc';
 import { writeMets } from '../exchange/export/mets';
 import { ModsMapping, writeMods } from '../exchange/export/mods';
-import { agentName } from '../exchange/export/common';
 import { can } from '../access/permissions';
 import { errors } from '../errors';
 import type { Obj } from '../json';
@@ -54,7 +53,7 @@ function marcEndpoints(): Endpoint[] {
       handle: async (call) => {
         const record = await loadForExport(call.s, 'resource', call.params.id, call.repoId, MARC21_RESOLVE);
         const includeUnpublished = unpublishedWanted(call, call.params.include_unpublished_marc);
-        return xmlReply(async (w) => writeMarc21Document(w, record, marc21Mapping(call.s, 'resource') ?? {}, { includeUnpublished }));
+        return xmlReply(async (w) => writeMarc21Document(w, record, exportMapping<Marc21Mapping>(call.s.registry, 'resource', 'marc21') ?? {}, { includeUnpublished }));
       },
     },
     {

@@ -12,7 +12,6 @@
  */
 import type { Obj } from '../../json';
 import type { Services } from '../../operations/context';
-import type { Registry } from '../../registry';
 
 export interface EacMapping {
   /** EAC-CPF entityType: person, family or corporateBody. */
@@ -24,17 +23,6 @@ export interface EacMapping {
 export interface MarcAuthMapping {
   /** 046 subfields for the beginning and end of existence (f/g for persons, s/t otherwise). */
   datesOfExistence: [string, string];
-}
-
-export function exportMapping<T>(registry: Registry, typeName: string, format: string): T | undefined {
-  return registry.types[typeName]?.export?.[format] as T | undefined;
-}
-
-/** Record types exported in `format` (their schema maps it), with their URI plural (people, families...). */
-export function typesExportedAs(registry: Registry, format: string): Array<{ name: string; plural: string }> {
-  return Object.values(registry.types)
-    .filter((t) => t.kind === 'record' && t.export?.[format] && t.plural)
-    .map((t) => ({ name: t.name, plural: t.plural! }));
 }
 
 export interface StructuredDate {

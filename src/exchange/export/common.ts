@@ -6,6 +6,7 @@
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import type { Services } from '../../operations/context';
+import type { Registry } from '../../registry';
 import { decorateRecords, uriLoader } from '../../operations/load';
 import { resolveLinks } from '../../operations/resolve';
 import { RecordQueries } from '../../store/records';
@@ -124,8 +125,14 @@ export function linkedVisible(link: Obj, includeUnpublished: boolean): Obj | und
   return target;
 }
 
-/** The repository id in a record's URI (`/repositories/2/...`). */
-export function repoIdOfUri(uri: string): number | undefined {
-  const m = /^\/repositories\/(\d+)/.exec(uri);
-  return m ? Number(m[1]) : undefined;
+/** A type's export mapping for a format (`x-archive.export.<format>`), when its schema has one. */
+export function exportMapping<T>(registry: Registry, typeName: string, format: string): T | undefined {
+  return registry.types[typeName]?.export?.[format] as T | undefined;
+}
+
+/** Record types exported in `format` (their schema maps it), with their URI plural (people, families...). */
+export function typesExportedAs(registry: Registry, format: string): Array<{ name: string; plural: string }> {
+  return Object.values(registry.types)
+    .filter((t) => t.kind === 'record' && t.export?.[format] && t.plural)
+    .map((t) => ({ name: t.name, plural: t.plural! }));
 }

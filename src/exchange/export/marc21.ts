@@ -15,7 +15,6 @@
  *     "notes": true                                      // 5XX from notes (resources; ArchivesSpace leaves components' out)
  *   } }
  */
-import type { Services } from '../../operations/context';
 import type { Obj } from '../../json';
 import type { XmlWriter } from '../xml';
 import { agentName, dateText, linkedVisible, noteText, visibleNotes } from './common';
@@ -34,10 +33,6 @@ export interface Marc21Mapping {
 
 /** The links a MARC export reads resolved. */
 export const MARC21_RESOLVE = ['repository', 'linked_agents', 'subjects'];
-
-export function marc21Mapping(s: Services, typeName: string): Marc21Mapping | undefined {
-  return s.registry.types[typeName]?.export?.marc21 as Marc21Mapping | undefined;
-}
 
 interface Options {
   includeUnpublished: boolean;
