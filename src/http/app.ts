@@ -120,6 +120,8 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     const call: Call = { s, actor: locals.actor, token: locals.token, client: req.ip, params: {}, maySeeSuppressed: false, rawParams: source };
     if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryId(s, req.params.repo_id);
     call.params = parseParams(endpoint.params ?? [], source);
+    // A repository named by a repo_id parameter (merge requests, memberships) is checked as a path's is.
+    if (call.repoId === undefined && typeof call.params.repo_id === 'number') call.repoId = await requireRepository(s, call.params.repo_id);
     checkResolveDepth(s.config, call.params.resolve);
     if (endpoint.paginated) call.paging = parsePaging(s.config, source);
     checkResolveDepth(s.config, call.paging?.resolve);

@@ -72,6 +72,8 @@ export interface TypeHooks {
    * adds, what beforeSave drops): a copy taken over the API leaves them out.
    */
   derivedFields?: string[];
+  /** Before a record of this type is merged into another (what it owns moves to the target). */
+  beforeMerge?(trx: Knex.Transaction, s: Services, target: RecordRow, victim: RecordRow): Promise<void>;
   /** A tree root's whole tree as one object (GET <root>/:id/tree and resolve[]=tree). */
   wholeTree?(s: Services, repoId: number, id: number): Promise<Obj>;
 }

@@ -17,7 +17,7 @@ export const NAMED_HOOKS: Record<string, TypeHooks> = {
  * objects): read-time fields add up; a write hook may come from one of them only.
  */
 export function combineHooks(a: TypeHooks, b: TypeHooks): TypeHooks {
-  for (const key of ['beforeSave', 'afterSave', 'derive', 'beforeDelete', 'wholeTree'] as const) {
+  for (const key of ['beforeSave', 'afterSave', 'derive', 'beforeDelete', 'beforeMerge', 'wholeTree'] as const) {
     if (a[key] && b[key]) throw new Error(`two hook sets of one type both define ${key}: merge them into one`);
   }
   const decorate: TypeHooks['decorate'] = a.decorate && b.decorate

@@ -70,3 +70,38 @@ export function unlink(record: Obj, uri: string): boolean {
   visit(record);
   return changed;
 }
+
+/**
+ * Points every link of `record` to `from` at `to` instead (a merge), leaving one link where the
+ * record then names `to` twice in a list (a subject listed before and merged in). True if changed.
+ */
+export function repoint(record: Obj, from: string, to: string): boolean {
+  let changed = false;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
+    if (!isPlainObject(value)) return;
+    for (const [key, v] of Object.entries(value)) {
+      if (key === '_resolved' || key === 'uri' || key === 'repository') continue;
+      if (key === 'ref' && v === from) {
+        value.ref = to;
+        changed = true;
+      } else if (Array.isArray(v)) {
+        visit(v);
+        // Plain links ({ref}) to the same record once only.
+        const seen = new Set<string>();
+        const kept = v.filter((item) => {
+          if (!isPlainObject(item) || typeof item.ref !== 'string' || Object.keys(item).some((k) => k !== 'ref' && k !== '_resolved')) return true;
+          if (seen.has(item.ref)) return false;
+          seen.add(item.ref);
+          return true;
+        });
+        if (kept.length !== v.length) value[key] = kept;
+      } else visit(v);
+    }
+  };
+  visit(record);
+  return changed;
+}

@@ -6,7 +6,7 @@ import type { Obj } from '../json';
 import { RecordQueries, RecordRow, UniqueKeyTaken } from '../store/records';
 import { Actor, isoSeconds, Services, Where } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
-import { checkRefs, collectRefs, unlink } from './refs';
+import { checkRefs, collectRefs, repoint, unlink } from './refs';
 import { fetchRow, recordUri } from './load';
 import { applyGenerated } from './generated';
 
@@ -220,3 +220,27 @@ async function dropLinksTo(q: RecordQueries, s: Services, referrer: RecordRow, u
   await q.appendChange(referrer.type, referrer.uri, 'upsert', nowMs);
 }
 
+
+/**
+ * A merge: every record linking to `victim` links to `target` instead (store-level rewrite with
+ * its keys, links and change-log entry re-derived, as a link removal), then the victim is deleted.
+ * Runs inside the caller's transaction.
+ */
+export async function mergeInto(trx: Knex.Transaction, s: Services, target: RecordRow, victim: RecordRow): Promise<void> {
+  const q = new RecordQueries(trx);
+  const nowMs = Date.now();
+  await s.hooks[victim.type]?.beforeMerge?.(trx, s, target, victim);
+  for (const referrer of await q.referrers(victim.uri)) {
+    const current = await q.get(referrer.type, referrer.id);
+    const type = s.registry.types[referrer.type];
+    if (!current || !type) continue;
+    const record = JSON.parse(current.json);
+    if (!repoint(record, victim.uri, target.uri)) continue;
+    record.lock_version = current.lock_version + 1;
+    record.system_mtime = isoSeconds(nowMs);
+    await q.update(current.rid!, current.lock_version, { json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs });
+    await saveDerived(q, s, { type, repoId: referrer.repo_id || undefined }, current.rid!, record, false);
+    await q.appendChange(referrer.type, referrer.uri, 'upsert', nowMs);
+  }
+  await deleteRecord(s, { type: s.registry.type(victim.type), repoId: victim.repo_id || undefined, showSuppressed: true }, victim.id, { trx });
+}

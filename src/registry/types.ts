@@ -91,6 +91,11 @@ export interface TypeInfo {
   allowInGlobalRepository?: boolean;
   /** Server-generated fields: field → a derivation of src/operations/generated.ts, computed on every save. */
   generated?: Record<string, string>;
+  /**
+   * Records of this type can be merged: POST /merge_requests/<route> (ArchivesSpace's paths; one
+   * route may serve several types, the agents), needing `permission`.
+   */
+  merge?: { route: string; permission: string };
   /** The named domain hooks of this type (src/services.ts NAMED_HOOKS): rules that are code. */
   hooks?: string;
   /**

@@ -111,6 +111,12 @@ function rootHooks(types: TreeTypes): TypeHooks {
     async decorate(_db, _s, records) {
       for (const record of records) record.tree = { ref: `${record.uri}/tree` };
     },
+    /** A merged root's nodes join the target's tree, after its own top-level nodes, in their order. */
+    async beforeMerge(trx, _s, target, victim) {
+      const top: Array<{ rid: number }> = await trx('records').where({ root_uri: victim.uri, parent_rid: null }).orderBy('position').select('rid');
+      await trx('records').where({ root_uri: victim.uri }).update({ root_uri: target.uri });
+      for (const { rid } of top) await place(trx, Number(rid), target.uri, null);
+    },
   };
 }
 

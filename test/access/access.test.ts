@@ -36,7 +36,8 @@ const ROLES: Role[] = ['anonymous', 'no_group', 'viewer', 'manager', 'admin'];
 function expectedAllowed(role: Role, endpoint: Endpoint): boolean {
   const code = endpoint.permission;
   if (code === null) return true;
-  const inRepo = endpoint.path.includes(':repo_id');
+  // The repository is the path's, or a required repo_id parameter's (merge requests): checked there.
+  const inRepo = endpoint.path.includes(':repo_id') || !!endpoint.params?.some((p) => p.name === 'repo_id' && p.required);
   switch (role) {
     case 'anonymous':
     case 'no_group':
