@@ -102,6 +102,8 @@ export const errors = {
     new ApiError(400, { error: { q: [`${what} is not supported by the Typesense search index (SEARCH_ADAPTER=typesense); use the embedded index for it`] } }),
   /** An error of one item of a batch, naming the item it is about. */
   forItem: (err: ApiError, uri: string) => new ApiError(err.status, { ...err.body, uri }, err.trailingNewline, err.headers),
+  /** POST /batch_delete with a record that could not be deleted: nothing was (each failure with its URI and answer). */
+  batchDeleteFailed: (failures: unknown[]) => new ApiError(400, { error: { failures } }),
   /** A 4xx from Express or its body parsers, with their message. */
   fromHttpLayer: (status: number, message: string) => new ApiError(status, { error: message }),
   internal: () => new ApiError(500, { error: 'Internal server error' }),
