@@ -198,3 +198,33 @@ export async function enumerationsCsv(s: Services): Promise<string> {
   const lines = rows.map((r: Obj) => [r.name, r.name, r.value, r.value, r.position, r.readonly ? 'true' : 'false'].map(cell).join(','));
   return ['Enumeration code,Enumeration,Value code,Value,Position,Read-only', ...lines].join('\n') + '\n';
 }
+
+/**
+ * Adds values an import needs to editable value lists, inside the import's transaction (as the
+ * original's importers extend dynamic value lists). Values of a list that is not editable, or
+ * not a list at all, are refused. The catalogue is reread in the transaction so the records
+ * written next validate against the new values.
+ */
+export async function addEnumerationValues(trx: Knex.Transaction, s: Services, wanted: Map<string, Set<string>>): Promise<string[]> {
+  const added: string[] = [];
+  for (const [name, values] of wanted) {
+    const list = s.enums.get(name);
+    const missing = [...values].filter((v) => !list?.values.includes(v));
+    if (!missing.length) continue;
+    const row = await trx('enumerations').where({ name }).first('name', 'editable');
+    if (!row || !row.editable) continue;
+    const last = await trx('enumeration_values').where({ enum_name: name }).max({ p: 'position' }).first();
+    let position = Number((last as { p: number | null } | undefined)?.p ?? -1) + 1;
+    let valueId = await nextId(trx, 'enumeration_values');
+    for (const value of missing) {
+      if (await trx('enumeration_values').where({ enum_name: name, value }).first('id')) continue;
+      await trx('enumeration_values').insert({ id: valueId++, enum_name: name, value, position: position++ });
+      added.push(`${name}: ${value}`);
+    }
+  }
+  if (added.length) {
+    await bumpEnumerationVersion(trx);
+    await s.enums.refresh(trx);
+  }
+  return added;
+}

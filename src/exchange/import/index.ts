@@ -1,6 +1,9 @@
+import { eadImporter } from './ead';
 import type { Importer } from './types';
 
 /** Every import type, by its `import_type` name. Each importer adds its own line. */
-export const importers: Record<string, Importer> = {};
+export const importers: Record<string, Importer> = {
+  [eadImporter.type]: eadImporter,
+};
 
 export * from './types';

@@ -1,0 +1,546 @@
+/**
+ * EAD import (`ead_xml`): EAD 2002 with or without its namespace (DTD-based files included) and
+ * EAD3, read as a stream of blocks (the header, the description, each component without its
+ * sub-components), so memory follows one component, not the file. One transaction per file:
+ * the resource, its archival objects in order, top containers (matched by type, indicator and
+ * barcode in the repository), agents and subjects (matched by authority id, then heading),
+ * digital objects from dao/daogrp, all written through the same operations as the API.
+ *
+ * element → record field (as ArchivesSpace's EAD converter):
+ *   eadid (@url) → ead_id (ead_location); titleproper (@type filing) → finding_aid_title (filing title);
+ *   subtitle, author, sponsor, publicationstmt/date, editionstmt, seriesstmt, notestmt → finding_aid_*;
+ *   langusage/language (@langcode @scriptcode) → finding_aid_language, finding_aid_script; revisiondesc/change → revision_statements
+ *   archdesc / c, c01..c12 (@level @otherlevel @id) → resource / archival object (level, other_level, ref_id)
+ *   unittitle → title; unitid → id_0 (resource) or component_id; unitdate (@normal @type @datechar) → dates
+ *   physdesc/extent "3 linear feet" → extents (number, extent_type); langmaterial/language → lang_materials
+ *   origination/persname|corpname|famname|name → linked agents (creator, @role relator); controlaccess → subjects, agents (subject)
+ *   container (@type @label "[barcode]" @parent) → instances with top container, child and grandchild
+ *   dao, daogrp/daoloc → digital objects with file versions, linked as digital object instances
+ *   abstract, physloc, materialspec → single-part notes; the other notes → multi-part notes (head → label;
+ *   p → text; chronlist, list, list@type=deflist → subnotes); bibliography → note_bibliography; index → note_index
+ * Tolerances (a warning in the log each): a resource without unitid, dates, extent or language gets a
+ * stated placeholder; values missing from editable value lists are added to them; a level EAD does not
+ * name becomes otherlevel.
+ */
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { ApiError } from '../../errors';
+import type { Obj } from '../../json';
+import type { Actor, Services } from '../../operations/context';
+import { addEnumerationValues } from '../../operations/enumerations';
+import { createRecord } from '../../operations/write';
+import { prepareRecord } from '../../validation';
+import { descendants, kid, kids, markupOf, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
+import { ImportFailed, Importer, ImportInput, ImportOutput, ImportReport } from './types';
+
+const COMPONENT = /^c(0[1-9]|1[0-2])?$/;
+const SINGLE_NOTES = new Set(['abstract', 'physloc', 'materialspec', 'physfacet', 'dimensions']);
+const MULTI_NOTES = new Set([
+  'accruals', 'appraisal', 'arrangement', 'bioghist', 'accessrestrict', 'userestrict', 'custodhist', 'altformavail', 'originalsloc',
+  'fileplan', 'odd', 'acqinfo', 'otherfindaid', 'phystech', 'prefercite', 'processinfo', 'relatedmaterial', 'scopecontent',
+  'separatedmaterial', 'legalstatus',
+]);
+const LEVELS = new Set(['class', 'collection', 'file', 'fonds', 'item', 'otherlevel', 'recordgrp', 'series', 'subfonds', 'subgrp', 'subseries']);
+const AGENT_TYPES: Record<string, string> = { persname: 'agent_person', corpname: 'agent_corporate_entity', famname: 'agent_family', name: 'agent_corporate_entity' };
+const TERM_TYPES: Record<string, string> = {
+  subject: 'topical', geogname: 'geographic', genreform: 'genre_form', occupation: 'occupation', function: 'function', title: 'uniform_title',
+};
+const EXTENT_UNITS: Array<[RegExp, string]> = [
+  [/^lin(ear|\.)?\s*(f(ee|oo)?t|ft\.?)$/, 'linear_feet'], [/^cu(bic|\.)?\s*(f(ee|oo)?t|ft\.?)$/, 'cubic_feet'],
+  [/^linear\s*met(er|re)s?$/, 'linear_meters'], [/^items?$/, 'items'], [/^box(es)?$/, 'boxes'], [/^folders?$/, 'folders'],
+  [/^volumes?$/, 'volumes'], [/^leaves$|^leaf$/, 'leaves'], [/^reels?$/, 'reels'], [/^sheets?$/, 'sheets'], [/^cassettes?$/, 'cassettes'],
+];
+
+/** "Mixed Materials" → "mixed_materials": EAD labels and types as value-list values. */
+const slug = (text: string) => text.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_|_$/g, '');
+const ISO_DATE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
+
+interface Owner {
+  node: XmlNode;
+  kind: 'resource' | 'component';
+  uri?: string;
+  path: Path;
+}
+
+class EadImport {
+  private readonly report: ImportReport;
+  private header: XmlNode | undefined;
+  private resourceUri: string | undefined;
+  private readonly owners: Owner[] = [];
+  private readonly values = new Map<string, Set<string>>();
+  private readonly agents = new Map<string, string>();
+  private readonly subjects = new Map<string, string>();
+  private readonly containers = new Map<string, string>();
+  private components = 0;
+
+  constructor(
+    private readonly s: Services, private readonly trx: Knex.Transaction, private readonly repoId: number,
+    private readonly actor: Actor, private readonly input: ImportInput, private readonly out: ImportOutput,
+  ) {
+    this.report = { file: input.name, created: [], counts: {}, warnings: [] };
+  }
+
+  private warn(message: string): void {
+    this.report.warnings.push(message);
+    this.out.log('warning', `${this.input.name}: ${message}`);
+  }
+
+  /** A value of an editable list; added to the list before the record that uses it is written. */
+  private value(list: string, raw: string): string {
+    const v = slug(raw);
+    if (!this.s.enums.get(list)?.values.includes(v)) {
+      if (!this.values.has(list)) this.values.set(list, new Set());
+      this.values.get(list)!.add(v);
+    }
+    return v;
+  }
+
+  private async create(typeName: string, body: Obj, path: Path): Promise<string> {
+    const added = await addEnumerationValues(this.trx, this.s, this.values);
+    for (const a of added) this.warn(`added the value ${a} to its value list`);
+    this.values.clear();
+    let prepared;
+    try {
+      prepared = prepareRecord(this.s.registry, this.s.enums, typeName, body);
+      const type = this.s.registry.type(typeName);
+      const result = await createRecord(this.s, this.actor, { type, repoId: type.scope === 'repository' ? this.repoId : undefined }, prepared.record, prepared.warnings, { trx: this.trx });
+      this.report.created.push(result.uri);
+      this.report.counts[typeName] = (this.report.counts[typeName] ?? 0) + 1;
+      return result.uri;
+    } catch (err) {
+      if (err instanceof ApiError) {
+        const e = err.body.error;
+        const detail = typeof e === 'string' ? e : Object.entries(e as Record<string, string[]>).slice(0, 3)
+          .map(([k, v]) => `${k}: ${String(v).slice(0, 160)}`).join('; ');
+        throw new ImportFailed(`${this.input.name}: ${path.join('/')}: the ${typeName} is not valid: ${detail}`);
+      }
+      throw err;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // blocks
+
+  isBlock(name: string, path: Path): boolean {
+    return name === 'eadheader' || name === 'control' || name === 'archdesc' || (COMPONENT.test(name) && path.includes('dsc'));
+  }
+
+  async onOpen(node: XmlNode, path: Path): Promise<void> {
+    if (path.length === 1 && node.name !== 'ead') throw new ImportFailed(`${this.input.name}: not an EAD file (its root element is <${node.name}>, not <ead>)`);
+    if (node.name === 'archdesc') this.owners.push({ node, kind: 'resource', path });
+    else if (COMPONENT.test(node.name) && path.includes('dsc')) {
+      // A component's parent is written before it (its children are placed under its URI).
+      await this.flush(this.owners[this.owners.length - 1]);
+      this.owners.push({ node, kind: 'component', path });
+    }
+  }
+
+  async onBlock(node: XmlNode, path: Path): Promise<void> {
+    if (node.name === 'eadheader' || node.name === 'control') this.header = node;
+    else if (node.name === 'archdesc' || (COMPONENT.test(node.name) && path.includes('dsc'))) {
+      const owner = this.owners.pop()!;
+      await this.flush(owner);
+    }
+  }
+
+  private async flush(owner: Owner | undefined): Promise<void> {
+    if (!owner || owner.uri) return;
+    if (owner.kind === 'resource') {
+      owner.uri = await this.create('resource', await this.resourceBody(owner.node, owner.path), owner.path);
+      this.resourceUri = owner.uri;
+      return;
+    }
+    if (!this.resourceUri) throw new ImportFailed(`${this.input.name}: ${owner.path.join('/')}: a component outside a described collection (no archdesc)`);
+    const parent = this.owners.filter((o) => o !== owner).pop();
+    const body = await this.describe(owner.node, owner.path, 'component');
+    body.resource = { ref: this.resourceUri };
+    if (parent && parent.kind === 'component') body.parent = { ref: parent.uri };
+    owner.uri = await this.create('archival_object', body, owner.path);
+    this.out.progress(++this.components);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // mapping
+
+  private async resourceBody(node: XmlNode, path: Path): Promise<Obj> {
+    const body = await this.describe(node, path, 'resource');
+    const h = this.header;
+    const where = `${path.join('/')}/did`;
+    if (!body.title) throw new ImportFailed(`${this.input.name}: ${where}: no unittitle: a collection needs a title`);
+    if (!body.id_0) {
+      body.id_0 = textOf(kid(h, 'eadid') ?? kid(h, 'recordid')) || this.input.name.replace(/\.[^.]+$/, '');
+      this.warn(`${where}: no unitid; the identifier is taken from the eadid or the file name (${body.id_0})`);
+    }
+    if (!body.dates?.length) {
+      body.dates = [{ date_type: 'single', label: 'creation', expression: 'undated' }];
+      this.warn(`${where}: no unitdate; the date is recorded as "undated"`);
+    }
+    if (!body.extents?.length) {
+      body.extents = [{ portion: 'whole', number: '0', extent_type: this.value('extent_extent_type', 'linear_feet'), container_summary: 'extent not stated in the imported finding aid' }];
+      this.warn(`${where}: no extent; recorded as 0 with a note saying it was not stated`);
+    }
+    if (!body.lang_materials?.some((l: Obj) => l.language_and_script)) {
+      body.lang_materials = [...(body.lang_materials ?? []), { language_and_script: { language: 'und' } }];
+      this.warn(`${where}: no langmaterial/language; the language is recorded as undetermined (und)`);
+    }
+    if (h) {
+      const eadid = kid(h, 'eadid') ?? kid(h, 'recordid');
+      if (eadid) {
+        body.ead_id = textOf(eadid) || undefined;
+        body.ead_location = eadid.attrs.url ?? eadid.attrs.instanceurl;
+      }
+      const titles = descendants(kid(h, 'filedesc'), 'titleproper');
+      const main = titles.find((t) => t.attrs.type !== 'filing');
+      const filing = titles.find((t) => t.attrs.type === 'filing');
+      if (main) body.finding_aid_title = textOf({ ...main, children: main.children.filter((c) => typeof c === 'string' || c.name !== 'num') }) || undefined;
+      if (filing) body.finding_aid_filing_title = textOf(filing) || undefined;
+      const first = (name: string) => textOf(descendants(h, name)[0]) || undefined;
+      body.finding_aid_subtitle = first('subtitle');
+      body.finding_aid_author = first('author');
+      body.finding_aid_sponsor = first('sponsor');
+      body.finding_aid_date = textOf(descendants(kid(h, 'filedesc'), 'date')[0]) || undefined;
+      body.finding_aid_edition_statement = first('editionstmt');
+      body.finding_aid_series_statement = first('seriesstmt');
+      body.finding_aid_note = first('notestmt');
+      const language = descendants(kid(h, 'profiledesc') ?? h, 'language')[0];
+      if (language?.attrs.langcode) body.finding_aid_language = language.attrs.langcode;
+      if (language?.attrs.scriptcode) body.finding_aid_script = language.attrs.scriptcode;
+      body.revision_statements = descendants(h, 'change').map((c) => ({ date: textOf(kid(c, 'date')) || undefined, description: textOf(kid(c, 'item')) || undefined, publish: true }));
+      if (h.attrs.findaidstatus) body.finding_aid_status = this.value('resource_finding_aid_status', h.attrs.findaidstatus);
+    }
+    if (!body.finding_aid_language) {
+      body.finding_aid_language = 'und';
+      this.warn('no language of the finding aid (langusage/language@langcode); recorded as undetermined (und)');
+    }
+    if (!body.finding_aid_script) body.finding_aid_script = 'Zyyy';
+    return body;
+  }
+
+  /** What a resource and a component share: did, notes, controlled access, instances. */
+  private async describe(node: XmlNode, path: Path, kind: 'resource' | 'component'): Promise<Obj> {
+    const body: Obj = { publish: node.attrs.audience !== 'internal' };
+    const level = (node.attrs.level ?? (kind === 'resource' ? 'collection' : 'file')).trim();
+    if (LEVELS.has(level)) body.level = level;
+    else {
+      body.level = 'otherlevel';
+      body.other_level = level;
+    }
+    if (node.attrs.otherlevel) {
+      body.level = 'otherlevel';
+      body.other_level = node.attrs.otherlevel;
+    }
+    if (body.level === 'otherlevel' && !body.other_level) body.other_level = 'unspecified';
+    if (kind === 'component' && node.attrs.id) body.ref_id = node.attrs.id.replace(/^aspace_/, '').replace(/[^a-zA-Z0-9\-_:.]/g, '_');
+    const did = kid(node, 'did');
+    const title = kid(did, 'unittitle');
+    if (title) body.title = markupOf({ ...title, children: title.children.filter((c) => typeof c === 'string' || c.name !== 'unitdate') }) || undefined;
+    const unitid = kids(did, 'unitid').find((u) => !['aspace_uri', 'ark', 'ark-superseded'].includes(u.attrs.type ?? '') && u.attrs.audience !== 'internal');
+    if (unitid && textOf(unitid)) {
+      if (kind === 'resource') body.id_0 = textOf(unitid).slice(0, 255);
+      else body.component_id = textOf(unitid).slice(0, 255);
+    }
+    body.dates = [...kids(did, 'unitdate'), ...descendants(title, 'unitdate')].map((d) => this.date(d, path)).filter(Boolean);
+    // EAD3: unitdatestructured (daterange fromdate/todate, datesingle) and physdescstructured (quantity, unittype).
+    for (const d of kids(did, 'unitdatestructured')) {
+      const from = descendants(d, 'fromdate')[0] ?? descendants(d, 'datesingle')[0];
+      const to = descendants(d, 'todate')[0];
+      const std = (x: XmlNode | undefined) => (x?.attrs.standarddate && ISO_DATE.test(x.attrs.standarddate) ? x.attrs.standarddate : undefined);
+      const b = std(from);
+      const e = std(to);
+      const expression = [textOf(from), textOf(to)].filter(Boolean).join('-') || undefined;
+      if (!b && !expression) continue;
+      body.dates.push({ date_type: d.attrs.unitdatetype === 'bulk' ? 'bulk' : !e || e === b ? (b ? 'single' : 'inclusive') : 'inclusive',
+        label: this.value('date_label', 'creation'), expression, begin: b, end: e && e !== b ? e : undefined });
+    }
+    body.extents = kids(did, 'physdesc').flatMap((p) => this.extents(p, path));
+    for (const p of kids(did, 'physdescstructured')) {
+      const quantity = textOf(kid(p, 'quantity'));
+      if (!/^[\d.,]+$/.test(quantity)) continue;
+      body.extents.push({
+        portion: p.attrs.coverage === 'part' ? 'part' : 'whole', number: quantity.replace(/,/g, ''),
+        extent_type: this.value('extent_extent_type', EXTENT_UNITS.find(([re]) => re.test(textOf(kid(p, 'unittype')).toLowerCase()))?.[1] ?? (textOf(kid(p, 'unittype')) || 'items')),
+      });
+    }
+    const physdescNotes = kids(did, 'physdesc').filter((p) => !kids(p, 'extent').length && textOf(p));
+    body.lang_materials = kids(did, 'langmaterial').flatMap((l) => descendants(l, 'language').map((lang) => ({
+      language_and_script: { language: lang.attrs.langcode ?? 'und', ...(lang.attrs.scriptcode ? { script: lang.attrs.scriptcode } : {}) },
+    })));
+    const notes: Obj[] = [];
+    for (const l of kids(did, 'langmaterial')) {
+      if (!descendants(l, 'language').length && textOf(l)) body.lang_materials.push({ notes: [{ jsonmodel_type: 'note_langmaterial', type: 'langmaterial', content: [textOf(l)], publish: true }] });
+    }
+    for (const p of physdescNotes) notes.push({ jsonmodel_type: 'note_singlepart', type: 'physdesc', content: [markupOf(p)], publish: true });
+    for (const n of kids(did)) {
+      if (SINGLE_NOTES.has(n.name)) notes.push({ jsonmodel_type: 'note_singlepart', type: n.name, label: n.attrs.label, content: [markupOf(n)], publish: n.attrs.audience !== 'internal' });
+      else if (n.name === 'note') notes.push(this.multipart('odd', n));
+    }
+    for (const n of kids(node)) {
+      if (MULTI_NOTES.has(n.name)) notes.push(this.multipart(n.name, n));
+      else if (n.name === 'bibliography') {
+        notes.push({
+          jsonmodel_type: 'note_bibliography', label: textOf(kid(n, 'head')) || undefined, publish: n.attrs.audience !== 'internal',
+          content: kids(n, 'p').map(markupOf).filter(Boolean), items: descendants(n, 'bibref').map(markupOf).filter(Boolean),
+        });
+      } else if (n.name === 'index') {
+        notes.push({
+          jsonmodel_type: 'note_index', label: textOf(kid(n, 'head')) || undefined, publish: n.attrs.audience !== 'internal',
+          content: kids(n, 'p').map(markupOf).filter(Boolean),
+          items: descendants(n, 'indexentry').map((e) => {
+            const entry = kids(e).find((c) => c.name !== 'ref' && c.name !== 'ptr');
+            return entry ? { type: INDEX_TYPES[entry.name] ?? 'subject', value: textOf(entry), reference_text: textOf(kid(e, 'ref')) || undefined } : undefined;
+          }).filter(Boolean),
+        });
+      }
+    }
+    body.notes = notes.filter((n) => (n.content?.length ?? 0) || (n.subnotes?.length ?? 0) || (n.items?.length ?? 0));
+    const agents: Obj[] = [];
+    for (const o of kids(did, 'origination')) {
+      for (const n of kids(o).filter((c) => AGENT_TYPES[c.name])) agents.push({ ref: await this.agent(n), role: 'creator', ...this.relator(n, path) });
+    }
+    const subjects: Obj[] = [];
+    for (const access of descendants(node, 'controlaccess').filter((c) => !descendants(c, 'controlaccess').length || true)) {
+      for (const n of kids(access)) {
+        if (AGENT_TYPES[n.name]) agents.push({ ref: await this.agent(n), role: 'subject', ...this.relator(n, path) });
+        else if (TERM_TYPES[n.name]) {
+          const ref = await this.subject(n);
+          if (!subjects.some((x) => x.ref === ref)) subjects.push({ ref });
+        }
+      }
+    }
+    body.linked_agents = agents.filter((a, i) => agents.findIndex((b) => b.ref === a.ref && b.role === a.role) === i);
+    body.subjects = subjects;
+    body.instances = [...(await this.containerInstances(did, path)), ...(await this.digitalInstances(node, did, path))];
+    return body;
+  }
+
+  /** @role as a relator when it is one of the list's codes (EAD files also write roles like "subject" there). */
+  private relator(n: XmlNode, path: Path): Obj {
+    const role = n.attrs.role?.trim();
+    if (!role) return {};
+    if (this.s.enums.get('linked_agent_archival_record_relators')?.values.includes(role)) return { relator: role };
+    if (!this.unknownRelators.has(role)) {
+      this.unknownRelators.add(role);
+      this.warn(`${path.join('/')}: role "${role}" is not a relator code; the agent is linked without a relator`);
+    }
+    return {};
+  }
+
+  private readonly unknownRelators = new Set<string>();
+
+  private date(d: XmlNode, path: Path): Obj | undefined {
+    let expression = textOf(d) || undefined;
+    const [begin, end] = (d.attrs.normal ?? '').split('/').map((x) => x.trim());
+    const ok = (x: string | undefined) => (x && ISO_DATE.test(x) ? x : undefined);
+    let b = ok(begin);
+    let e = ok(end);
+    if (b && e && e.padEnd(10, '9') < b.padEnd(10, '0')) {
+      this.warn(`${path.join('/')}/did/unitdate: normal="${d.attrs.normal}" ends before it begins; kept as text only`);
+      expression ??= d.attrs.normal;
+      b = undefined;
+      e = undefined;
+    }
+    if (!expression && !b) return undefined;
+    const bulk = d.attrs.type === 'bulk';
+    const single = !e || e === b;
+    return {
+      date_type: bulk ? 'bulk' : single && b ? 'single' : 'inclusive',
+      label: this.value('date_label', d.attrs.datechar && slug(d.attrs.datechar) !== 'creation' ? d.attrs.datechar : 'creation'),
+      expression, begin: b, end: single ? undefined : e, certainty: undefined,
+    };
+  }
+
+  private extents(physdesc: XmlNode, path: Path): Obj[] {
+    const out: Obj[] = [];
+    for (const e of kids(physdesc, 'extent')) {
+      const text = textOf(e);
+      const m = /^([\d.,]+)\s*(.*)$/.exec(text);
+      if (!m) {
+        if (text) this.warn(`${path.join('/')}/did/physdesc/extent: "${text}" has no number; kept as a physical description note`);
+        continue;
+      }
+      const unitText = m[2].replace(/\(.*\)$/, '').trim().toLowerCase();
+      const known = EXTENT_UNITS.find(([re]) => re.test(unitText))?.[1];
+      out.push({
+        portion: physdesc.attrs.altrender === 'part' ? 'part' : 'whole', number: m[1].replace(/,/g, ''),
+        extent_type: this.value('extent_extent_type', known ?? (unitText || 'items')),
+        physical_details: textOf(kid(physdesc, 'physfacet')) || undefined, dimensions: textOf(kid(physdesc, 'dimensions')) || undefined,
+      });
+    }
+    return out;
+  }
+
+  private multipart(type: string, n: XmlNode): Obj {
+    const subnotes: Obj[] = [];
+    const walk = (block: XmlNode) => {
+      for (const c of kids(block)) {
+        if (c.name === 'p' || c.name === 'blockquote') {
+          const text = markupOf(c);
+          if (text) subnotes.push({ jsonmodel_type: 'note_text', content: text, publish: true });
+          for (const inner of kids(c).filter((x) => x.name === 'list' || x.name === 'chronlist')) walk({ ...c, children: [inner] });
+        } else if (c.name === 'chronlist') {
+          subnotes.push({
+            jsonmodel_type: 'note_chronology', title: textOf(kid(c, 'head')) || undefined, publish: true,
+            items: kids(c, 'chronitem').map((i) => ({ event_date: textOf(kid(i, 'date')) || undefined, events: descendants(i, 'event').map(markupOf).filter(Boolean) })),
+          });
+        } else if (c.name === 'list' && c.attrs.type === 'deflist') {
+          subnotes.push({
+            jsonmodel_type: 'note_definedlist', title: textOf(kid(c, 'head')) || undefined, publish: true,
+            items: kids(c, 'defitem').map((i) => ({ label: textOf(kid(i, 'label')), value: markupOf(kid(i, 'item') ?? i) })),
+          });
+        } else if (c.name === 'list') {
+          subnotes.push({
+            jsonmodel_type: 'note_orderedlist', title: textOf(kid(c, 'head')) || undefined, publish: true,
+            enumeration: c.attrs.numeration && ['arabic', 'loweralpha', 'upperalpha', 'lowerroman', 'upperroman', 'null'].includes(c.attrs.numeration) ? c.attrs.numeration : undefined,
+            items: kids(c, 'item').map(markupOf).filter(Boolean),
+          });
+        } else if (MULTI_NOTES.has(c.name) || c.name === 'note' || c.name === 'legalstatus') walk(c);
+        else if (c.name !== 'head' && textOf(c)) subnotes.push({ jsonmodel_type: 'note_text', content: markupOf(c), publish: true });
+      }
+    };
+    walk(n);
+    const own = n.children.filter((c) => typeof c === 'string').join('').trim();
+    if (own) subnotes.unshift({ jsonmodel_type: 'note_text', content: own, publish: true });
+    return {
+      jsonmodel_type: 'note_multipart', type: type === 'legalstatus' ? 'legalstatus' : type, label: textOf(kid(n, 'head')) || undefined,
+      persistent_id: n.attrs.id, publish: n.attrs.audience !== 'internal', subnotes,
+    };
+  }
+
+  private async agent(n: XmlNode): Promise<string> {
+    const type = AGENT_TYPES[n.name];
+    const heading = textOf(n).slice(0, 255) || 'Unnamed';
+    const authority = n.attrs.authfilenumber;
+    const key = `${type}|${authority ?? ''}|${heading}`;
+    const cached = this.agents.get(key);
+    if (cached) return cached;
+    const found = await this.findByJson(type, authority ? ['authority_id', authority] : ['sort_name', heading], (r) =>
+      (r.names ?? []).some((x: Obj) => (authority ? x.authority_id === authority : x.sort_name === heading)));
+    const uri = found ?? await this.create(type, {
+      publish: true,
+      names: [{
+        ...(type === 'agent_person' ? { primary_name: heading, name_order: 'inverted' } : type === 'agent_family' ? { family_name: heading } : { primary_name: heading }),
+        sort_name: heading, sort_name_auto_generate: false, authorized: true, is_display_name: true,
+        source: this.value('name_source', n.attrs.source ?? 'ingest'), ...(n.attrs.rules ? { rules: this.value('name_rule', n.attrs.rules) } : {}),
+        ...(authority ? { authority_id: authority } : {}),
+      }],
+    }, [n.name]);
+    this.agents.set(key, uri);
+    return uri;
+  }
+
+  private async subject(n: XmlNode): Promise<string> {
+    const heading = textOf(n);
+    const termType = TERM_TYPES[n.name];
+    const source = this.value('subject_source', n.attrs.source ?? 'ingest');
+    const authority = n.attrs.authfilenumber;
+    const terms = heading.split(/\s*--\s*/).filter(Boolean).map((term, i) => ({ term, term_type: i === 0 ? termType : 'topical', vocabulary: '/vocabularies/1' }));
+    const title = terms.map((t) => t.term).join(' -- ');
+    const key = `${authority ?? ''}|${source}|${title}`;
+    const cached = this.subjects.get(key);
+    if (cached) return cached;
+    const found = await this.findByJson('subject', authority ? ['authority_id', authority] : ['title', title], (r) =>
+      (authority ? r.authority_id === authority : r.title === title && r.source === source));
+    const uri = found ?? await this.create('subject', { source, vocabulary: '/vocabularies/1', terms, ...(authority ? { authority_id: authority } : {}) }, [n.name]);
+    this.subjects.set(key, uri);
+    return uri;
+  }
+
+  /** An existing record of the type whose JSON has `key: value`, confirmed by `matches`. */
+  private async findByJson(type: string, [key, value]: [string, string], matches: (r: Obj) => boolean): Promise<string | undefined> {
+    // '!' escapes LIKE's wildcards the same way in SQLite and MySQL (a backslash does not).
+    const needle = `%${`${JSON.stringify(key)}:${JSON.stringify(value)}`.replace(/[%_!]/g, (c) => `!${c}`)}%`;
+    const rows: Array<{ uri: string; json: string }> = await this.trx('records').where({ type }).andWhereRaw("json LIKE ? ESCAPE '!'", [needle]).limit(20).select('uri', 'json');
+    return rows.find((r) => matches(JSON.parse(r.json)))?.uri;
+  }
+
+  private async containerInstances(did: XmlNode | undefined, path: Path): Promise<Obj[]> {
+    const all = kids(did, 'container');
+    const instances: Obj[] = [];
+    // A container with no @parent starts an instance; those naming it as parent are its child and grandchild.
+    const tops = all.filter((c) => !c.attrs.parent || !all.some((o) => o.attrs.id === c.attrs.parent));
+    const chained = (tops.length === all.length && all.length > 1 && !all.some((c) => c.attrs.id)) ? [all] : tops.map((top) => {
+      const chain = [top];
+      for (let next = all.find((c) => c.attrs.parent && c.attrs.parent === chain[chain.length - 1].attrs.id); next && chain.length < 3;
+        next = all.find((c) => c.attrs.parent && c.attrs.parent === chain[chain.length - 1].attrs.id)) chain.push(next);
+      return chain;
+    });
+    for (const chain of chained) {
+      const [top, child, grandchild] = chain;
+      const label = top.attrs.label ?? '';
+      const barcode = /\[([^\]]+)\]/.exec(label)?.[1]?.trim();
+      const instanceType = this.value('instance_instance_type', label.replace(/\[[^\]]*\]/, '').replace(/\(.*\)/, '').trim() || 'mixed_materials');
+      const ref = await this.topContainer(top.attrs.type ?? top.attrs.localtype ?? 'box', textOf(top) || 'unnumbered', barcode, path);
+      const sub: Obj = { top_container: { ref } };
+      if (child) Object.assign(sub, { type_2: this.value('container_type', child.attrs.type ?? child.attrs.localtype ?? 'folder'), indicator_2: textOf(child) || 'unnumbered' });
+      if (grandchild) Object.assign(sub, { type_3: this.value('container_type', grandchild.attrs.type ?? grandchild.attrs.localtype ?? 'folder'), indicator_3: textOf(grandchild) || 'unnumbered' });
+      instances.push({ instance_type: instanceType, sub_container: sub });
+    }
+    return instances;
+  }
+
+  private async topContainer(rawType: string, indicator: string, barcode: string | undefined, path: Path): Promise<string> {
+    const type = this.value('container_type', rawType);
+    const key = `${type}|${indicator}|${barcode ?? ''}`;
+    const cached = this.containers.get(key);
+    if (cached) return cached;
+    const rows: Array<{ uri: string; json: string }> = await this.trx('records').where({ type: 'top_container', repo_id: this.repoId })
+      .andWhereRaw('json LIKE ?', [`%"indicator":${JSON.stringify(indicator).replace(/[%_]/g, '_')}%`]).limit(50).select('uri', 'json');
+    const found = rows.find((r) => {
+      const c = JSON.parse(r.json);
+      return c.indicator === indicator && (c.type ?? '') === type && (c.barcode ?? '') === (barcode ?? '');
+    })?.uri;
+    const uri = found ?? await this.create('top_container', { type, indicator, ...(barcode ? { barcode } : {}) }, [...path, 'did', 'container']);
+    this.containers.set(key, uri);
+    return uri;
+  }
+
+  private async digitalInstances(node: XmlNode, did: XmlNode | undefined, path: Path): Promise<Obj[]> {
+    const daos = [...kids(did, 'dao'), ...kids(node, 'dao'), ...kids(did, 'daogrp'), ...kids(node, 'daogrp'), ...kids(did, 'daoset')];
+    const out: Obj[] = [];
+    for (const d of daos) {
+      const locs = d.name === 'dao' ? [d] : [...kids(d, 'daoloc'), ...kids(d, 'dao')];
+      const hrefs = locs.map((l) => l.attrs.href).filter(Boolean);
+      const title = d.attrs.title ?? (textOf(kid(d, 'daodesc')) || hrefs[0] || 'Digital object');
+      const id = (d.attrs.href ?? hrefs[0] ?? crypto.randomUUID()).slice(0, 255);
+      const uri = await this.create('digital_object', {
+        title: title.slice(0, 8192), digital_object_id: `${id}`, publish: d.attrs.audience !== 'internal',
+        file_versions: hrefs.map((href) => ({ file_uri: href, publish: true })),
+      }, [...path, d.name]).catch(async (err) => {
+        // The same digital object id used twice (one object linked from several components): the second links the first.
+        if (err instanceof ImportFailed && /digital_object_id/.test(err.message)) {
+          const existing = await this.trx('records').where({ type: 'digital_object', repo_id: this.repoId })
+            .andWhereRaw('json LIKE ?', [`%"digital_object_id":${JSON.stringify(id).replace(/[%_]/g, '_')}%`]).first('uri');
+          if (existing) return existing.uri as string;
+        }
+        throw err;
+      });
+      out.push({ instance_type: 'digital_object', digital_object: { ref: uri } });
+    }
+    return out;
+  }
+
+  result(): ImportReport {
+    if (!this.resourceUri) throw new ImportFailed(`${this.input.name}: no archdesc: nothing to import`);
+    return this.report;
+  }
+}
+
+const INDEX_TYPES: Record<string, string> = {
+  corpname: 'corporate_entity', genreform: 'genre_form', name: 'name', occupation: 'occupation', persname: 'person',
+  subject: 'subject', famname: 'family', function: 'function', geogname: 'geographic_name', title: 'title',
+};
+
+export const eadImporter: Importer = {
+  type: 'ead_xml',
+  label: 'EAD (EAD 2002 or EAD3)',
+  async run(s, repoId, actor, input, out) {
+    return s.db.transaction(async (trx) => {
+      const job = new EadImport(s, trx, repoId, actor, input, out);
+      await readBlocks(input.path, input.name, job, out.signal);
+      const report = job.result();
+      out.log('info', `${input.name}: ${Object.entries(report.counts).map(([t, n]) => `${n} ${t}`).join(', ')}`);
+      return report;
+    });
+  },
+};
+
