@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 /** Environment → typed configuration, read in one place. */
 export interface Config {
   port: number;
@@ -25,6 +27,8 @@ export interface Config {
   oaiBaseUrl: string;
   /** OAI-PMH: records per ListRecords / ListIdentifiers page (oai_ead pages hold one finding aid). */
   oaiPageSize: number;
+  /** Background jobs (imports): where uploaded files are kept, how many run at once, whether this process runs them. */
+  jobs: { filesDir: string; concurrency: number; run: boolean; importMaxBytes: number };
   search: SearchConfig;
 }
 
@@ -54,6 +58,16 @@ function searchPathFor(dbUrl: string): string {
     return file.replace(/(\.[^./]+)?$/, '.search$1');
   }
   return './data/search.db';
+}
+
+/** Uploaded job files beside a SQLite store (`archive.db` → `archive.jobs/`); a temporary folder for an in-memory one. */
+function jobFilesDirFor(dbUrl: string): string {
+  if (dbUrl.startsWith('sqlite://')) {
+    const file = dbUrl.slice('sqlite://'.length);
+    if (file === ':memory:') return path.join(os.tmpdir(), `archive-jobs-${process.pid}-${Date.now()}`);
+    return file.replace(/(\.[^./]+)?$/, '.jobs');
+  }
+  return './data/jobs';
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -106,6 +120,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: env.LOG_REQUESTS !== 'false',
     oaiBaseUrl: env.OAI_BASE_URL || `http://localhost:${intFrom(env, 'PORT', 8089)}/oai`,
     oaiPageSize: positiveIntFrom(env, 'OAI_PAGE_SIZE', 100),
+    jobs: {
+      filesDir: env.JOB_FILES_DIR || jobFilesDirFor(env.DB_URL || DEFAULT_DB_URL),
+      concurrency: positiveIntFrom(env, 'JOB_CONCURRENCY', 1),
+      run: env.JOBS !== 'off',
+      importMaxBytes: positiveIntFrom(env, 'IMPORT_MAX_BYTES', 200 * 1024 * 1024),
+    },
     search: {
       adapter: env.SEARCH_ADAPTER === 'typesense' ? 'typesense' : 'embedded',
       path: env.SEARCH_PATH || searchPathFor(env.DB_URL || DEFAULT_DB_URL),

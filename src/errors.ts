@@ -104,6 +104,7 @@ export const errors = {
   forItem: (err: ApiError, uri: string) => new ApiError(err.status, { ...err.body, uri }, err.trailingNewline, err.headers),
   /** POST /batch_delete with a record that could not be deleted: nothing was (each failure with its URI and answer). */
   batchDeleteFailed: (failures: unknown[]) => new ApiError(400, { error: { failures } }),
+  jobRunning: () => new ApiError(409, { error: 'A running job cannot be deleted: cancel it first' }),
   /** A 4xx from Express or its body parsers, with their message. */
   fromHttpLayer: (status: number, message: string) => new ApiError(status, { error: message }),
   internal: () => new ApiError(500, { error: 'Internal server error' }),

@@ -29,6 +29,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Server
         ? search.indexer.drain(DRAIN_MS).catch((err: Error) => log.warn('stopped before the index caught up; the next start applies the rest', { error: err.message }))
         : Promise.resolve();
       drained
+        .then(() => services.jobs?.stop())
         .then(() => search?.close())
         .then(() => services.db.knex.destroy())
         .then(() => log.info('stopped', { signal }))

@@ -6,6 +6,7 @@ import { connect } from './store/connect';
 import { treeHooks } from './trees/hooks';
 import { combineHooks, NAMED_HOOKS } from './operations/named-hooks';
 import { openSearch } from './search';
+import { openJobs } from './jobs';
 
 /** Each type's hooks: its tree role's (src/trees) or the named set its schema declares. */
 function typeHooks(registry: Registry): Record<string, TypeHooks> {
@@ -33,6 +34,7 @@ export async function openServices(config: Config, generatedDir?: string): Promi
     throw err;
   }
   services.search = openSearch(services);
+  services.jobs = openJobs(services);
   if (config.search.inProcessIndexer) services.search.indexer.start();
   return services;
 }

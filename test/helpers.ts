@@ -63,6 +63,7 @@ export async function startTestApp(env: Record<string, string> = {}, generatedDi
       return token;
     },
     async close() {
+      await services.jobs?.stop();
       await services.search?.close();
       await services.db.knex.destroy();
       await db.drop();

@@ -22,6 +22,7 @@ export async function withServices<T>(config: Config, fn: (s: Services) => Promi
   try {
     return await fn(s);
   } finally {
+    await s.jobs?.stop();
     await s.search?.close();
     await s.db.knex.destroy();
   }

@@ -13,8 +13,9 @@ import { findingAidEndpoints } from './finding-aids';
 import { mergeEndpoints } from './merges';
 import { schemaEndpoints } from './schemas';
 import { feedEndpoints } from './feeds';
+import { jobEndpoints } from './jobs';
 import type { Endpoint } from './types';
 
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...feedEndpoints(), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...feedEndpoints(), ...jobEndpoints(), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
 }

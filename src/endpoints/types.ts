@@ -35,6 +35,8 @@ export interface Call {
   repoId?: number;
   /** The JSON body, cleaned and validated as the endpoint's record type. */
   body?: Prepared;
+  /** The fields and files of a multipart body (endpoints with `multipart`). */
+  form?: { fields: Record<string, string>; files: Array<{ filename: string; data: Buffer }> };
   /** The parsed JSON body of endpoints whose body is not a record (rawJsonBody). */
   rawBody?: unknown;
   paging?: Paging;
@@ -73,6 +75,8 @@ export interface Endpoint {
   body?: string;
   /** The body is JSON but not a record: parsed, not validated against a schema. */
   rawJsonBody?: boolean;
+  /** The body is multipart/form-data with files (up to IMPORT_MAX_BYTES): call.form. */
+  multipart?: boolean;
   /** Parameters may also come as a JSON object body (the search routes' POST form). */
   jsonParams?: boolean;
   /** Media type of a successful answer when it is not JSON (described in the OpenAPI document). */
@@ -101,8 +105,8 @@ export const rawJson = (text: string): Reply => ({ json: text });
 export function answeredErrors(e: Endpoint): ErrorKind[] {
   const kinds = new Set<ErrorKind>(e.errors);
   kinds.add('SessionGone');
-  if (e.params?.length || e.body || e.rawJsonBody || e.jsonParams || e.paginated || e.path.includes(':repo_id')) kinds.add('BadRequest');
+  if (e.params?.length || e.body || e.rawJsonBody || e.jsonParams || e.multipart || e.paginated || e.path.includes(':repo_id')) kinds.add('BadRequest');
   if (e.permission !== null) kinds.add('AccessDenied');
-  if (e.body || e.rawJsonBody || e.jsonParams) kinds.add('TooLarge');
+  if (e.body || e.rawJsonBody || e.jsonParams || e.multipart) kinds.add('TooLarge');
   return [...kinds];
 }

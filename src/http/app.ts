@@ -1,3 +1,4 @@
+import busboy from 'busboy';
 import crypto from 'node:crypto';
 import express, { NextFunction, Request, Response } from 'express';
 import qs from 'qs';
@@ -101,6 +102,30 @@ function parseJsonBody(req: Request, maxDepth: number): unknown {
   }
 }
 
+/** A multipart/form-data body (already read): its fields, and its files as buffers. */
+function parseMultipart(req: Request): Promise<NonNullable<Call['form']>> {
+  const type = String(req.headers['content-type'] ?? '');
+  if (!type.startsWith('multipart/form-data')) throw errors.unparsableBody('expected a multipart/form-data body (a job field and files[])');
+  return new Promise((resolve, reject) => {
+    const form: NonNullable<Call['form']> = { fields: {}, files: [] };
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { fieldSize: 10 * 1024 * 1024 } });
+    } catch (err) {
+      throw errors.unparsableBody((err as Error).message);
+    }
+    parser.on('field', (name, value) => { form.fields[name] = value; });
+    parser.on('file', (_name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => form.files.push({ filename: info.filename || 'upload', data: Buffer.concat(chunks) }));
+    });
+    parser.on('error', (err) => reject(errors.unparsableBody((err as Error).message)));
+    parser.on('close', () => resolve(form));
+    parser.end(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+  });
+}
+
 /** The path's repository id, parsed here and checked to exist by the operations layer. */
 function repositoryId(s: Services, raw: unknown): Promise<number> {
   if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw errors.repositoryMissing();
@@ -128,6 +153,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     if (endpoint.body) await s.enums.ensureFresh(s.db.knex);
     if (endpoint.body) call.body = prepareRecord(s.registry, s.enums, endpoint.body, parseJsonBody(req, s.config.maxJsonDepth));
     if (endpoint.rawJsonBody) call.rawBody = parseJsonBody(req, s.config.maxJsonDepth);
+    if (endpoint.multipart) call.form = await parseMultipart(req);
     if (endpoint.permission !== null && !(await can(s, call.actor, endpoint.permission, call.repoId))) {
       throw errors.accessDenied();
     }
@@ -188,6 +214,10 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
     next();
   });
 
+  // Uploads (multipart rows) may be as large as IMPORT_MAX_BYTES allows; every other body BODY_LIMIT_BYTES.
+  for (const endpoint of endpoints.filter((e) => e.multipart)) {
+    app[endpoint.method](endpoint.path, express.raw({ type: () => true, limit: s.config.jobs.importMaxBytes + 1024 * 1024 }));
+  }
   app.use(express.raw({ type: () => true, limit: s.config.bodyLimitBytes }));
 
   for (const endpoint of endpoints) {

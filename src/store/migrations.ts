@@ -219,6 +219,50 @@ const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '008_jobs',
+    async up(knex) {
+      // Background jobs (imports): the queue, each job's files and log, and what it created.
+      await knex.schema.createTable('jobs', (t) => {
+        t.integer('id').primary();
+        t.integer('repo_id').notNullable();
+        t.string('job_type', 64).notNullable();
+        t.text('job_json').notNullable();
+        t.string('status', 16).notNullable();
+        t.string('owner', 255).notNullable();
+        t.bigInteger('submitted_ms').notNullable();
+        t.bigInteger('started_ms').nullable();
+        t.bigInteger('finished_ms').nullable();
+        t.boolean('cancel_requested').notNullable().defaultTo(false);
+        t.string('lease_holder', 64).nullable();
+        t.bigInteger('lease_until_ms').nullable();
+        t.integer('done').notNullable().defaultTo(0);
+        t.integer('total').nullable();
+        t.integer('lock_version').notNullable().defaultTo(0);
+        t.index(['status', 'id']);
+        t.index(['repo_id', 'id']);
+      });
+      await knex.schema.createTable('job_files', (t) => {
+        t.increments('id').primary();
+        t.integer('job_id').notNullable().index();
+        t.string('kind', 16).notNullable(); // input or output
+        t.string('filename', 255).notNullable();
+        t.string('stored', 512).notNullable();
+      });
+      await knex.schema.createTable('job_log', (t) => {
+        t.increments('seq').primary();
+        t.integer('job_id').notNullable().index();
+        t.text('line').notNullable();
+      });
+      await knex.schema.createTable('job_records', (t) => {
+        t.integer('job_id').notNullable().index();
+        t.string('uri', 255).notNullable();
+      });
+    },
+    async down(knex) {
+      for (const table of ['job_records', 'job_log', 'job_files', 'jobs']) await knex.schema.dropTableIfExists(table);
+    },
+  },
 ];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { importers } from '../../exchange/import';
+import { ImportFailed } from '../../exchange/import/types';
+import { action, cliConfig, withServices } from '../context';
+import { CliError, progressReporter, say } from '../output';
+import type { Verb } from './verb';
+
+interface Options {
+  repo?: string;
+  type?: string;
+}
+
+export const importFileVerb: Verb = {
+  name: 'import-file',
+  register(program) {
+    program
+      .command('import-file')
+      .description('import files (EAD finding aids...) into a repository as an import job does: each file in one transaction, a report of what it created')
+      .option('--repo <id>', 'the repository (its number, as in /repositories/2)')
+      .option('--type <type>', `the import type: ${Object.keys(importers).join(', ')}`)
+      .argument('<files...>', 'the files to import')
+      .action(action(async (files: string[], options: Options) => {
+        if (!options.repo || !/^\d+$/.test(options.repo)) throw new CliError(`--repo takes a repository number, not ${JSON.stringify(options.repo)}`);
+        const importer = importers[options.type ?? ''];
+        if (!importer) throw new CliError(`--type must be one of ${Object.keys(importers).join(', ')}`);
+        for (const f of files) if (!fs.existsSync(f)) throw new CliError(`no such file: ${f}`);
+        const repoId = Number(options.repo);
+        const reports: unknown[] = [];
+        let failed = 0;
+        await withServices({ ...cliConfig(), jobs: { ...cliConfig().jobs, run: false } }, async (s) => {
+          if (!(await s.db.knex('records').where({ type: 'repository', id: repoId }).first('rid'))) {
+            throw new CliError(`there is no repository ${repoId}`, 'list them with GET /repositories');
+          }
+          for (const file of files) {
+            const progress = progressReporter(path.basename(file));
+            try {
+              const report = await importer.run(s, repoId, { username: 'admin' }, { path: file, name: path.basename(file) }, {
+                log: (level, message) => (level === 'warning' ? say.warn(message) : say.info(message)),
+                progress: (done, total) => progress.update({ done, total: total ?? done }),
+              });
+              reports.push(report);
+            } catch (err) {
+              if (!(err instanceof ImportFailed)) throw err;
+              failed++;
+              say.error(err.message);
+              reports.push({ file: path.basename(file), error: err.message });
+            } finally {
+              progress.stop();
+            }
+          }
+        });
+        process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+        if (failed) throw new CliError(`${failed} of ${files.length} file(s) could not be imported (nothing of those was written)`);
+      }));
+  },
+};
