@@ -97,6 +97,7 @@ export declare const parallel_name_corporate_entity: ValidateFunction;
 export declare const parallel_name_family: ValidateFunction;
 export declare const parallel_name_person: ValidateFunction;
 export declare const parallel_name_software: ValidateFunction;
+export declare const preference: ValidateFunction;
 export declare const range_query: ValidateFunction;
 export declare const rde_template: ValidateFunction;
 export declare const repository: ValidateFunction;

@@ -1,13 +1,20 @@
 import type { Registry, TypeInfo } from '../registry';
 import { createRecord, deleteRecord, updateRecord } from '../operations/write';
 import { getRecordJson, listAll, listAllIds, listIdSet, listPage, ListOptions } from '../operations/read';
-import { Where } from '../operations/context';
+import type { Actor, Where } from '../operations/context';
+import { errors } from '../errors';
 import { Call, Endpoint, json, rawJson } from './types';
 import { setPublished, setSuppressed } from '../operations/flags';
 import { findById } from '../operations/lookups';
 
 const idParam = { name: 'id', type: 'integer', required: true } as const;
 const resolveParam = { name: 'resolve', type: 'string[]', default: [] } as const;
+
+/** Who writes: a type whose writes need no permission code (its hooks decide) still needs a logged-in caller. */
+function writer(call: Call): Actor {
+  if (!call.actor) throw errors.accessDenied();
+  return call.actor;
+}
 
 /** Where a call's records live; repository listings and reads hide suppressed records from most callers. */
 async function where(type: TypeInfo, call: Call): Promise<Where> {
@@ -62,7 +69,7 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
       {
         method: 'post', path: base, body: type.name, permission: perms.create,
         summary: `Create a ${type.name}`,
-        handle: async (call) => json(await createRecord(call.s, call.actor!, await where(type, call), call.body!.record, call.body!.warnings)),
+        handle: async (call) => json(await createRecord(call.s, writer(call), await where(type, call), call.body!.record, call.body!.warnings)),
       },
       {
         method: 'get', path: `${base}/:id`, params: [idParam, resolveParam], permission: perms.read, errors: ['NotFound'],
@@ -73,7 +80,7 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
         method: 'post', path: `${base}/:id`, params: [idParam], body: type.name, permission: perms.update, errors: ['NotFound', 'Conflict'],
         summary: `Update a ${type.name} (send the latest lock_version)`,
         handle: async (call) =>
-          json(await updateRecord(call.s, call.actor!, await where(type, call), call.params.id, call.body!.record, call.body!.warnings)),
+          json(await updateRecord(call.s, writer(call), await where(type, call), call.params.id, call.body!.record, call.body!.warnings)),
       },
     ];
     for (const flag of type.flagRoutes ?? []) {

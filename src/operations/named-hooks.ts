@@ -5,11 +5,12 @@ import { locationHooks } from './locations';
 import { repositoryHooks } from './repositories';
 import { userHooks } from './users';
 import { digitalObjectHooks } from './digital-objects';
+import { preferenceHooks } from './preferences';
 
 /** Domain rules a schema can name (x-archive.hooks): the few types whose rules are code. */
 export const NAMED_HOOKS: Record<string, TypeHooks> = {
   repository: repositoryHooks, group: groupHooks, user: userHooks, location: locationHooks, top_container: topContainerHooks,
-  digital_object: digitalObjectHooks,
+  digital_object: digitalObjectHooks, preference: preferenceHooks,
 };
 
 /**

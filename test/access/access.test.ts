@@ -56,6 +56,9 @@ const HANDLER_CHECKS: Record<string, Partial<Record<Role, number>>> = {
   'POST /users/:id/password': { anonymous: 403 },
   'POST /users/:id/groups': { anonymous: 403, no_group: 403, viewer: 403 },
   // view_repository in the repository of record_uri: the matrix sends no repository URI there.
+  // Preferences: the handler checks (a user's own, else manage_repository there).
+  'POST /repositories/:repo_id/preferences': { anonymous: 403, no_group: 403, viewer: 403 },
+  'POST /repositories/:repo_id/preferences/:id': { anonymous: 403 },
   'GET /date_calculator': { anonymous: 403, no_group: 403, viewer: 403, manager: 403 },
   'GET /extent_calculator': { anonymous: 403, no_group: 403, viewer: 403, manager: 403 },
 };
