@@ -34,6 +34,8 @@ export declare const agent_topic: ValidateFunction;
 export declare const archival_object: ValidateFunction;
 export declare const archival_record_children: ValidateFunction;
 export declare const ark_name: ValidateFunction;
+export declare const assessment: ValidateFunction;
+export declare const assessment_attribute: ValidateFunction;
 export declare const boolean_field_query: ValidateFunction;
 export declare const boolean_query: ValidateFunction;
 export declare const classification: ValidateFunction;

@@ -24,8 +24,22 @@ const logger = pino(
   ),
 );
 
+/** The last lines this process logged, for GET /system/log (request lines and secrets left out). */
+const BACKLOG = 1000;
+const backlog: string[] = [];
+function remember(level: string, msg: string, fields?: Fields): void {
+  if (msg === 'request') return;
+  const { password: _p, token: _t, session: _s, ...rest } = fields ?? {};
+  backlog.push(JSON.stringify({ level, time: new Date().toISOString(), msg, ...rest }));
+  if (backlog.length > BACKLOG) backlog.shift();
+}
+
+export function recentLog(): string {
+  return backlog.map((line) => `${line}\n`).join('');
+}
+
 export const log = {
-  info: (msg: string, fields?: Fields) => logger.info(fields ?? {}, msg),
-  warn: (msg: string, fields?: Fields) => logger.warn(fields ?? {}, msg),
-  error: (msg: string, fields?: Fields) => logger.error(fields ?? {}, msg),
+  info: (msg: string, fields?: Fields) => { remember('info', msg, fields); logger.info(fields ?? {}, msg); },
+  warn: (msg: string, fields?: Fields) => { remember('warn', msg, fields); logger.warn(fields ?? {}, msg); },
+  error: (msg: string, fields?: Fields) => { remember('error', msg, fields); logger.error(fields ?? {}, msg); },
 };

@@ -44,6 +44,7 @@ export function sampleRecord(type: string, repo: number): Record<string, unknown
     classification: { identifier: `RG-${t}`, title: `Record group ${t}` },
     classification_term: { identifier: `T-${t}`, title: `Term ${t}`, classification: { ref: `/repositories/${repo}/classifications/1` } },
     classification_term_children: { children: [{ identifier: `C-${t}`, title: `Child ${t}`, classification: { ref: `/repositories/${repo}/classifications/1` } }] },
+    assessment: { records: [{ ref: `/repositories/${repo}/accessions/1` }], surveyed_by: [{ ref: '/agents/people/1' }], survey_begin: '2024-01-01', ratings: [{ definition_id: 1, value: '3' }] },
     preference: { defaults: { show_suppressed: false, publish: true } },
     rde_template: { name: `Template ${t}`, record_type: 'archival_object', order: ['title', 'level'], visible: ['title'], defaults: { level: 'file' } },
     custom_report_template: { name: `Report ${t}`, data: '{"fields":{}}', limit: 50 },

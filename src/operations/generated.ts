@@ -44,6 +44,11 @@ export const DERIVATIONS: Record<string, Derivation> = {
     const terms = (Array.isArray(r.terms) ? r.terms : []).map((t: Obj) => t?.term).filter(present);
     return terms.length ? terms.join(' -- ') : null;
   },
+  /** display_string of assessments: the ids of the records assessed (assessment.rb shows them with the survey date). */
+  assessment_display: (r) => {
+    const ids = (Array.isArray(r.records) ? r.records : []).map((x: Obj) => String(x?.ref ?? '').split('/').pop()).filter(Boolean);
+    return `${ids.length ? `Records ${ids.join(', ')}` : 'Assessment'}${present(r.survey_begin) ? `, surveyed ${r.survey_begin}` : ''}`;
+  },
   /** display_string of classification terms: the title (classification_term.rb). */
   title_only: (r) => (present(r.title) ? String(r.title) : null),
   /** display_string of archival objects: title, then its dates. */

@@ -263,6 +263,38 @@ const migrations: Migration[] = [
       for (const table of ['job_records', 'job_log', 'job_files', 'jobs']) await knex.schema.dropTableIfExists(table);
     },
   },
+  {
+    name: '009_repository_settings',
+    async up(knex) {
+      // Per repository and record type: the default values and the required fields of the staff forms.
+      await knex.schema.createTable('repository_settings', (t) => {
+        t.integer('repo_id').notNullable();
+        t.string('kind', 32).notNullable();
+        t.string('record_type', 64).notNullable();
+        t.text('json').notNullable();
+        t.integer('lock_version').notNullable().defaultTo(0);
+        t.primary(['repo_id', 'kind', 'record_type']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTableIfExists('repository_settings');
+    },
+  },
+  {
+    name: '010_active_edits',
+    async up(knex) {
+      // Who has which record open in an editor (POST /update_monitor), shared by every app process.
+      await knex.schema.createTable('active_edits', (t) => {
+        t.string('uri', 255).notNullable();
+        t.string('username', 255).notNullable();
+        t.bigInteger('at_ms').notNullable();
+        t.primary(['uri', 'username']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTableIfExists('active_edits');
+    },
+  },
 ];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */
