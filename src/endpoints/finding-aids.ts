@@ -7,6 +7,7 @@
 import { exportFilename, exportMetadata, loadForExport, xmlReply } from '../exchange/export/common';
 import { EAD_RESOLVE, writeEad } from '../exchange/export/ead';
 import { writeLabels } from '../exchange/export/labels';
+import { errors } from '../errors';
 import { readRecord } from '../operations/load';
 import { REPOSITORY_TYPE } from '../registry';
 import { idBeforeFormat, metadataId, resourceIdentifier, unpublishedWanted } from './formats';
@@ -30,6 +31,9 @@ export function findingAidEndpoints(): Endpoint[] {
       produces: 'application/xml',
       summary: 'Get an EAD representation of a Resource',
       handle: async (call) => {
+        // Said plainly rather than answered with EAD 2002 when something else was asked for.
+        if (call.params.ead3) throw errors.params({ ead3: ['EAD3 export is not available yet: ask for EAD 2002 (ead3=false)'] });
+        if (call.params.print_pdf) throw errors.params({ print_pdf: ['PDF finding aids are not available yet: ask for the EAD (print_pdf=false)'] });
         const { resource, repository } = await load(call, call.params.id);
         const options = {
           includeUnpublished: unpublishedWanted(call, call.params.include_unpublished),

@@ -146,6 +146,8 @@ describe(`EAD 2002 export of resources (${STORE})`, function () {
     assert.equal(bad.status, 400);
     assert.ok(bad.body.error.include_daos, bad.text);
     assert.equal((await t.http.get(`/repositories/99999/resource_descriptions/${f.resource}.xml`).set(H)).status, 400);
+    const ead3 = await t.http.get(`${base}/resource_descriptions/${f.resource}.xml`).query({ ead3: true }).set(H);
+    assert.deepEqual([ead3.status, Object.keys(ead3.body.error)], [400, ['ead3']]);
   });
 
   it('answers the metadata routes with ArchivesSpace file names', async () => {
