@@ -97,3 +97,38 @@ describe(`EAD import (${STORE})`, function () {
     assert.deepEqual(await shape(second.created.find((u) => u.includes('/resources/'))!), await shape(resource));
   });
 });
+
+describe(`MARCXML import (${STORE})`, function () {
+  this.timeout(300_000);
+  let t: TestApp;
+  let repo: number;
+  before(async () => {
+    t = await startTestApp();
+    const H = { 'X-ArchivesSpace-Session': await t.adminToken() };
+    repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'MARC', name: 'MARC imports' })).body.id;
+  });
+  after(() => t?.close());
+
+  it('imports every MARCXML record of the corpus as a resource with its agents, subjects and notes', async () => {
+    const files = corpus('marcxml');
+    assert.ok(files.length >= 3, `the corpus was not found at ${CORPUS}`);
+    for (const file of files) {
+      const xml = fs.readFileSync(file, 'utf8');
+      const records = (xml.match(/<(?:[\w-]+:)?record[\s>]/g) ?? []).length;
+      const report = await importers.marcxml.run(t.services, repo, { username: 'admin' }, { path: file, name: path.basename(file) }, quiet());
+      assert.equal(report.counts.resource, records, path.basename(file));
+      const resource = JSON.parse((await t.services.db.knex('records').where({ uri: report.created.find((u) => u.includes('/resources/')) }).first('json')).json);
+      const title = /tag="245"[^>]*>\s*<(?:[\w-]+:)?subfield code="a">([^<]+)</.exec(xml)?.[1].replace(/\s*[,:;/.]\s*$/, '').trim();
+      assert.ok(resource.title.startsWith(title!), `${path.basename(file)}: ${resource.title} / ${title}`);
+      const subjects = new Set([...xml.matchAll(/tag="(650|651|655|656|657|630)"/g)].map((m) => m.index));
+      assert.ok(resource.subjects.length <= subjects.size && (subjects.size === 0 || resource.subjects.length > 0), path.basename(file));
+    }
+  });
+
+  it('refuses a file that is not MARCXML, writing nothing', async () => {
+    const file = path.join(os.tmpdir(), `not-marc-${process.pid}.xml`);
+    fs.writeFileSync(file, '<ead><archdesc/></ead>');
+    await assert.rejects(importers.marcxml.run(t.services, repo, { username: 'admin' }, { path: file, name: 'not-marc.xml' }, quiet()), /not-marc\.xml: not a MARCXML file/);
+    fs.rmSync(file, { force: true });
+  });
+});

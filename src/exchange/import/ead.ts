@@ -23,15 +23,10 @@
  * name becomes otherlevel.
  */
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
-import { ApiError } from '../../errors';
 import type { Obj } from '../../json';
-import type { Actor, Services } from '../../operations/context';
-import { addEnumerationValues } from '../../operations/enumerations';
-import { createRecord } from '../../operations/write';
-import { prepareRecord } from '../../validation';
+import { ImportSession, slug } from './session';
 import { descendants, kid, kids, markupOf, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
-import { ImportFailed, Importer, ImportInput, ImportOutput, ImportReport } from './types';
+import { ImportFailed, Importer, ImportReport } from './types';
 
 const COMPONENT = /^c(0[1-9]|1[0-2])?$/;
 const SINGLE_NOTES = new Set(['abstract', 'physloc', 'materialspec', 'physfacet', 'dimensions']);
@@ -51,8 +46,6 @@ const EXTENT_UNITS: Array<[RegExp, string]> = [
   [/^volumes?$/, 'volumes'], [/^leaves$|^leaf$/, 'leaves'], [/^reels?$/, 'reels'], [/^sheets?$/, 'sheets'], [/^cassettes?$/, 'cassettes'],
 ];
 
-/** "Mixed Materials" → "mixed_materials": EAD labels and types as value-list values. */
-const slug = (text: string) => text.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_|_$/g, '');
 const ISO_DATE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
 
 interface Owner {
@@ -62,61 +55,12 @@ interface Owner {
   path: Path;
 }
 
-class EadImport {
-  private readonly report: ImportReport;
+class EadImport extends ImportSession {
   private header: XmlNode | undefined;
   private resourceUri: string | undefined;
   private readonly owners: Owner[] = [];
-  private readonly values = new Map<string, Set<string>>();
-  private readonly agents = new Map<string, string>();
-  private readonly subjects = new Map<string, string>();
   private readonly containers = new Map<string, string>();
   private components = 0;
-
-  constructor(
-    private readonly s: Services, private readonly trx: Knex.Transaction, private readonly repoId: number,
-    private readonly actor: Actor, private readonly input: ImportInput, private readonly out: ImportOutput,
-  ) {
-    this.report = { file: input.name, created: [], counts: {}, warnings: [] };
-  }
-
-  private warn(message: string): void {
-    this.report.warnings.push(message);
-    this.out.log('warning', `${this.input.name}: ${message}`);
-  }
-
-  /** A value of an editable list; added to the list before the record that uses it is written. */
-  private value(list: string, raw: string): string {
-    const v = slug(raw);
-    if (!this.s.enums.get(list)?.values.includes(v)) {
-      if (!this.values.has(list)) this.values.set(list, new Set());
-      this.values.get(list)!.add(v);
-    }
-    return v;
-  }
-
-  private async create(typeName: string, body: Obj, path: Path): Promise<string> {
-    const added = await addEnumerationValues(this.trx, this.s, this.values);
-    for (const a of added) this.warn(`added the value ${a} to its value list`);
-    this.values.clear();
-    let prepared;
-    try {
-      prepared = prepareRecord(this.s.registry, this.s.enums, typeName, body);
-      const type = this.s.registry.type(typeName);
-      const result = await createRecord(this.s, this.actor, { type, repoId: type.scope === 'repository' ? this.repoId : undefined }, prepared.record, prepared.warnings, { trx: this.trx });
-      this.report.created.push(result.uri);
-      this.report.counts[typeName] = (this.report.counts[typeName] ?? 0) + 1;
-      return result.uri;
-    } catch (err) {
-      if (err instanceof ApiError) {
-        const e = err.body.error;
-        const detail = typeof e === 'string' ? e : Object.entries(e as Record<string, string[]>).slice(0, 3)
-          .map(([k, v]) => `${k}: ${String(v).slice(0, 160)}`).join('; ');
-        throw new ImportFailed(`${this.input.name}: ${path.join('/')}: the ${typeName} is not valid: ${detail}`);
-      }
-      throw err;
-    }
-  }
 
   // ------------------------------------------------------------------------------------------
   // blocks
@@ -295,14 +239,14 @@ class EadImport {
     body.notes = notes.filter((n) => (n.content?.length ?? 0) || (n.subnotes?.length ?? 0) || (n.items?.length ?? 0));
     const agents: Obj[] = [];
     for (const o of kids(did, 'origination')) {
-      for (const n of kids(o).filter((c) => AGENT_TYPES[c.name])) agents.push({ ref: await this.agent(n), role: 'creator', ...this.relator(n, path) });
+      for (const n of kids(o).filter((c) => AGENT_TYPES[c.name])) agents.push({ ref: await this.agent(AGENT_TYPES[n.name], textOf(n), n.attrs), role: 'creator', ...this.relator(n, path) });
     }
     const subjects: Obj[] = [];
     for (const access of descendants(node, 'controlaccess').filter((c) => !descendants(c, 'controlaccess').length || true)) {
       for (const n of kids(access)) {
-        if (AGENT_TYPES[n.name]) agents.push({ ref: await this.agent(n), role: 'subject', ...this.relator(n, path) });
+        if (AGENT_TYPES[n.name]) agents.push({ ref: await this.agent(AGENT_TYPES[n.name], textOf(n), n.attrs), role: 'subject', ...this.relator(n, path) });
         else if (TERM_TYPES[n.name]) {
-          const ref = await this.subject(n);
+          const ref = await this.subject(TERM_TYPES[n.name], textOf(n), n.attrs);
           if (!subjects.some((x) => x.ref === ref)) subjects.push({ ref });
         }
       }
@@ -404,53 +348,6 @@ class EadImport {
       jsonmodel_type: 'note_multipart', type: type === 'legalstatus' ? 'legalstatus' : type, label: textOf(kid(n, 'head')) || undefined,
       persistent_id: n.attrs.id, publish: n.attrs.audience !== 'internal', subnotes,
     };
-  }
-
-  private async agent(n: XmlNode): Promise<string> {
-    const type = AGENT_TYPES[n.name];
-    const heading = textOf(n).slice(0, 255) || 'Unnamed';
-    const authority = n.attrs.authfilenumber;
-    const key = `${type}|${authority ?? ''}|${heading}`;
-    const cached = this.agents.get(key);
-    if (cached) return cached;
-    const found = await this.findByJson(type, authority ? ['authority_id', authority] : ['sort_name', heading], (r) =>
-      (r.names ?? []).some((x: Obj) => (authority ? x.authority_id === authority : x.sort_name === heading)));
-    const uri = found ?? await this.create(type, {
-      publish: true,
-      names: [{
-        ...(type === 'agent_person' ? { primary_name: heading, name_order: 'inverted' } : type === 'agent_family' ? { family_name: heading } : { primary_name: heading }),
-        sort_name: heading, sort_name_auto_generate: false, authorized: true, is_display_name: true,
-        source: this.value('name_source', n.attrs.source ?? 'ingest'), ...(n.attrs.rules ? { rules: this.value('name_rule', n.attrs.rules) } : {}),
-        ...(authority ? { authority_id: authority } : {}),
-      }],
-    }, [n.name]);
-    this.agents.set(key, uri);
-    return uri;
-  }
-
-  private async subject(n: XmlNode): Promise<string> {
-    const heading = textOf(n);
-    const termType = TERM_TYPES[n.name];
-    const source = this.value('subject_source', n.attrs.source ?? 'ingest');
-    const authority = n.attrs.authfilenumber;
-    const terms = heading.split(/\s*--\s*/).filter(Boolean).map((term, i) => ({ term, term_type: i === 0 ? termType : 'topical', vocabulary: '/vocabularies/1' }));
-    const title = terms.map((t) => t.term).join(' -- ');
-    const key = `${authority ?? ''}|${source}|${title}`;
-    const cached = this.subjects.get(key);
-    if (cached) return cached;
-    const found = await this.findByJson('subject', authority ? ['authority_id', authority] : ['title', title], (r) =>
-      (authority ? r.authority_id === authority : r.title === title && r.source === source));
-    const uri = found ?? await this.create('subject', { source, vocabulary: '/vocabularies/1', terms, ...(authority ? { authority_id: authority } : {}) }, [n.name]);
-    this.subjects.set(key, uri);
-    return uri;
-  }
-
-  /** An existing record of the type whose JSON has `key: value`, confirmed by `matches`. */
-  private async findByJson(type: string, [key, value]: [string, string], matches: (r: Obj) => boolean): Promise<string | undefined> {
-    // '!' escapes LIKE's wildcards the same way in SQLite and MySQL (a backslash does not).
-    const needle = `%${`${JSON.stringify(key)}:${JSON.stringify(value)}`.replace(/[%_!]/g, (c) => `!${c}`)}%`;
-    const rows: Array<{ uri: string; json: string }> = await this.trx('records').where({ type }).andWhereRaw("json LIKE ? ESCAPE '!'", [needle]).limit(20).select('uri', 'json');
-    return rows.find((r) => matches(JSON.parse(r.json)))?.uri;
   }
 
   private async containerInstances(did: XmlNode | undefined, path: Path): Promise<Obj[]> {

@@ -1,9 +1,11 @@
 import { eadImporter } from './ead';
+import { marcxmlImporter } from './marcxml';
 import type { Importer } from './types';
 
 /** Every import type, by its `import_type` name. Each importer adds its own line. */
 export const importers: Record<string, Importer> = {
   [eadImporter.type]: eadImporter,
+  [marcxmlImporter.type]: marcxmlImporter,
 };
 
 export * from './types';
