@@ -132,3 +132,32 @@ describe(`MARCXML import (${STORE})`, function () {
     fs.rmSync(file, { force: true });
   });
 });
+
+describe(`EAC-CPF import (${STORE})`, function () {
+  this.timeout(300_000);
+  let t: TestApp;
+  let repo: number;
+  before(async () => {
+    t = await startTestApp();
+    const H = { 'X-ArchivesSpace-Session': await t.adminToken() };
+    repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'EACI', name: 'EAC imports' })).body.id;
+  });
+  after(() => t?.close());
+
+  it('imports every EAC-CPF record of the corpus as an agent of its entity type, once', async () => {
+    const files = corpus('eac-cpf');
+    assert.ok(files.length >= 3, `the corpus was not found at ${CORPUS}`);
+    const types: Record<string, string> = { person: 'agent_person', corporateBody: 'agent_corporate_entity', family: 'agent_family' };
+    for (const file of files) {
+      const xml = fs.readFileSync(file, 'utf8');
+      const type = types[/<(?:[\w-]+:)?entityType>([^<]+)</.exec(xml)![1].trim()];
+      const report = await importers.eac_xml.run(t.services, repo, { username: 'admin' }, { path: file, name: path.basename(file) }, quiet());
+      assert.equal(report.counts[type], 1, `${path.basename(file)}: ${JSON.stringify(report.counts)}`);
+      const agent = JSON.parse((await t.services.db.knex('records').where({ uri: report.created[0] }).first('json')).json);
+      assert.ok(agent.title, path.basename(file));
+      // The same file again finds the agent by its record id.
+      const again = await importers.eac_xml.run(t.services, repo, { username: 'admin' }, { path: file, name: path.basename(file) }, quiet());
+      assert.deepEqual(again.created, [], path.basename(file));
+    }
+  });
+});

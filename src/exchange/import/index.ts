@@ -1,11 +1,13 @@
 import { eadImporter } from './ead';
 import { marcxmlImporter } from './marcxml';
+import { eacImporter } from './eac';
 import type { Importer } from './types';
 
 /** Every import type, by its `import_type` name. Each importer adds its own line. */
 export const importers: Record<string, Importer> = {
   [eadImporter.type]: eadImporter,
   [marcxmlImporter.type]: marcxmlImporter,
+  [eacImporter.type]: eacImporter,
 };
 
 export * from './types';
