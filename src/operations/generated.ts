@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Obj } from '../json';
 import { isPlainObject } from '../json';
 import type { Registry } from '../registry';
@@ -7,9 +8,11 @@ import type { Registry } from '../registry';
  * derivation from this catalogue (x-archive.generated: { "title": "subject_terms" }), and every
  * save computes it, subrecords first, so a record's fields can use its subrecords' (an agent's
  * title is its display name's sort_name). A derivation returns the value, `null` to remove the
- * field, or `undefined` to keep what the client sent (a sort_name written by hand).
+ * field, or `undefined` to keep what the client sent (a sort_name written by hand). It is told
+ * which field it makes and the stored version of the record being updated (absent on create and
+ * for subrecords, which every save writes anew, as ArchivesSpace recreates nested records).
  */
-export type Derivation = (record: Obj) => unknown;
+export type Derivation = (record: Obj, made: { field: string; previous?: Obj }) => unknown;
 
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 
@@ -29,6 +32,8 @@ function headingWithDates(heading: unknown, record: Obj): string | null {
   return parts.length ? parts.join(', ') : null;
 }
 
+const randomId = () => crypto.randomBytes(16).toString('hex');
+
 const cut = (text: string) => (text.length > 255 ? text.slice(0, 255) : text);
 
 /** Builds a name form's sort name from its parts, only when the form asks for it (sort_name_auto_generate). */
@@ -39,6 +44,21 @@ function sortName(build: (n: Obj) => string): Derivation {
 const add = (n: Obj, key: string, before: string, after = '') => (present(n[key]) ? `${before}${n[key]}${after}` : '');
 
 export const DERIVATIONS: Record<string, Derivation> = {
+  /** accession.display_string: its title, else its identifier parts joined with "-" (accession.rb). */
+  title_or_identifier: (r) => {
+    if (present(r.title)) return String(r.title);
+    const parts = ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => r[k]).filter(present);
+    return parts.length ? parts.join('-') : null;
+  },
+  /**
+   * An identifier given by the client or else a random one, made once: an update keeps the
+   * stored value whatever the client sends (ref_id of tree nodes, rights statement identifier,
+   * auto_generate only_on_create in ArchivesSpace).
+   */
+  random_on_create: (r, { field, previous }) => {
+    if (previous) return previous[field] ?? r[field] ?? randomId();
+    return present(r[field]) ? undefined : randomId();
+  },
   /** subject.title: its terms, joined with " -- " (subject.rb). */
   subject_terms: (r) => {
     const terms = (Array.isArray(r.terms) ? r.terms : []).map((t: Obj) => t?.term).filter(present);
@@ -92,8 +112,11 @@ export const DERIVATIONS: Record<string, Derivation> = {
   agent_title: (r) => (isPlainObject(r.display_name) && present(r.display_name.sort_name) ? r.display_name.sort_name : null),
 };
 
-/** Computes the generated fields of a record and of its subrecords, in place, before it is saved. */
-export function applyGenerated(registry: Registry, typeName: string, record: Obj): void {
+/**
+ * Computes the generated fields of a record and of its subrecords, in place, before it is saved;
+ * `previous` is the stored record an update replaces.
+ */
+export function applyGenerated(registry: Registry, typeName: string, record: Obj, previous?: Obj): void {
   const type = registry.types[typeName];
   if (!type) return;
   for (const [name, info] of Object.entries(type.props)) {
@@ -103,7 +126,7 @@ export function applyGenerated(registry: Registry, typeName: string, record: Obj
     }
   }
   for (const [field, derivation] of Object.entries(type.generated ?? {})) {
-    const value = DERIVATIONS[derivation](record);
+    const value = DERIVATIONS[derivation](record, { field, previous });
     if (value === null) delete record[field];
     else if (value !== undefined) record[field] = value;
   }

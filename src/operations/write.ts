@@ -153,7 +153,7 @@ export async function updateRecord(
     if (row.suppressed) throw errors.suppressedUpdate();
     const previous = JSON.parse(row.json);
     keepServerOwnedFields(where.type, previous, body);
-    applyGenerated(s.registry, where.type.name, body);
+    applyGenerated(s.registry, where.type.name, body, previous);
     const nowMs = Date.now();
     const hooks = s.hooks[where.type.name];
     const state = await hooks?.beforeSave?.(trx, s, where, body, previous);

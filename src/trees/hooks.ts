@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { Registry, TypeInfo } from '../registry';
@@ -43,10 +42,6 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       delete body[parentProperty];
       delete body.position;
       delete body.ancestors;
-      if (type.props.ref_id) {
-        // ref_id is generated when missing and never changes afterwards.
-        body.ref_id = previous ? previous.ref_id ?? body.ref_id : body.ref_id ?? crypto.randomBytes(16).toString('hex');
-      }
       const rehome = !previous || previous[rootProperty]?.ref !== rootUri;
       if (rehome && parentUri) {
         const parent = await rowOfUri(trx, parentUri);

@@ -122,4 +122,32 @@ describe(`server-generated fields (${STORE})`, function () {
     assert.deepEqual(shown.series.map((s: any) => s.ref), [series.uri]);
     assert.deepEqual(shown.collection.map((c: any) => c.ref), [resource.uri]);
   });
+
+  it('accession display_string: its title, else its identifier parts joined with "-"', async () => {
+    const titled = await create(`${repo}/accessions`, { id_0: 'A1', id_1: '2024', title: 'Gift of letters', accession_date: '2024-01-01' });
+    assert.equal(titled.display_string, 'Gift of letters');
+    const untitled = await update(titled, { title: undefined, display_string: 'ignored: read-only' });
+    assert.equal(untitled.display_string, 'A1-2024');
+  });
+
+  it('rights statement identifier: kept when given, else a random one', async () => {
+    const rights = (identifier?: string) => ({ rights_type: 'copyright', status: 'copyrighted', jurisdiction: 'US', start_date: '2000-01-01', ...(identifier ? { identifier } : {}) });
+    const acc = await create(`${repo}/accessions`, { id_0: 'RS1', accession_date: '2024-01-01', rights_statements: [rights('mine'), rights()] });
+    assert.equal(acc.rights_statements[0].identifier, 'mine');
+    assert.match(acc.rights_statements[1].identifier, /^[0-9a-f]{32}$/);
+    const again = await update(acc, {});
+    assert.deepEqual(again.rights_statements.map((r: any) => r.identifier), acc.rights_statements.map((r: any) => r.identifier));
+  });
+
+  it('archival object ref_id: kept when given, else random, and never changed by an update', async () => {
+    const resource = await create(`${repo}/resources`, {
+      id_0: 'R-REF', title: 'Ref ids', level: 'collection', dates: [{ date_type: 'single', label: 'creation', begin: '1900' }],
+      extents: [{ portion: 'whole', number: '1', extent_type: 'linear_feet' }], lang_materials: [{ language_and_script: { language: 'eng', script: 'Latn' } }], finding_aid_language: 'eng', finding_aid_script: 'Latn',
+    });
+    const given = await create(`${repo}/archival_objects`, { title: 'Given', level: 'file', ref_id: 'aspace_given', resource: { ref: resource.uri } });
+    assert.equal(given.ref_id, 'aspace_given');
+    const made = await create(`${repo}/archival_objects`, { title: 'Made', level: 'file', resource: { ref: resource.uri } });
+    assert.match(made.ref_id, /^[0-9a-f]{32}$/);
+    assert.equal((await update(made, { ref_id: 'changed' })).ref_id, made.ref_id);
+  });
 });
