@@ -82,7 +82,8 @@ function checkNames(schemas: Record<string, Json>, names: string[], where: strin
 /**
  * Every name a schema uses must exist, or `make generate` refuses it, naming the file and the
  * name: custom validation rules, named hooks, derivations of generated fields, permission codes,
- * value lists. (A missing rule used to generate fine and answer 500 on every create.)
+ * value lists, tree roots (linked and embedded types are checked as their properties are read).
+ * A missing rule used to generate fine and answer 500 on every create.
  */
 export function checkSchemaNames(manifest: Manifest): void {
   const lists = new Set(Object.keys(seedEnumerations));
@@ -92,6 +93,7 @@ export function checkSchemaNames(manifest: Manifest): void {
     for (const rule of type.validations ?? []) {
       if (!customRules[rule]) problems.push(`${file}: x-archive.validations names the rule "${rule}", which src/validation/rules.ts does not define`);
     }
+    if (type.tree && !manifest.types[type.tree.root]) problems.push(`${file}: x-archive.tree.root names the type "${type.tree.root}", which has no schema`);
     if (type.hooks && !NAMED_HOOKS[type.hooks]) problems.push(`${file}: x-archive.hooks names "${type.hooks}", which src/operations/named-hooks.ts does not define`);
     for (const [field, derivation] of Object.entries(type.generated ?? {})) {
       if (!DERIVATIONS[derivation]) problems.push(`${file}: x-archive.generated.${field} names "${derivation}", which src/operations/generated.ts does not define`);

@@ -139,7 +139,7 @@ describe(`adding a record type by dropping a schema (${STORE})`, function () {
     await assert.rejects(generate(schemas, out), /schemas\/broken_type\.json: property curator names the type no_such_type/);
   });
 
-  it('makes generation refuse a schema naming a rule, hook, derivation, permission, value list or $ref that does not exist', async () => {
+  it('makes generation refuse a schema naming a rule, hook, derivation, permission, value list, $ref or tree root that does not exist', async () => {
     const cases: Array<[(s: any) => void, RegExp]> = [
       [(s) => { s['x-archive'].validations = ['no_such_rule']; }, /schemas\/broken_type\.json: x-archive\.validations names the rule "no_such_rule"/],
       [(s) => { s['x-archive'].hooks = 'no_such_hooks'; }, /schemas\/broken_type\.json: x-archive\.hooks names "no_such_hooks"/],
@@ -147,6 +147,7 @@ describe(`adding a record type by dropping a schema (${STORE})`, function () {
       [(s) => { s['x-archive'].permissions.read = 'no_such_permission'; }, /x-archive\.permissions\.read names the permission "no_such_permission"/],
       [(s) => { s.properties.kind = { type: 'string', 'x-enum': 'no_such_list' }; }, /property kind names the value list "no_such_list"/],
       [(s) => { s.properties.dates = { type: 'array', items: { $ref: 'no_such_subrecord' } }; }, /property dates names the type no_such_subrecord/],
+      [(s) => { s['x-archive'].tree = { root: 'no_such_root', rootProperty: 'show', parentProperty: 'parent', childrenBody: 'x' }; }, /x-archive\.tree\.root names the type "no_such_root"/],
     ];
     for (const [breakIt, message] of cases) {
       const broken = structuredClone(EXHIBITION) as any;
