@@ -205,7 +205,7 @@ export class TypesenseIndex implements SearchIndex {
     await this.ensure();
     try {
       const doc = await this.client.collections(this.meta()).documents(META_ID).retrieve();
-      return { checkpoint: Number(doc.checkpoint ?? 0), storeId: doc.store_id, rebuiltTo: typeof doc.rebuilt_to === 'number' && doc.rebuilt_to >= 0 ? doc.rebuilt_to : null };
+      return { checkpoint: Number(doc.checkpoint ?? 0), storeId: doc.store_id || undefined, rebuiltTo: typeof doc.rebuilt_to === 'number' && doc.rebuilt_to >= 0 ? doc.rebuilt_to : null };
     } catch {
       return { checkpoint: 0 };
     }
@@ -224,7 +224,11 @@ export class TypesenseIndex implements SearchIndex {
         if (err.httpStatus !== 404) throw err;
       });
     }
-    await this.client.collections(this.meta()).documents().upsert({ id: META_ID, checkpoint: state.checkpoint, store_id: state.storeId ?? '', rebuilt_to: state.rebuiltTo ?? -1 });
+    // As IndexState says (and the embedded index does): no rebuiltTo leaves a rebuild's mark as it
+    // is, so changes applied while a rebuild runs do not make it start over; null clears it (-1).
+    const meta: Record<string, unknown> = { id: META_ID, checkpoint: state.checkpoint, store_id: state.storeId ?? '' };
+    if (state.rebuiltTo !== undefined) meta.rebuilt_to = state.rebuiltTo ?? -1;
+    await this.client.collections(this.meta()).documents().emplace(meta, {});
   }
 
   async search(r: SearchRequest): Promise<SearchResult> {

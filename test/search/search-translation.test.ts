@@ -109,4 +109,15 @@ describe('Typesense adapter against a live server (TYPESENSE_URL)', function () 
     await index.apply([], ['/a/1'], { checkpoint: 8, storeId: 'store-1' });
     assert.equal(await index.count(), 1);
   });
+
+  it('keeps a rebuild mark through applies that do not mention it, and drops it when told (null) or cleared', async () => {
+    await index.apply([], [], { checkpoint: 9, storeId: 'store-1', rebuiltTo: 40 });
+    await index.apply([], [], { checkpoint: 10, storeId: 'store-1' });
+    assert.deepEqual(await index.state(), { checkpoint: 10, storeId: 'store-1', rebuiltTo: 40 });
+    await index.apply([], [], { checkpoint: 11, storeId: 'store-1', rebuiltTo: null });
+    assert.deepEqual(await index.state(), { checkpoint: 11, storeId: 'store-1', rebuiltTo: null });
+    await index.apply([], [], { checkpoint: 12, storeId: 'store-1', rebuiltTo: 3 });
+    await index.clear('store-2');
+    assert.deepEqual(await index.state(), { checkpoint: 0, storeId: 'store-2', rebuiltTo: null });
+  });
 });
