@@ -125,7 +125,9 @@ export class TypesenseTranslator {
         if (kind === 'boolean') return `${q.field}:=${q.value.toLowerCase() === 'true'}`;
         if (kind === 'int') return `${q.field}:=${Number(q.value)}`;
         if (kind === 'date') return `${q.field}${MS}:=${epochMs(q.value) ?? -1}`;
-        if (kind === 'collated') return `${q.field}${KEY}:=${quote(collationKey(q.value))}`;
+        // An identifier is matched whole or by its words ("SC 0123" by SC), as the embedded index does;
+        // `field:value` is Typesense's word match on a string field.
+        if (kind === 'collated') return `(${q.field}${KEY}:=${quote(collationKey(q.value))} || ${q.field}:${quote(q.value)})`;
         return `${q.field}:=${quote(q.value)}`;
       }
       case 'range': {
@@ -143,6 +145,10 @@ export class TypesenseTranslator {
   }
 
   private negated(q: Query): string {
+    if (q.kind === 'term' && !q.wildcard && this.fields.kind(q.field) === 'collated') {
+      // Typesense has no negated word match: a negated identifier leaves out the whole value only.
+      return `${q.field}${KEY}:!=${quote(collationKey(q.value))}`;
+    }
     if (q.kind === 'term' && !q.wildcard) return this.filter(q).replace(':=', ':!=');
     if (q.kind === 'exists') return `${PRESENT}:!=${quote(q.field)}`;
     if (q.kind === 'or') return `(${q.items.map((i) => this.negated(i)).join(' && ')})`;

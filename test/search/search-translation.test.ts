@@ -67,6 +67,8 @@ describe('Typesense translation (no server)', () => {
     assert.equal(t.query(lucene('-owner_repo_display_string_u_ssort:*'), []).filter_by, '__present:!=`owner_repo_display_string_u_ssort`');
     assert.equal(t.query(lucene('primary_type:resource OR primary_type:accession'), []).filter_by, '(primary_type:=`resource` || primary_type:=`accession`)');
     assert.equal(t.query(lucene('-primary_type:resource'), []).filter_by, 'primary_type:!=`resource`');
+    assert.equal(t.query(lucene('identifier:SC'), []).filter_by, '(identifier__key:=`sc` || identifier:`SC`)');
+    assert.equal(t.query(lucene('-identifier:SC'), []).filter_by, 'identifier__key:!=`sc`');
   });
   it('refuses what Typesense cannot express with a 400, not a wrong answer', () => {
     assert.throws(() => t.query(lucene('civil -war'), []), (e: any) => e.status === 400 && /not supported by the Typesense/.test(JSON.stringify(e.body)));
