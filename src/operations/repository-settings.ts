@@ -31,12 +31,12 @@ export async function getSetting(s: Services, kind: SettingKind, repoId: number,
 }
 
 export async function putSetting(s: Services, kind: SettingKind, repoId: number, recordType: string, body: unknown): Promise<Obj> {
-  checkRecordType(s, recordType);
   const { field, shape } = SETTING_KINDS[kind];
   const value = isPlainObject(body) ? body[field] : undefined;
   if (value === undefined || (shape === 'object' ? !isPlainObject(value) : !Array.isArray(value))) {
     throw errors.params({ [field]: [`Failed validation -- must be ${shape === 'object' ? 'an object' : 'a list'}`] });
   }
+  checkRecordType(s, recordType);
   const json = JSON.stringify({ [field]: value });
   return s.db.transaction(async (trx) => {
     const current = await trx('repository_settings').where({ repo_id: repoId, kind, record_type: recordType }).first('lock_version');

@@ -96,6 +96,8 @@ export interface TypeInfo {
    * route may serve several types, the agents), needing `permission`.
    */
   merge?: { route: string; permission: string };
+  /** false: `import-from` leaves records of this type alone (an installation's own settings, such as its OAI-PMH configuration). */
+  copied?: boolean;
   /** The named domain hooks of this type (src/services.ts NAMED_HOOKS): rules that are code. */
   hooks?: string;
   /**

@@ -64,7 +64,7 @@ const bump = (counts: Record<string, number>, key: string) => { counts[key] = (c
 /** The types a copy reads: every listed record type; value lists go their own way (mergeEnumerations). */
 export function copiedTypes(s: Services): { global: TypeInfo[]; repository: TypeInfo[] } {
   const listed = Object.values(s.registry.types)
-    .filter((t) => t.kind === 'record' && t.uri && t.listing && !['repository', 'enumeration', 'enumeration_value'].includes(t.name))
+    .filter((t) => t.kind === 'record' && t.uri && t.listing && t.copied !== false && !['repository', 'enumeration', 'enumeration_value'].includes(t.name))
     // A tree's nodes come after its root: a node is placed under records already written.
     .sort((a, b) => Number(!!a.tree) - Number(!!b.tree) || a.name.localeCompare(b.name));
   return { global: listed.filter((t) => t.scope === 'global'), repository: listed.filter((t) => t.scope === 'repository') };
