@@ -3,6 +3,7 @@ import { errors } from '../errors';
 import type { Obj } from '../json';
 import { RecordQueries, RecordRow } from '../store/records';
 import type { Services, Where } from './context';
+import { IMPLIED_PUBLICATION_FIELD, markImpliedPublication } from './implied-publication';
 
 /**
  * The record loader every reader shares (the read operations, resolve[], the search indexer,
@@ -53,10 +54,20 @@ async function loadTree(s: Services, treeUri: string): Promise<Obj | undefined> 
   return row ? whole(s, Number(row.repo_id), Number(row.id)) : undefined;
 }
 
-/** Lets each type's hook add what it computes from storage, one batch per type. */
+/** Whether records of the type get fields computed at read time (else the stored JSON is served as it is). */
+export function decoratesType(s: Services, typeName: string): boolean {
+  return !!s.hooks[typeName]?.decorate || !!s.registry.types[typeName]?.props[IMPLIED_PUBLICATION_FIELD];
+}
+
+/**
+ * Adds what is computed from storage at read time: each type's hook, one batch per type, and the
+ * implied publication of every type whose schema declares the field.
+ */
 export async function decorateRecords(s: Services, records: Obj[], db: Knex | Knex.Transaction = s.db.knex): Promise<void> {
   const byType = new Map<string, Obj[]>();
   for (const r of records) byType.set(r.jsonmodel_type, [...(byType.get(r.jsonmodel_type) ?? []), r]);
   for (const [type, group] of byType) await s.hooks[type]?.decorate?.(db, s, group);
+  const implied = records.filter((r) => s.registry.types[r.jsonmodel_type]?.props[IMPLIED_PUBLICATION_FIELD]);
+  if (implied.length) await markImpliedPublication(db, s, implied);
 }
 

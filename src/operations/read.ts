@@ -2,7 +2,7 @@ import { errors } from '../errors';
 import type { Obj } from '../json';
 import { RecordQueries, RecordRow, SORT_COLUMNS } from '../store/records';
 import type { Services, Where } from './context';
-import { decorateRecords, fetchRow, uriLoader } from './load';
+import { decorateRecords, decoratesType, fetchRow, uriLoader } from './load';
 import { resolveLinks } from './resolve';
 
 /** The read operations: one record, and the listings (page, id_set, all_ids, unlimited) as served JSON text. */
@@ -40,7 +40,7 @@ function listQuery(s: Services, where: Where, o: ListOptions) {
 }
 
 async function rowsToJson(s: Services, rows: RecordRow[], o: ListOptions): Promise<string> {
-  const typeDecorates = rows.some((r) => s.hooks[r.type]?.decorate);
+  const typeDecorates = rows.some((r) => decoratesType(s, r.type));
   if (!o.resolve?.length && !o.decorate && !typeDecorates) return `[${rows.map((r) => r.json).join(',')}]`;
   const records = rows.map((r) => JSON.parse(r.json));
   if (typeDecorates) await decorateRecords(s, records);

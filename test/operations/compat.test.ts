@@ -97,4 +97,29 @@ describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
     const byPrefix = await t.http.get(`${repo}/search`).query({ page: 1, q: 'identifier:SC' }).set(H);
     assert.deepEqual(byPrefix.body.results.map((r: any) => r.identifier).sort(), ['SC 0123', 'SC-0124']);
   });
+
+  it('says whether a published record links a subject, agent or top container (is_linked_to_published_record)', async () => {
+    const subject = await create('/subjects', { source: 'lcsh', vocabulary: '/vocabularies/1', terms: [{ term: 'Canals', term_type: 'topical', vocabulary: '/vocabularies/1' }] });
+    const agent = await create('/agents/people', { names: [{ primary_name: 'Ames', name_order: 'inverted', source: 'local', sort_name_auto_generate: true }] });
+    const box = await create(`${repo}/top_containers`, { type: 'box', indicator: 'IP1' });
+    const linked = async () => Promise.all([subject, agent, box].map(async (r) => (await t.http.get(r.uri).set(H)).body.is_linked_to_published_record));
+    assert.deepEqual(await linked(), [false, false, false]);
+    // An event is not publishable: its link does not count.
+    await create(`${repo}/events`, {
+      event_type: 'accession', date: { date_type: 'single', label: 'event', begin: '2024-05-01' },
+      linked_agents: [{ role: 'implementer', ref: agent.uri }], linked_records: [{ role: 'source', ref: box.uri }],
+    });
+    const resource = await create(`${repo}/resources`, { ...RESOURCE, id_0: 'IP', title: 'Implied', publish: false });
+    const ao = await create(`${repo}/archival_objects`, {
+      title: 'File', level: 'file', publish: true, resource: { ref: resource.uri }, subjects: [{ ref: subject.uri }],
+      linked_agents: [{ role: 'creator', ref: agent.uri }], instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box.uri } } }],
+    });
+    assert.deepEqual(await linked(), [false, false, false], 'a published component under an unpublished resource is not shown');
+    assert.equal((await t.http.post(`${resource.uri}/publish`).set(H)).status, 200);
+    assert.deepEqual(await linked(), [true, true, true]);
+    const listed = await t.http.get('/subjects').query({ page: 1, page_size: 250 }).set(H);
+    assert.equal(listed.body.results.find((r: any) => r.uri === subject.uri).is_linked_to_published_record, true);
+    assert.equal((await t.http.post(`${ao.uri}/suppressed`).query({ suppressed: true }).set(H)).status, 200);
+    assert.deepEqual(await linked(), [false, false, false], 'a suppressed record does not count');
+  });
 });

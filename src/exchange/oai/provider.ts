@@ -19,6 +19,7 @@ import { uriLoader } from '../../operations/load';
 import { resolveLinks } from '../../operations/resolve';
 import { GLOBAL_REPO_ID, TypeInfo } from '../../registry';
 import { jsonTextSql, publishedClause } from '../../store/connect';
+import { underHiddenAncestor } from '../../store/visibility';
 import type { XmlWriter } from '../xml';
 import { OaiSettings, oaiSettings } from './config';
 import { harvestedTypes, MetadataFormat, OAI_RESOLVE, oaiFormats, pageSizeFor, typesFor } from './formats';
@@ -255,43 +256,9 @@ interface PageRow {
   root_uri: string | null;
 }
 
-/**
- * Rows among `rows` that sit under an unpublished or suppressed ancestor (a parent up the tree,
- * or the tree's root), read from the store's tree columns a level at a time for the whole page.
- * (The read-time tree fields, position and ancestors, are not needed here and cost a sibling
- * count per record under a parent of 100k children.)
- */
-async function underHiddenAncestor(ctx: Context, rows: PageRow[]): Promise<Set<PageRow>> {
-  const { knex } = ctx.s.db;
-  const hidden = new Map<string, boolean>();
-  const isHidden = (r: { json: string; suppressed: unknown }) => !!Number(r.suppressed) || JSON.parse(r.json).publish !== true;
-  const roots = [...new Set(rows.map((r) => r.root_uri).filter((u): u is string => !!u))];
-  for (const r of roots.length ? await knex('records').whereIn('uri', roots).select('uri', 'json', 'suppressed') : []) hidden.set(`u${r.uri}`, isHidden(r));
-  const parentOf = new Map<number, number | null>();
-  let wanted = [...new Set(rows.map((r) => r.parent_rid).filter((p): p is number => p !== null && p !== undefined).map(Number))];
-  while (wanted.length) {
-    const found = await knex('records').whereIn('rid', wanted).select('rid', 'parent_rid', 'json', 'suppressed');
-    for (const r of found) {
-      hidden.set(`r${r.rid}`, isHidden(r));
-      parentOf.set(Number(r.rid), r.parent_rid === null ? null : Number(r.parent_rid));
-    }
-    wanted = [...new Set(found.map((r: { parent_rid: number | null }) => r.parent_rid).filter((p: number | null): p is number => p !== null).map(Number))]
-      .filter((rid) => !parentOf.has(rid));
-  }
-  const out = new Set<PageRow>();
-  for (const row of rows) {
-    let hiddenAbove = row.root_uri ? hidden.get(`u${row.root_uri}`) ?? true : false;
-    for (let rid = row.parent_rid === null ? null : Number(row.parent_rid); !hiddenAbove && rid !== null; rid = parentOf.get(rid) ?? null) {
-      hiddenAbove = hidden.get(`r${rid}`) ?? true;
-    }
-    if (hiddenAbove) out.add(row);
-  }
-  return out;
-}
-
 /** Records a harvester may see after the query's checks: not under an unpublished ancestor. */
 async function visibleRecords(ctx: Context, rows: PageRow[], type: TypeInfo): Promise<Item[]> {
-  const hidden = await underHiddenAncestor(ctx, rows);
+  const hidden = await underHiddenAncestor(ctx.s.db.knex, rows);
   return rows
     .filter((row) => !hidden.has(row))
     .map((row): Item => ({ kind: 'record', type, record: JSON.parse(row.json) as Obj, mtimeMs: Number(row.system_mtime_ms) }));
