@@ -3,6 +3,7 @@ import { ApiError, errors } from '../errors';
 import type { Actor, Services, TypeHooks, Where } from './context';
 import { prepareRecord } from '../validation';
 import type { Obj } from '../json';
+import { isPlainObject } from '../json';
 import { readRecord } from './load';
 import { ancestorsOf } from '../store/positions';
 import { updateRecord } from './write';
@@ -41,7 +42,6 @@ export function containerId(where: Where, uri: string): number {
   return id;
 }
 
-/** Distinct top containers named by a record's instances (and its tree's, for a root). */
 /**
  * GET …/:id/top_containers: the containers of a collection's instances and, for a tree root, of
  * its published nodes' instances, in tree order (the reference lists those of "a published
@@ -104,13 +104,54 @@ async function seriesOf(db: Knex | Knex.Transaction, link: Linked): Promise<Obj 
   return isSeries && top.component_id ? top : undefined;
 }
 
+/** Notes whose rights_restriction restricts the containers of the record (rights_restriction_notes.rb). */
+const RESTRICTION_NOTE_TYPES = new Set(['accessrestrict', 'userestrict']);
+
+/** The restrictions a record's notes declare, in the shape ArchivesSpace serves them. */
+function restrictionsOf(record: Obj): Obj[] {
+  return (Array.isArray(record.notes) ? record.notes : [])
+    .filter((n: Obj) => n?.jsonmodel_type === 'note_multipart' && RESTRICTION_NOTE_TYPES.has(n.type) && isPlainObject(n.rights_restriction))
+    .map((n: Obj) => ({
+      ...n.rights_restriction, jsonmodel_type: 'rights_restriction', local_access_restriction_type: n.rights_restriction.local_access_restriction_type ?? [],
+      restriction_note_type: n.type, linked_records: { ref: record.uri },
+    }));
+}
+
+/** In force today: begun, not ended, and saying something (a type or a date), as restriction_calculator.rb. */
+function inForce(r: Obj, today: string): boolean {
+  if (r.begin && today < String(r.begin)) return false;
+  if (r.end && today > String(r.end)) return false;
+  return r.local_access_restriction_type.length > 0 || !!r.begin || !!r.end;
+}
+
+/**
+ * The records whose restrictions reach a container: those whose instances hold it, their
+ * ancestors and their tree's root (a restriction on a series covers the boxes of its files).
+ */
+async function restrictingRecords(db: Knex | Knex.Transaction, links: Linked[]): Promise<Map<string, Map<string, Obj>>> {
+  const byContainer = new Map<string, Map<string, Obj>>();
+  const roots = [...new Set(links.map((l) => l.root_uri).filter((u): u is string => !!u))];
+  const rootRows = roots.length ? await db('records').whereIn('uri', roots).select('uri', 'json') : [];
+  const rootByUri = new Map<string, Obj>(rootRows.map((r: { uri: string; json: string }) => [r.uri, JSON.parse(r.json)]));
+  const own = await db('records').whereIn('rid', [...new Set(links.map((l) => l.rid))]).select('rid', 'json');
+  const ownByRid = new Map<number, Obj>(own.map((r: { rid: number; json: string }) => [Number(r.rid), JSON.parse(r.json)]));
+  for (const link of links) {
+    const found = byContainer.get(link.container) ?? new Map<string, Obj>();
+    const chain = [ownByRid.get(link.rid), ...(link.root_uri ? (await ancestorsOf(db, link.rid)).map((a) => JSON.parse(a.json)) : []), link.root_uri ? rootByUri.get(link.root_uri) : undefined];
+    for (const record of chain) if (record?.uri) found.set(record.uri, record);
+    byContainer.set(link.container, found);
+  }
+  return byContainer;
+}
+
 const capitalise = (t: string) => (t ? t[0].toUpperCase() + t.slice(1) : '');
 
 /**
  * Read-time fields of top containers, as the reference computes them from what links to a
  * container: `collection` (the collections whose instances hold it, directly or through a tree
  * node), `series` (the top-level series components holding it), `display_string` ("Box 7: Series
- * 1 [Barcode: 123]") and `long_display_string` (container, profile, location, first collection, series).
+ * 1 [Barcode: 123]"), `long_display_string` (container, profile, location, first collection, series),
+ * and `active_restrictions` / `restricted` (the restrictions in force of the records holding it).
  */
 async function decorateContainers(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void> {
   const uris = records.map((r) => r.uri as string);
@@ -140,7 +181,11 @@ async function decorateContainers(db: Knex | Knex.Transaction, s: Services, reco
   const rows = related.length ? await db('records').whereIn('uri', related).select('uri', 'json') : [];
   const byUri = new Map<string, Obj>(rows.map((r: { uri: string; json: string }) => [r.uri, JSON.parse(r.json)]));
   const identifierOf = (o: Obj) => ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => o[k]).filter(Boolean).join('-');
+  const restricting = await restrictingRecords(db, links);
+  const today = new Date().toISOString().slice(0, 10);
   for (const record of records) {
+    record.active_restrictions = [...(restricting.get(record.uri)?.values() ?? [])].flatMap(restrictionsOf).filter((r) => inForce(r, today));
+    record.restricted = record.active_restrictions.length > 0;
     const mine = [...(owners.get(record.uri) ?? [])].sort().filter((u) => byUri.has(u));
     record.collection = mine.map((u) => ({ ref: u, display_string: byUri.get(u)!.display_string ?? byUri.get(u)!.title, identifier: identifierOf(byUri.get(u)!) }));
     const mySeries = [...(series.get(record.uri)?.values() ?? [])];
@@ -164,7 +209,7 @@ async function decorateContainers(db: Knex | Knex.Transaction, s: Services, reco
 
 export const topContainerHooks: TypeHooks = {
   decorate: (db, s, records) => decorateContainers(db, s, records),
-  derivedFields: ['collection', 'series', 'display_string', 'long_display_string'],
+  derivedFields: ['collection', 'series', 'display_string', 'long_display_string', 'active_restrictions', 'restricted'],
   async beforeSave(trx, _s, _where, body) {
     const errs: Record<string, string[]> = {};
     for (const [i, place] of ((body.container_locations ?? []) as Obj[]).entries()) {

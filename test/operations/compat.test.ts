@@ -122,4 +122,28 @@ describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
     assert.equal((await t.http.post(`${ao.uri}/suppressed`).query({ suppressed: true }).set(H)).status, 200);
     assert.deepEqual(await linked(), [false, false, false], 'a suppressed record does not count');
   });
+
+  it("gives a top container the restrictions in force of the records holding it and of their ancestors (active_restrictions, restricted)", async () => {
+    const restrict = (type: string, rr: object) => ({ jsonmodel_type: 'note_multipart', type, rights_restriction: rr, subnotes: [{ jsonmodel_type: 'note_text', content: 'Closed' }] });
+    const box = await create(`${repo}/top_containers`, { type: 'box', indicator: 'R1' });
+    const free = await create(`${repo}/top_containers`, { type: 'box', indicator: 'R2' });
+    const resource = await create(`${repo}/resources`, {
+      ...RESOURCE, id_0: 'RR', title: 'Restricted',
+      notes: [restrict('accessrestrict', { local_access_restriction_type: ['RestrictedSpecColl'] }), restrict('userestrict', { begin: '2999-01-01' })],
+    });
+    const series = await create(`${repo}/archival_objects`, { title: 'Series', level: 'series', resource: { ref: resource.uri }, notes: [restrict('userestrict', { end: '2999-12-31' })] });
+    await create(`${repo}/archival_objects`, {
+      title: 'File', level: 'file', resource: { ref: resource.uri }, parent: { ref: series.uri },
+      instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box.uri } } }],
+      notes: [restrict('accessrestrict', { end: '2000-01-01', local_access_restriction_type: ['InProcessSpecColl'] })],
+    });
+    const got = (await t.http.get(box.uri).set(H)).body;
+    assert.equal(got.restricted, true);
+    // The file's restriction has ended and the resource's use restriction has not begun.
+    assert.deepEqual(got.active_restrictions.map((r: any) => [r.linked_records.ref, r.restriction_note_type, r.local_access_restriction_type]).sort(),
+      [[resource.uri, 'accessrestrict', ['RestrictedSpecColl']], [series.uri, 'userestrict', []]].sort());
+    assert.equal(got.active_restrictions[0].jsonmodel_type, 'rights_restriction');
+    const none = (await t.http.get(free.uri).set(H)).body;
+    assert.deepEqual([none.restricted, none.active_restrictions], [false, []]);
+  });
 });
