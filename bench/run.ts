@@ -17,12 +17,13 @@ import { loadConfig } from '../src/config';
 import { collectRefs } from '../src/operations/refs';
 import { lookupKeys, uniqueKeys } from '../src/operations/keys';
 import { loadRegistry } from '../src/registry';
-import { openServices } from '../src/services';
+import { closeServices, openServices } from '../src/services';
 import { connect } from '../src/store/connect';
 import { parentKey, STEP } from '../src/store/positions';
 import type { Obj } from '../src/json';
 import { accessionBody, AGENTS, agentFor, childBody, storedAccession, SUBJECTS, subjectsFor } from './data';
 import { benchOaiHarvest } from './oai';
+import { benchEadExport } from './ead';
 import {
   CONNECTIONS, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, startBareServer, startExpressServer, startServer, Stats, table, watched,
 } from './lib';
@@ -311,8 +312,7 @@ async function reindexBaseline(env: Record<string, string>, dir: string): Promis
     fs.rmSync(file, { force: true });
     fs.rmSync(`${file}-wal`, { force: true });
     fs.rmSync(`${file}-shm`, { force: true });
-    await s.search!.close();
-    await s.db.knex.destroy();
+    await closeServices(s);
   }
 }
 
@@ -579,6 +579,7 @@ async function benchStore(name: StoreName): Promise<void> {
       p95Result('tree: create an archival object at position 0', name, inserted, insertedAlone, 50, `${treeNote}; ${firsts} inserted`);
 
       await benchOaiHarvest(server.base, name, server.child.pid, TREE_CHILDREN);
+      await benchEadExport(server.base, name, server.child.pid, `${repo}/resources/${tree.id}`, H, TREE_CHILDREN);
 
       const rss = Math.round(peakRssMb(server.child.pid));
       record({

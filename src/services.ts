@@ -20,6 +20,13 @@ function typeHooks(registry: Registry): Record<string, TypeHooks> {
   return hooks;
 }
 
+/** Stops what openServices started, in order: the job runner, the search index and indexer, the store's pool. */
+export async function closeServices(s: Services): Promise<void> {
+  await s.jobs?.stop();
+  await s.search?.close();
+  await s.db.knex.destroy();
+}
+
 /** Connects, migrates and loads the registry: everything the app and the CLI verbs share. */
 export async function openServices(config: Config, generatedDir?: string): Promise<Services> {
   const registry = loadRegistry(generatedDir);

@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import { loadConfig, Config } from '../src/config';
 import { createApp } from '../src/http/app';
 import type { Services } from '../src/operations/context';
-import { openServices } from '../src/services';
+import { closeServices, openServices } from '../src/services';
 
 /** The store this run tests: TEST_STORE=sqlite (default) or mariadb. */
 export const STORE = (process.env.TEST_STORE ?? 'sqlite') as 'sqlite' | 'mariadb';
@@ -63,9 +63,7 @@ export async function startTestApp(env: Record<string, string> = {}, generatedDi
       return token;
     },
     async close() {
-      await services.jobs?.stop();
-      await services.search?.close();
-      await services.db.knex.destroy();
+      await closeServices(services);
       await db.drop();
     },
   };

@@ -3,7 +3,7 @@ import { Config, loadConfig } from '../config';
 import { ApiError } from '../errors';
 import type { Services } from '../operations/context';
 import { loadRegistry, Registry } from '../registry';
-import { openServices } from '../services';
+import { closeServices, openServices } from '../services';
 import { connect, Database } from '../store/connect';
 import { assertNotNewer } from '../store/migrations';
 import { CliError, say } from './output';
@@ -22,9 +22,7 @@ export async function withServices<T>(config: Config, fn: (s: Services) => Promi
   try {
     return await fn(s);
   } finally {
-    await s.jobs?.stop();
-    await s.search?.close();
-    await s.db.knex.destroy();
+    await closeServices(s);
   }
 }
 

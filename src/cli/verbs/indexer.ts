@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import { openServices } from '../../services';
+import { closeServices, openServices } from '../../services';
 import { action, cliConfig } from '../context';
 import { CliError, progressReporter, say } from '../output';
 import type { Verb } from './verb';
@@ -21,10 +21,7 @@ const DRAIN_MS = 10_000;
 async function runIndexer(config: Config, options: Options): Promise<void> {
   const services = await openServices(config);
   const search = services.search;
-  const close = async () => {
-    await search?.close();
-    await services.db.knex.destroy();
-  };
+  const close = () => closeServices(services);
   if (!search) {
     await close();
     throw new CliError('search is not configured', 'check SEARCH_ADAPTER and its settings');
