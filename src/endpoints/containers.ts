@@ -45,7 +45,7 @@ export function containerEndpoints(registry: Registry): Endpoint[] {
       method: 'get', path: `${owner.uri}/:id/top_containers`, permission: 'view_repository', errors: ['NotFound'],
       params: [{ name: 'id', type: 'integer', required: true }, { name: 'resolve', type: 'string[]', default: [] }],
       summary: `The top containers of a ${name}'s instances`,
-      handle: async (call) => json(await containersOfRecord(call.s, { type: owner, repoId: call.repoId }, call.params.id)),
+      handle: async (call) => json(await containersOfRecord(call.s, { type: owner, repoId: call.repoId, showSuppressed: call.maySeeSuppressed }, call.params.id)),
     };
   });
   return [

@@ -4,7 +4,8 @@ import type { Actor, Services, TypeHooks, Where } from './context';
 import { prepareRecord } from '../validation';
 import type { Obj } from '../json';
 import { isPlainObject } from '../json';
-import { readRecord } from './load';
+import { fetchRow, readRecord } from './load';
+import { RecordQueries } from '../store/records';
 import { ancestorsOf } from '../store/positions';
 import { updateRecord } from './write';
 
@@ -43,21 +44,29 @@ export function containerId(where: Where, uri: string): number {
 }
 
 /**
- * GET …/:id/top_containers: the containers of a collection's instances and, for a tree root, of
- * its published nodes' instances, in tree order (the reference lists those of "a published
- * resource and published archival objects contained within"; digital object instances have none).
+ * GET …/:id/top_containers: the containers of a collection's instances. For a tree root, as the
+ * reference lists those of "a published resource and published archival objects contained
+ * within": nothing when the root is unpublished or suppressed, its tree's nodes in tree order,
+ * and an unpublished or suppressed node hides its whole subtree (trees.rb ordered_records); a
+ * record without a tree (an accession) lists its own whatever its flags. Digital object
+ * instances hold no container. Each container is listed once.
  */
 export async function containersOfRecord(s: Services, where: Where, id: number): Promise<Array<{ ref: string }>> {
-  const record = await readRecord(s, where, id);
-  const nodes: Array<{ rid: number; parent_rid: number | null; position: number; json: string }> =
-    await s.db.knex('records').where({ root_uri: record.uri }).select('rid', 'parent_rid', 'position', 'json');
+  const row = await fetchRow(new RecordQueries(s.db.knex), where, id);
+  const record = JSON.parse(row.json);
+  const shown = (r: Obj, suppressed: unknown) => r.publish === true && !Number(suppressed);
+  const treeRoot = Object.values(s.registry.types).some((t) => t.tree?.root === where.type.name);
+  if (treeRoot && !shown(record, row.suppressed)) return [];
+  const nodes: Array<{ rid: number; parent_rid: number | null; position: number; json: string; suppressed: unknown }> =
+    await s.db.knex('records').where({ root_uri: record.uri }).select('rid', 'parent_rid', 'position', 'json', 'suppressed');
   const children = new Map<number | null, typeof nodes>();
   for (const n of nodes) children.set(n.parent_rid === null ? null : Number(n.parent_rid), [...(children.get(n.parent_rid === null ? null : Number(n.parent_rid)) ?? []), n]);
   const records: Obj[] = [record];
   const visit = (parent: number | null) => {
     for (const n of (children.get(parent) ?? []).sort((a, b) => Number(a.position) - Number(b.position))) {
       const node = JSON.parse(n.json);
-      if (node.publish === true) records.push(node);
+      if (!shown(node, n.suppressed)) continue;
+      records.push(node);
       visit(Number(n.rid));
     }
   };

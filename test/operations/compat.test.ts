@@ -72,9 +72,16 @@ describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
     const resource = await create(`${repo}/resources`, { ...RESOURCE, id_0: 'TC', title: 'Boxes', publish: true, instances: inst(own.uri) });
     await create(`${repo}/archival_objects`, { title: 'Shown', level: 'file', publish: true, resource: { ref: resource.uri }, instances: inst(shown.uri) });
     await create(`${repo}/archival_objects`, { title: 'Not shown', level: 'file', publish: false, resource: { ref: resource.uri }, instances: inst(hiddenBox.uri) });
+    const hiddenSeries = await create(`${repo}/archival_objects`, { title: 'Unpublished series', level: 'series', publish: false, resource: { ref: resource.uri } });
+    const [under] = await Promise.all([box('4')]);
+    await create(`${repo}/archival_objects`, { title: 'Published, under it', level: 'file', publish: true, resource: { ref: resource.uri }, parent: { ref: hiddenSeries.uri }, instances: inst(under.uri) });
     const res = await t.http.get(`${resource.uri}/top_containers`).set(H);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.map((c: any) => c.ref), [own.uri, shown.uri]);
+    // An unpublished resource lists nothing, as its tree is not shown at all.
+    const draft = await create(`${repo}/resources`, { ...RESOURCE, id_0: 'TC2', title: 'Draft', instances: inst(own.uri) });
+    assert.deepEqual((await t.http.get(`${draft.uri}/top_containers`).set(H)).body, []);
+    assert.equal((await t.http.get(`${repo}/resources/999999/top_containers`).set(H)).status, 404);
   });
 
   it('reads a path with doubled slashes as the single-slash path', async () => {
