@@ -8,6 +8,7 @@ import { servedEndpoints } from '../openapi';
 import type { Call, Endpoint, Reply } from '../endpoints/types';
 import { ApiError, errors } from '../errors';
 import type { Actor, Services } from '../operations/context';
+import { preferredFieldDefaults } from '../operations/record-defaults';
 import { requireRepository } from '../operations/repositories';
 import { prepareRecord } from '../validation';
 import { log } from '../log';
@@ -151,7 +152,10 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     if (endpoint.paginated) call.paging = parsePaging(s.config, source);
     checkResolveDepth(s.config, call.paging?.resolve);
     if (endpoint.body) await s.enums.ensureFresh(s.db.knex);
-    if (endpoint.body) call.body = prepareRecord(s.registry, s.enums, endpoint.body, parseJsonBody(req, s.config.maxJsonDepth));
+    if (endpoint.body) {
+      const preferred = await preferredFieldDefaults(s, call.repoId, call.actor?.username);
+      call.body = prepareRecord(s.registry, s.enums, endpoint.body, parseJsonBody(req, s.config.maxJsonDepth), preferred);
+    }
     if (endpoint.rawJsonBody) call.rawBody = parseJsonBody(req, s.config.maxJsonDepth);
     if (endpoint.multipart) call.form = await parseMultipart(req);
     if (endpoint.permission !== null && !(await can(s, call.actor, endpoint.permission, call.repoId))) {

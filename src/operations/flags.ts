@@ -13,11 +13,12 @@ async function graph(trx: Knex.Transaction, rid: number, uri: string): Promise<n
   return [rid, ...(below.length ? below.map(Number) : await descendants(trx, rid))];
 }
 
-function publishNested(s: Services, typeName: string, record: Obj): void {
+/** Sets publish on what a record holds that can be published (notes, file versions...), as the reference's cascade. */
+function publishNested(s: Services, typeName: string, record: Obj, publish: boolean): void {
   const type = s.registry.types[typeName];
   if (!type) return;
   walkShapes(s.registry, { typeName, props: type.props, obj: record, path: '' }, (shape) => {
-    if (shape.typeName && shape.obj !== record && shape.props.publish) shape.obj.publish = true;
+    if (shape.typeName && shape.obj !== record && shape.props.publish) shape.obj.publish = publish;
   });
 }
 
@@ -35,8 +36,8 @@ async function setFlag(s: Services, where: Where, id: number, field: 'suppressed
       const current = await trx('records').where({ rid }).first('type', 'uri', 'json');
       const record = JSON.parse(current.json);
       record[field] = value;
-      // Publishing publishes what the record holds that can be published (notes, file versions...), as the reference's cascade.
-      if (field === 'publish' && value) publishNested(s, current.type, record);
+      // Publishing and unpublishing reach every publishable record of the graph, nested ones too (publish!(setting) over object_graph).
+      if (field === 'publish') publishNested(s, current.type, record, value);
       record.system_mtime = isoSeconds(now);
       const columns: Record<string, unknown> = { json: JSON.stringify(record), system_mtime_ms: now };
       if (field === 'suppressed') columns.suppressed = value;

@@ -14,9 +14,11 @@ export interface Prepared {
 
 /**
  * clean → schema validation (generated validators) → custom rules and value lists → defaults.
- * Throws the reference's 400 validation error; returns the record ready to store.
+ * Throws the reference's 400 validation error; returns the record ready to store. `preferred`
+ * replaces the schema's default of the fields it names (the caller's preferred `publish`), in
+ * the record and its subrecords, where the value has the default's type.
  */
-export function prepareRecord(registry: Registry, enums: EnumerationCatalog, typeName: string, input: unknown): Prepared {
+export function prepareRecord(registry: Registry, enums: EnumerationCatalog, typeName: string, input: unknown, preferred: Obj = {}): Prepared {
   if (!isPlainObject(input)) throw errors.unparsableBody(`expected a JSON object for a ${typeName} record`);
   const errs: ErrorMap = {};
   const warnings: ErrorMap = {};
@@ -32,7 +34,7 @@ export function prepareRecord(registry: Registry, enums: EnumerationCatalog, typ
   });
   if (Object.keys(errs).length) throw errors.validation(errs, warnings, typeName, record);
 
-  walkShapes(registry, root, applyDefaults);
+  walkShapes(registry, root, (shape) => applyDefaults(shape, preferred));
   return { record, warnings };
 }
 
@@ -80,11 +82,13 @@ function enumMessage(enums: EnumerationCatalog, listName: string, value: string,
 }
 
 /** Defaults are filled in after validation; absent arrays become []. */
-function applyDefaults(shape: Shape): void {
+function applyDefaults(shape: Shape, preferred: Obj): void {
   for (const [name, info] of Object.entries(shape.props)) {
     if (shape.obj[name] !== undefined || name === 'lock_version') continue;
+    // A read-only field (a subject's publish) keeps the schema's default.
+    const fallback = !info.readOnly && info.default !== undefined && typeof preferred[name] === typeof info.default ? preferred[name] : info.default;
     // An empty-string default would break the rule that records never carry "".
-    if (info.default !== undefined && info.default !== '') shape.obj[name] = structuredClone(info.default);
+    if (fallback !== undefined && fallback !== '') shape.obj[name] = structuredClone(fallback);
     else if (info.array) shape.obj[name] = [];
   }
 }

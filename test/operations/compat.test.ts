@@ -63,6 +63,15 @@ describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
     assert.equal(got.publish, true);
     assert.equal(got.file_versions[0].publish, true);
     assert.equal(got.notes[0].publish, true);
+    // Unpublishing a resource reaches its components' notes the same way.
+    const resource = await create(`${repo}/resources`, { ...RESOURCE, id_0: 'UNP', title: 'Unpublish', publish: true });
+    const ao = await create(`${repo}/archival_objects`, {
+      title: 'File', level: 'file', publish: true, resource: { ref: resource.uri },
+      notes: [{ jsonmodel_type: 'note_singlepart', type: 'abstract', content: ['Shown'], publish: true }],
+    });
+    assert.equal((await t.http.post(`${resource.uri}/unpublish`).set(H)).status, 200);
+    const after = (await t.http.get(ao.uri).set(H)).body;
+    assert.deepEqual([after.publish, after.notes[0].publish], [false, false]);
   });
 
   it('lists the top containers of a resource and of its published archival objects only', async () => {
@@ -152,5 +161,18 @@ describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
     assert.equal(got.active_restrictions[0].jsonmodel_type, 'rights_restriction');
     const none = (await t.http.get(free.uri).set(H)).body;
     assert.deepEqual([none.restricted, none.active_restrictions], [false, []]);
+  });
+
+  it("takes publish, when a record is saved without it, from the caller's preferences (ArchivesSpace's Preference.defaults)", async () => {
+    const other = `/repositories/${(await t.http.post('/repositories').set(H).send({ repo_code: 'PUBPREF', name: 'Publishing' })).body.id}`;
+    await t.http.post(`${other}/preferences`).set(H).send({ defaults: { publish: true } }).expect(200);
+    const dobj = await create(`${other}/digital_objects`, { digital_object_id: 'DO-PREF', title: 'Scans', file_versions: [{ file_uri: 'http://example.org/p.jpg' }] });
+    assert.deepEqual([dobj.publish, dobj.file_versions[0].publish], [true, true]);
+    const kept = await create(`${other}/accessions`, { id_0: 'PREF1', accession_date: '2024-01-01', publish: false });
+    assert.equal(kept.publish, false, 'a value sent is kept');
+    const subject = await create('/subjects', { source: 'lcsh', vocabulary: '/vocabularies/1', terms: [{ term: 'Prefs', term_type: 'topical', vocabulary: '/vocabularies/1' }] });
+    assert.equal(subject.publish, true, "a read-only publish keeps the schema's default");
+    // Elsewhere the installation's default (false) holds.
+    assert.equal((await create(`${repo}/accessions`, { id_0: 'PREF2', accession_date: '2024-01-01' })).publish, false);
   });
 });
