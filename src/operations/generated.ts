@@ -32,6 +32,8 @@ function headingWithDates(heading: unknown, record: Obj): string | null {
   return parts.length ? parts.join(', ') : null;
 }
 
+const capitalise = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+
 const randomId = () => crypto.randomBytes(16).toString('hex');
 
 const cut = (text: string) => (text.length > 255 ? text.slice(0, 255) : text);
@@ -59,6 +61,15 @@ export const DERIVATIONS: Record<string, Derivation> = {
     if (previous) return previous[field] ?? r[field] ?? randomId();
     return present(r[field]) ? undefined : randomId();
   },
+  /** repository.display_string: "Name (CODE)" (repository.rb). */
+  name_and_code: (r) => `${r.name} (${r.repo_code})`,
+  /** container_profile.display_string: name, dimensions and the extent dimension (container_profile.rb, its English label). */
+  container_profile_title: (r) =>
+    `${r.name} [${r.depth}d, ${r.height}h, ${r.width}w ${r.dimension_units}] extent measured by ${r.extent_dimension}`,
+  /** location_profile.display_string: the name, with its dimensions when all three are given (location_profile.rb). */
+  location_profile_title: (r) => (present(r.depth) && present(r.width) && present(r.height)
+    ? `${r.name} [${r.depth}d, ${r.height}h, ${r.width}w${present(r.dimension_units) ? ` ${capitalise(String(r.dimension_units))}` : ''}]`
+    : String(r.name)),
   /** subject.title: its terms, joined with " -- " (subject.rb). */
   subject_terms: (r) => {
     const terms = (Array.isArray(r.terms) ? r.terms : []).map((t: Obj) => t?.term).filter(present);

@@ -150,4 +150,13 @@ describe(`server-generated fields (${STORE})`, function () {
     assert.match(made.ref_id, /^[0-9a-f]{32}$/);
     assert.equal((await update(made, { ref_id: 'changed' })).ref_id, made.ref_id);
   });
+
+  it('display_string of repositories, container profiles and location profiles', async () => {
+    assert.equal((await t.http.get(repo).set(H)).body.display_string, 'Generated (GEN)');
+    const profile = await create('/container_profiles', { name: 'Wide box', dimension_units: 'inches', extent_dimension: 'width', height: '10', width: '5', depth: '15' });
+    assert.equal(profile.display_string, 'Wide box [15d, 10h, 5w inches] extent measured by width');
+    const shelf = await create('/location_profiles', { name: 'Shelf', dimension_units: 'centimeters', height: '30', width: '90', depth: '40' });
+    assert.equal(shelf.display_string, 'Shelf [40d, 30h, 90w Centimeters]');
+    assert.equal((await update(shelf, { depth: undefined })).display_string, 'Shelf');
+  });
 });
