@@ -32,7 +32,33 @@ function headingWithDates(heading: unknown, record: Obj): string | null {
   return parts.length ? parts.join(', ') : null;
 }
 
-const capitalise = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+/**
+ * A date of existence as a sort name shows it: the expression, else the standardized year with
+ * its qualifier ("Not Before 1900"); a range joins its two ends with "-" (sort_name_processor.rb).
+ */
+function existenceDate(date: Obj): string {
+  const year = (std: unknown, kind: unknown) => {
+    if (!present(std)) return undefined;
+    const y = String(std).split('-')[0];
+    return kind && kind !== 'standard' ? `${String(kind).split('_').map(capitalise).join(' ')} ${y}` : y;
+  };
+  if (date.date_type_structured === 'single' && isPlainObject(date.structured_date_single)) {
+    const d = date.structured_date_single;
+    return present(d.date_expression) ? String(d.date_expression) : year(d.date_standardized, d.date_standardized_type) ?? '';
+  }
+  if (date.date_type_structured === 'range' && isPlainObject(date.structured_date_range)) {
+    const d = date.structured_date_range;
+    if (present(d.begin_date_expression)) return present(d.end_date_expression) ? `${d.begin_date_expression}-${d.end_date_expression}` : String(d.begin_date_expression);
+    const begin = year(d.begin_date_standardized, d.begin_date_standardized_type);
+    const end = year(d.end_date_standardized, d.end_date_standardized_type);
+    return begin && end ? `${begin}-${end}` : begin ?? '';
+  }
+  return '';
+}
+
+function capitalise(t: string): string {
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
 
 const randomId = () => crypto.randomBytes(16).toString('hex');
 
@@ -118,6 +144,20 @@ export const DERIVATIONS: Record<string, Derivation> = {
     if (!names.some((n) => n.authorized === true)) names[0].authorized = true;
     if (!names.some((n) => n.is_display_name === true)) names.find((n) => n.authorized === true)!.is_display_name = true;
     return names.find((n) => n.is_display_name === true);
+  },
+  /**
+   * The same for people and software, whose display name, when it carries no dates of its own and
+   * its sort name is generated, ends with the agent's first date of existence: "Smith, Jane
+   * (1900-1980)" (sort_name_processor.rb with agent_name_dates.rb).
+   */
+  agent_display_name_dated: (r, made) => {
+    const display = DERIVATIONS.agent_display_name(r, made) as Obj | null;
+    const first = Array.isArray(r.dates_of_existence) ? r.dates_of_existence.find(isPlainObject) : undefined;
+    const dates = first ? existenceDate(first) : '';
+    if (display && dates && !present(display.dates) && display.sort_name_auto_generate === true && present(display.sort_name)) {
+      display.sort_name = cut(`${display.sort_name} (${dates})`);
+    }
+    return display;
   },
   /** An agent's title: its display name's sort name. */
   agent_title: (r) => (isPlainObject(r.display_name) && present(r.display_name.sort_name) ? r.display_name.sort_name : null),

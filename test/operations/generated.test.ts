@@ -159,4 +159,24 @@ describe(`server-generated fields (${STORE})`, function () {
     assert.equal(shelf.display_string, 'Shelf [40d, 30h, 90w Centimeters]');
     assert.equal((await update(shelf, { depth: undefined })).display_string, 'Shelf');
   });
+
+  it("a person's or software's display name without dates of its own ends with the first date of existence", async () => {
+    const existence = (range: object) => [{ date_type_structured: 'range', date_label: 'existence', structured_date_range: range }];
+    const person = await create('/agents/people', {
+      names: [{ primary_name: 'Moss', rest_of_name: 'Ada', name_order: 'inverted', source: 'local', sort_name_auto_generate: true }],
+      dates_of_existence: existence({ begin_date_standardized: '1900-02-03', end_date_standardized: '1980', end_date_standardized_type: 'not_after' }),
+    });
+    assert.equal(person.title, 'Moss, Ada (1900-Not After 1980)');
+    const again = await update(person, {});
+    assert.equal(again.names[0].sort_name, 'Moss, Ada (1900-Not After 1980)', 'no second suffix on a save');
+    const own = await create('/agents/people', {
+      names: [{ primary_name: 'Moss', rest_of_name: 'Bea', name_order: 'inverted', dates: '1850-1900', source: 'local', sort_name_auto_generate: true }],
+      dates_of_existence: existence({ begin_date_expression: 'circa 1850' }),
+    });
+    assert.equal(own.title, 'Moss, Bea, 1850-1900', "a name's own dates win");
+    const family = await create('/agents/families', {
+      names: [{ family_name: 'Moss', source: 'local', sort_name_auto_generate: true }], dates_of_existence: existence({ begin_date_expression: '1700s' }),
+    });
+    assert.equal(family.title, 'Moss', 'families do not take them');
+  });
 });
