@@ -94,11 +94,13 @@ export function checkSchemaNames(manifest: Manifest): void {
       if (!customRules[rule]) problems.push(`${file}: x-archive.validations names the rule "${rule}", which src/validation/rules.ts does not define`);
     }
     if (type.tree && !manifest.types[type.tree.root]) problems.push(`${file}: x-archive.tree.root names the type "${type.tree.root}", which has no schema`);
+    const transferEvent = type.tree?.transfer?.event;
+    if (transferEvent && !manifest.types[transferEvent.type]) problems.push(`${file}: x-archive.tree.transfer.event.type names the type "${transferEvent.type}", which has no schema`);
     if (type.hooks && !NAMED_HOOKS[type.hooks]) problems.push(`${file}: x-archive.hooks names "${type.hooks}", which src/operations/named-hooks.ts does not define`);
     for (const [field, derivation] of Object.entries(type.generated ?? {})) {
       if (!DERIVATIONS[derivation]) problems.push(`${file}: x-archive.generated.${field} names "${derivation}", which src/operations/generated.ts does not define`);
     }
-    for (const [action, code] of Object.entries({ ...type.permissions, ...(type.merge ? { merge: type.merge.permission } : {}) })) {
+    for (const [action, code] of Object.entries({ ...type.permissions, ...(type.merge ? { merge: type.merge.permission } : {}), ...(type.tree?.transfer ? { 'tree.transfer': type.tree.transfer.permission } : {}) })) {
       if (code !== null && code !== undefined && !PERMISSION_BY_CODE.has(code)) problems.push(`${file}: x-archive.permissions.${action} names the permission "${code}", which src/access/permission-table.ts does not define`);
     }
     const walk = (props: Record<string, PropInfo>, at: string) => {

@@ -1,5 +1,5 @@
 import type { Registry } from '../registry';
-import { acceptChildren, childrenOf, createChildren, moveUnderParent, previousOf } from '../trees/moves';
+import { acceptChildren, childrenOf, createChildren, moveUnderParent, previousOf, transferComponent } from '../trees/moves';
 import { fullTree, orderedRecords, treeNode, treeNodeFromRoot, treeRoot, treeWaypoint, TreeTypes } from '../trees/views';
 import { Endpoint, json } from './types';
 
@@ -85,6 +85,7 @@ export function treeEndpoints(registry: Registry): Endpoint[] {
           summary: 'The direct children, in order',
           handle: async (c) => json(await childrenOf(c.s, types, c.repoId!, c.params.id)),
         },
+        ...(node.tree!.transfer ? [transferRow(types, node.tree!.transfer)] : []),
         {
           method: 'get', path: `${nodePath}/previous`, permission: read, params: [id], errors: ['NotFound'],
           summary: 'The previous sibling, or the parent',
@@ -92,4 +93,15 @@ export function treeEndpoints(registry: Registry): Endpoint[] {
         },
       ];
     });
+}
+
+/** POST /repositories/:repo_id/<route>?target_<root>=<uri>&component=<uri>: a node and its subtree into another root. */
+function transferRow(types: TreeTypes, transfer: { route: string; permission: string }): Endpoint {
+  const target = `target_${types.root.name}`;
+  return {
+    method: 'post', path: `/repositories/:repo_id/${transfer.route}`, permission: transfer.permission, errors: ['NotFound', 'Conflict'],
+    params: [{ name: target, type: 'string', required: true }, { name: 'component', type: 'string', required: true }],
+    summary: `Move a ${types.node.name} and everything below it to the end of another ${types.root.name}'s top level`,
+    handle: async (c) => json(await transferComponent(c.s, c.actor!, types, c.repoId!, c.params[target], c.params.component)),
+  };
 }

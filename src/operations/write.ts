@@ -201,25 +201,33 @@ export async function deleteRecord(
 }
 
 /**
+ * Rewrites a stored record in place (`change` edits the parsed JSON and says whether it changed):
+ * new lock_version and system_mtime, keys and links re-derived, a change-log entry. For what the
+ * server does to records besides the one a caller saves (links dropped or re-pointed, subtrees
+ * that follow their top node). Runs inside the caller's transaction.
+ */
+export async function rewriteStored(q: RecordQueries, s: Services, row: { type: string; id: number }, change: (record: Obj) => boolean): Promise<boolean> {
+  const type = s.registry.types[row.type];
+  const current = await q.get(row.type, row.id);
+  if (!type || !current) return false;
+  const record = JSON.parse(current.json);
+  if (!change(record)) return false;
+  const nowMs = Date.now();
+  record.lock_version = current.lock_version + 1;
+  record.system_mtime = isoSeconds(nowMs);
+  await q.update(current.rid!, current.lock_version, { json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs });
+  await saveDerived(q, s, { type, repoId: current.repo_id || undefined }, current.rid!, record, false);
+  await q.appendChange(current.type, current.uri, 'upsert', nowMs);
+  return true;
+}
+
+/**
  * Deleting a record removes the links other records hold to it (errors.md section 5: subjects,
  * agents, top containers, digital objects are not refused); each such record counts as updated.
  */
 async function dropLinksTo(q: RecordQueries, s: Services, referrer: RecordRow, uri: string): Promise<void> {
-  const type = s.registry.types[referrer.type];
-  const stillThere = await q.get(referrer.type, referrer.id);
-  if (!type || !stillThere) return;
-  const record = JSON.parse(stillThere.json);
-  if (!unlink(record, uri)) return;
-  const nowMs = Date.now();
-  record.lock_version = stillThere.lock_version + 1;
-  record.system_mtime = isoSeconds(nowMs);
-  await q.update(stillThere.rid!, stillThere.lock_version, {
-    json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs,
-  });
-  await saveDerived(q, s, { type, repoId: referrer.repo_id || undefined }, stillThere.rid!, record, false);
-  await q.appendChange(referrer.type, referrer.uri, 'upsert', nowMs);
+  await rewriteStored(q, s, referrer, (record) => unlink(record, uri));
 }
-
 
 /**
  * A merge: every record linking to `victim` links to `target` instead (store-level rewrite with
@@ -228,19 +236,7 @@ async function dropLinksTo(q: RecordQueries, s: Services, referrer: RecordRow, u
  */
 export async function mergeInto(trx: Knex.Transaction, s: Services, target: RecordRow, victim: RecordRow): Promise<void> {
   const q = new RecordQueries(trx);
-  const nowMs = Date.now();
   await s.hooks[victim.type]?.beforeMerge?.(trx, s, target, victim);
-  for (const referrer of await q.referrers(victim.uri)) {
-    const current = await q.get(referrer.type, referrer.id);
-    const type = s.registry.types[referrer.type];
-    if (!current || !type) continue;
-    const record = JSON.parse(current.json);
-    if (!repoint(record, victim.uri, target.uri)) continue;
-    record.lock_version = current.lock_version + 1;
-    record.system_mtime = isoSeconds(nowMs);
-    await q.update(current.rid!, current.lock_version, { json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs });
-    await saveDerived(q, s, { type, repoId: referrer.repo_id || undefined }, current.rid!, record, false);
-    await q.appendChange(referrer.type, referrer.uri, 'upsert', nowMs);
-  }
+  for (const referrer of await q.referrers(victim.uri)) await rewriteStored(q, s, referrer, (record) => repoint(record, victim.uri, target.uri));
   await deleteRecord(s, { type: s.registry.type(victim.type), repoId: victim.repo_id || undefined, showSuppressed: true }, victim.id, { trx });
 }

@@ -57,6 +57,12 @@ export interface TreeRole {
   /** The body type of the batch-create route ({"children": [...]}). */
   childrenBody: string;
   /**
+   * POST /repositories/:repo_id/<route>?target_<root>=…&component=…: a node and its subtree move
+   * to the end of another root's top level (ArchivesSpace's component transfer), with an event of
+   * `event.event_type` (a record of type `event.type`) linking the old root, the new one and the node.
+   */
+  transfer?: { route: string; permission: string; event?: { type: string; event_type: string } };
+  /**
    * What the tree views (tree/root, tree/node, waypoints) show of the root and of each node
    * besides the common fields, in order, from the parts src/trees/views.ts knows.
    * Absent: the archival shape (root: level, four_part_id, containers; node: component_id, level, containers).

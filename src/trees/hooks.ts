@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { Registry, TypeInfo } from '../registry';
-import type { TypeHooks } from '../operations/context';
+import type { Services, TypeHooks } from '../operations/context';
 import { RecordQueries } from '../store/records';
+import { rewriteStored } from '../operations/write';
 import type { Obj } from '../json';
 import { fullTree, type TreeTypes } from './views';
 import { ancestorsOf, descendants, logicalPosition, place, placeOf } from '../store/positions';
@@ -30,6 +31,23 @@ async function deleteRows(trx: Knex.Transaction, rids: number[]) {
   }
 }
 
+/**
+ * A node that moves to another root takes its subtree along: each record below it names the new
+ * root (stored JSON, links and change log, as any server-side rewrite) and sits in its tree.
+ */
+async function carrySubtree(trx: Knex.Transaction, s: Services, rid: number, rootUri: string): Promise<void> {
+  const below = await descendants(trx, rid);
+  const q = new RecordQueries(trx);
+  for (let i = 0; i < below.length; i += 500) {
+    const rids = below.slice(i, i + 500);
+    await trx('records').whereIn('rid', rids).update({ root_uri: rootUri });
+    for (const row of await trx('records').whereIn('rid', rids).select('type', 'id')) {
+      const rootProperty = s.registry.types[row.type]?.tree?.rootProperty;
+      if (rootProperty) await rewriteStored(q, s, { type: row.type, id: Number(row.id) }, (record) => ((record[rootProperty] = { ref: rootUri }), true));
+    }
+  }
+}
+
 /** Position, parent and ancestors come from storage: moves never rewrite the stored JSON. */
 function nodeHooks(type: TypeInfo): TypeHooks {
   const { rootProperty, parentProperty } = type.tree!;
@@ -54,11 +72,12 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       return { rootUri, parentUri, position, rehome } satisfies NodeState;
     },
 
-    async afterSave(trx, _s, saved) {
+    async afterSave(trx, s, saved) {
       const st = saved.state as NodeState;
       if (st.rehome) {
         const parentRid = st.parentUri ? Number((await rowOfUri(trx, st.parentUri)).rid) : null;
         await place(trx, saved.rid, st.rootUri, parentRid, saved.created ? st.position : undefined, saved.created);
+        if (!saved.created) await carrySubtree(trx, s, saved.rid, st.rootUri);
       } else if (st.position !== undefined) {
         const current = await placeOf(trx, saved.rid);
         if (current) await place(trx, saved.rid, current.root_uri, current.parent_rid, st.position);

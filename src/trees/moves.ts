@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { Actor, Services } from '../operations/context';
-import { createRecord } from '../operations/write';
+import { createRecord, updateRecord } from '../operations/write';
 import { decorateRecords } from '../operations/load';
 import { RecordQueries } from '../store/records';
 import type { Obj } from '../json';
@@ -143,5 +143,58 @@ export async function createChildren(
       await createRecord(s, actor, { type: types.node, repoId }, body, {}, { trx });
     }
     return { status: 'Updated', id: answer.id, lock_version: answer.lock_version, stale: null };
+  });
+}
+
+export interface ComponentTransfer {
+  component: string;
+  [target: string]: string | null;
+}
+
+/**
+ * POST /repositories/:repo_id/<tree.transfer.route> (ArchivesSpace's component transfer): the node
+ * goes to the end of the target root's top level, its subtree with it (the node hooks carry it), as
+ * an update of the node; then an event of the declared type links the old root (source), the new
+ * one (outcome) and the node (transfer), with the repository's agent as implementer — left out
+ * when the repository has no agent, as an event needs one.
+ */
+export async function transferComponent(
+  s: Services, actor: Actor, types: TreeTypes, repoId: number, targetUri: string, componentUri: string,
+): Promise<ComponentTransfer> {
+  const { rootProperty, parentProperty, transfer } = types.node.tree!;
+  const targetParam = `target_${types.root.name}`;
+  const idIn = (uri: string, base: string) => {
+    const m = new RegExp(`^${base.replace(':repo_id', String(repoId))}/(\\d+)$`).exec(uri);
+    return m ? Number(m[1]) : undefined;
+  };
+  const nodeId = idIn(componentUri, types.node.uri!);
+  if (nodeId === undefined) throw errors.params({ component: [`Failed validation -- must be the URI of a ${types.node.name} in /repositories/${repoId}`] });
+  if (idIn(targetUri, types.root.uri!) === undefined) {
+    throw errors.params({ [targetParam]: [`Failed validation -- must be the URI of a ${types.root.name} in /repositories/${repoId}`] });
+  }
+  return s.db.transaction(async (trx) => {
+    const node = await trx('records').where({ type: types.node.name, id: nodeId, repo_id: repoId }).first('json', 'lock_version');
+    if (!node) throw errors.notFound(types.node.model);
+    const target = await trx('records').where({ uri: targetUri, type: types.root.name }).first('uri');
+    if (!target) throw errors.params({ [targetParam]: [`Failed validation -- ${targetUri} does not exist`] });
+    const record = JSON.parse(node.json);
+    const sourceUri: string = record[rootProperty]?.ref;
+    delete record[parentProperty];
+    delete record.position;
+    const where = { type: types.node, repoId };
+    await updateRecord(s, actor, where, nodeId, { ...record, [rootProperty]: { ref: targetUri } }, {}, { trx });
+    let event: string | null = null;
+    const repository = await trx('records').where({ uri: `/repositories/${repoId}` }).first('json');
+    const agent = repository ? JSON.parse(repository.json).agent_representation?.ref : undefined;
+    if (transfer?.event && agent) {
+      const created = await createRecord(s, actor, { type: s.registry.type(transfer.event.type), repoId }, {
+        event_type: transfer.event.event_type,
+        timestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        linked_records: [{ role: 'source', ref: sourceUri }, { role: 'outcome', ref: targetUri }, { role: 'transfer', ref: componentUri }],
+        linked_agents: [{ role: 'implementer', ref: agent }],
+      }, {}, { trx });
+      event = created.uri;
+    }
+    return { component: componentUri, [rootProperty]: targetUri, event };
   });
 }
