@@ -1,6 +1,6 @@
 import {
   createEnumeration, enumerationsCsv, getEnumeration, getEnumerationByName, getEnumerationValue, listEnumerations,
-  migrateValue, moveValue, setValueSuppressed, updateEnumeration,
+  migrateValue, moveValue, updateEnumerationValue, setValueSuppressed, updateEnumeration,
 } from '../operations/enumerations';
 import { errors } from '../errors';
 import { isPlainObject } from '../json';
@@ -53,6 +53,11 @@ export function enumerationEndpoints(): Endpoint[] {
     {
       method: 'get', path: '/config/enumeration_values/:enum_val_id', permission: null, params: [valueId], summary: 'One value of a list', errors: ['NotFound'],
       handle: async (c) => json(await getEnumerationValue(c.s, c.params.enum_val_id)),
+    },
+    {
+      method: 'post', path: '/config/enumeration_values/:enum_val_id', permission: WRITE, params: [valueId], body: 'enumeration_value', errors: ['NotFound'],
+      summary: "Update a value's position or suppressed flag",
+      handle: async (c) => json(await updateEnumerationValue(c.s, c.params.enum_val_id, c.body!.record)),
     },
     {
       method: 'post', path: '/config/enumeration_values/:enum_val_id/position', permission: WRITE, errors: ['NotFound', 'Conflict'],

@@ -149,6 +149,21 @@ export async function setValueSuppressed(s: Services, id: number, suppressed: bo
   return { status: 'Suppressed', id, suppressed_state: count };
 }
 
+/**
+ * POST /config/enumeration_values/:id with an enumeration_value: its position and suppressed flag.
+ * The text of a value does not change here (records hold it): a new value and a migration do that.
+ */
+export async function updateEnumerationValue(s: Services, id: number, body: Obj) {
+  const current = await s.db.knex('enumeration_values').where({ id }).first();
+  if (!current) throw errors.notFound('EnumerationValue');
+  if (body.value !== current.value) {
+    throw errors.params({ value: [`Failed validation -- a value's text cannot change (it is "${current.value}"); add the new value to its list and move records to it with POST /config/enumerations/migration`] });
+  }
+  if (body.suppressed !== undefined && !!body.suppressed !== !!current.suppressed) await setValueSuppressed(s, id, !!body.suppressed);
+  if (body.position !== undefined && Number(body.position) !== Number(current.position)) await moveValue(s, id, Number(body.position));
+  return { status: 'Updated', id, lock_version: 0, stale: null, uri: `/config/enumeration_values/${id}`, warnings: [] };
+}
+
 export async function moveValue(s: Services, id: number, position: number) {
   await s.db.transaction(async (trx) => {
     const value = await trx('enumeration_values').where({ id }).first();

@@ -81,4 +81,23 @@ describe(`enumerations (${STORE})`, () => {
     const unknown = await t.http.post('/config/enumerations/migration').set(H).send({ enum_uri: acq.uri, from: 'nothing', to: 'purchase' });
     assert.equal(unknown.status, 404);
   });
+
+  it('updates a value from its record (position, suppressed), refuses a new text, 404 for an unknown id, 403 anonymously', async () => {
+    const created = await t.http.post('/config/enumerations').set(H).send({ name: 'box_colour', values: ['grey', 'white', 'black'] });
+    const list = (await t.http.get(created.body.uri)).body;
+    const black = list.enumeration_values.find((v: { value: string }) => v.value === 'black');
+    const moved = await t.http.post(black.uri).set(H).send({ ...black, position: 0 });
+    assert.equal(moved.status, 200, moved.text);
+    assert.deepEqual((await t.http.get(created.body.uri)).body.values, ['black', 'white', 'grey']);
+    const hidden = await t.http.post(black.uri).set(H).send({ ...(await t.http.get(black.uri)).body, suppressed: true });
+    assert.equal(hidden.status, 200, hidden.text);
+    assert.equal((await t.http.get(black.uri)).body.suppressed, true);
+    assert.equal((await t.http.get(created.body.uri)).body.values.includes('black'), false);
+    const renamed = await t.http.post(black.uri).set(H).send({ ...black, value: 'ebony' });
+    assert.equal(renamed.status, 400);
+    assert.match(renamed.body.error.value[0], /migration/);
+    assert.equal((await t.http.post('/config/enumeration_values/999999').set(H).send({ value: 'x' })).status, 404);
+    assert.equal((await t.http.post(black.uri).set(H).send({ position: 1 })).status, 400, 'value is required');
+    assert.equal((await t.http.post(black.uri).send(black)).status, 403);
+  });
 });
