@@ -39,6 +39,7 @@ export function sampleRecord(type: string, repo: number): Record<string, unknown
     group: { group_code: `g-${t}`, description: `Group ${t}` },
     user: { username: `user-${t}`, name: `User ${t}` },
     enumeration: { name: `list_${t}`, values: ['a', 'b'] },
+    enumeration_value: { value: 'a', position: 0, suppressed: false },
     oai_config: { oai_repository_name: `OAI ${t}`, oai_record_prefix: 'oai:archivesspace', oai_admin_email: 'oai@example.org' },
     archival_record_children: { children: [{ title: `Child ${t}`, level: 'file', resource: { ref: `/repositories/${repo}/resources/1` } }] },
     classification: { identifier: `RG-${t}`, title: `Record group ${t}` },

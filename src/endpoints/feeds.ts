@@ -1,15 +1,17 @@
 /**
  * What other systems sync from: the update feed (long poll over the change log), the delete
- * feed, and batch deletion; and the calculators the staff interface calls.
+ * feed, and batch deletion; and the calculators the staff interface calls (dates, extent, space).
  */
 import { can } from '../access/permissions';
 import { calculateDates, calculateExtent } from '../operations/calculators';
+import { buildingData, spaceByBuilding, spaceByLocation } from '../operations/space-calculator';
 import { batchDelete, deletedSince, updatesSince } from '../operations/feeds';
 import { PAGE_SIZE_PARAM, pageSize } from './paging';
 import { errors } from '../errors';
 import { Call, Endpoint, json } from './types';
 
 const recordUri = { name: 'record_uri', type: 'string', required: true } as const;
+const profileUri = { name: 'container_profile_uri', type: 'string', required: true } as const;
 
 /** The calculators read a record of the repository its URI names: view_repository there (as the original). */
 async function mayView(call: Call): Promise<void> {
@@ -55,6 +57,25 @@ export function feedEndpoints(): Endpoint[] {
         await mayView(call);
         return json(await calculateExtent(call.s, call.params.record_uri, call.params.unit));
       },
+    },
+    {
+      method: 'get', path: '/space_calculator/by_location', permission: null,
+      params: [profileUri, { name: 'location_uris', type: 'string[]', required: true }],
+      summary: 'How many more containers of a container profile fit in each of a list of locations',
+      handle: async (call) => json(await spaceByLocation(call.s, call.params.container_profile_uri, call.params.location_uris)),
+    },
+    {
+      method: 'get', path: '/space_calculator/by_building', permission: null,
+      params: [profileUri, { name: 'building', type: 'string', required: true }, ...['floor', 'room', 'area'].map((name) => ({ name, type: 'string' as const }))],
+      summary: 'How many more containers of a container profile fit in the locations of a building (floor, room, area narrow it)',
+      handle: async (call) => json(await spaceByBuilding(call.s, call.params.container_profile_uri, {
+        building: call.params.building, floor: call.params.floor, room: call.params.room, area: call.params.area,
+      })),
+    },
+    {
+      method: 'get', path: '/space_calculator/buildings', permission: null,
+      summary: 'The buildings of the locations, with their floors, rooms and areas',
+      handle: async (call) => json(await buildingData(call.s)),
     },
   ];
 }
