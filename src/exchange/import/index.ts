@@ -1,6 +1,7 @@
 import { eadImporter } from './ead';
 import { marcxmlImporter } from './marcxml';
 import { eacImporter } from './eac';
+import { accessionCsvImporter } from './accession-csv';
 import type { Importer } from './types';
 
 /** Every import type, by its `import_type` name. Each importer adds its own line. */
@@ -8,6 +9,7 @@ export const importers: Record<string, Importer> = {
   [eadImporter.type]: eadImporter,
   [marcxmlImporter.type]: marcxmlImporter,
   [eacImporter.type]: eacImporter,
+  [accessionCsvImporter.type]: accessionCsvImporter,
 };
 
 export * from './types';

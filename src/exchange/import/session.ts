@@ -74,7 +74,7 @@ export class ImportSession {
   }
 
   /** An agent of the type, by authority id, else by heading; created (authorized, as the display name) when none exists. */
-  protected async agent(type: string, rawHeading: string, attrs: NameAttributes): Promise<string> {
+  protected async agent(type: string, rawHeading: string, attrs: NameAttributes, detail: { name?: Obj; record?: Obj } = {}): Promise<string> {
     const heading = rawHeading.slice(0, 255) || 'Unnamed';
     const authority = attrs.authfilenumber;
     const key = `${type}|${authority ?? ''}|${heading}`;
@@ -84,11 +84,14 @@ export class ImportSession {
       (r.names ?? []).some((x: Obj) => (authority ? x.authority_id === authority : x.sort_name === heading)));
     const uri = found ?? await this.create(type, {
       publish: true,
+      ...detail.record,
       names: [{
-        ...(type === 'agent_person' ? { primary_name: heading, name_order: 'inverted' } : type === 'agent_family' ? { family_name: heading } : { primary_name: heading }),
+        ...(type === 'agent_person' ? { primary_name: heading, name_order: 'inverted' } : type === 'agent_family' ? { family_name: heading }
+          : type === 'agent_software' ? { software_name: heading } : { primary_name: heading }),
         sort_name: heading, sort_name_auto_generate: false, authorized: true, is_display_name: true,
         source: this.value('name_source', attrs.source ?? 'ingest'), ...(attrs.rules ? { rules: this.value('name_rule', attrs.rules) } : {}),
         ...(authority ? { authority_id: authority } : {}),
+        ...detail.name,
       }],
     }, [type]);
     this.agents.set(key, uri);
