@@ -69,7 +69,7 @@ export interface Server { child: ChildProcess; base: string; output: () => strin
 export async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/server.js')], {
-    cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), LOG_REQUESTS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT, env: { ...process.env, WORKERS: '1', ...env, PORT: String(port), LOG_REQUESTS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const keep = (d: Buffer) => {

@@ -316,6 +316,31 @@ async function reindexBaseline(env: Record<string, string>, dir: string): Promis
   }
 }
 
+/**
+ * Every core: the same GET and search as above, with WORKERS=2 (two server processes on the port)
+ * against the one-process figures of this run; the goal is 1.6x on 2 cores.
+ */
+async function benchWorkers(name: StoreName, env: Record<string, string>, password: string,
+  one: { get?: { url: string; stats: Stats }; search?: { url: string; stats: Stats } }): Promise<void> {
+  if (!one.get || !one.search) return;
+  const server = await startServer({ ...env, WORKERS: '2' });
+  try {
+    for (let i = 0; i < 100 && (server.output().match(/"msg":"listening"/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    const c = await Client.login(server.base, password);
+    for (const [what, m] of [['GET one accession', one.get], ['search, one term matching 1% of documents', one.search]] as const) {
+      const two = await load(server.base + m.url, c.headers);
+      record({
+        workload: `WORKERS=2: ${what}`, store: name, value: Math.round(two.rps), unit: 'req/s', baseline: Math.round(m.stats.rps),
+        ratio: Number((two.rps / m.stats.rps).toFixed(2)), target: '≥ 1.6 × WORKERS=1', met: two.rps >= 1.6 * m.stats.rps,
+        note: `${describe(two)}; WORKERS=1 in this run: ${describe(m.stats)}; ${CONNECTIONS} connections spread over the two processes`,
+        detail: { workload: two, baseline: m.stats },
+      });
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
 function ratioResult(workload: string, store: StoreName, ours: Stats, base: Stats, target: number, note = ''): void {
   const ratio = ours.rps / base.rps;
   record({
@@ -385,6 +410,8 @@ async function benchStore(name: StoreName): Promise<void> {
     // 3. The measured server, with its in-process indexer, as in production.
     const server = await startServer(env);
     watched.pid = server.child.pid;
+    // What one process answers, for the WORKERS=2 rows at the end.
+    const oneProcess: { get?: { url: string; stats: Stats }; search?: { url: string; stats: Stats } } = {};
     const raw = rawKnex(st.env.DB_URL);
     try {
       const rssAtStart = Math.round(peakRssMb(server.child.pid));
@@ -401,6 +428,7 @@ async function benchStore(name: StoreName): Promise<void> {
         const url = `${repo}/search?q=${term}&page=1&facet[]=primary_type&facet[]=subjects`;
         const hits = (await c.call('GET', url)).total_hits;
         const s = await load(server.base + url, H);
+        if (term === 'batch42') oneProcess.search = { url, stats: s };
         p95Result(`search: ${what}, facets primary_type and subjects, ${n} documents`, name, s, await alone(server.base + url, H), 20, `${hits} hits${scaled ? `; ${scaled}` : ''}`);
       }
 
@@ -410,6 +438,7 @@ async function benchStore(name: StoreName): Promise<void> {
       for (const [url, workload, target] of [[one, 'GET one accession', 0.5], [resolved, 'GET one accession with resolve[] of 3 refs (2 subjects, 1 agent)', 0.35]] as const) {
         const bytes = await c.text(url);
         const ours = await load(server.base + url, H);
+        if (url === one) oneProcess.get = { url, stats: ours };
         const bare = await startBareServer(bytes);
         let baseStats: Stats;
         try {
@@ -592,6 +621,7 @@ async function benchStore(name: StoreName): Promise<void> {
       await raw.destroy();
       await server.stop();
     }
+    await benchWorkers(name, env, password, oneProcess);
   } finally {
     if (scaled) for (const r of results) if (r.store === name && !r.note?.includes(scaled)) r.note = r.note ? `${r.note}; ${scaled}` : scaled;
     if (process.env.BENCH_KEEP) log(`kept ${dir} and ${st.env.DB_URL}`);

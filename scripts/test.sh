@@ -5,6 +5,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 stores=${TEST_STORES:-"sqlite mariadb"}
+# Servers the tests start as processes serve from one process unless a test asks for more (WORKERS).
+export WORKERS=${WORKERS:-1}
 passed=0; failed=0; skipped=0; status=0
 export MARIADB_URL=${MARIADB_URL:-mysql://root@127.0.0.1:3306}
 

@@ -3,6 +3,8 @@ import path from 'node:path';
 /** Environment → typed configuration, read in one place. */
 export interface Config {
   port: number;
+  /** Server processes on the port (node:cluster); 1 serves from this process alone. */
+  workers: number;
   dbUrl: string;
   adminPassword: string;
   defaultPageSize: number;
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     port: intFrom(env, 'PORT', 8089),
+    workers: positiveIntFrom(env, 'WORKERS', os.availableParallelism()),
     dbUrl: env.DB_URL || DEFAULT_DB_URL,
     adminPassword: env.ADMIN_PASSWORD || 'admin',
     defaultPageSize,

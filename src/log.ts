@@ -3,13 +3,15 @@
  * stderr, written synchronously so that nothing is lost when a process exits. Fields that could
  * carry a secret are redacted even if a caller passes one by mistake.
  */
+import cluster from 'node:cluster';
 import pino from 'pino';
 
 type Fields = Record<string, unknown>;
 
 const logger = pino(
   {
-    base: undefined,
+    // In a cluster (WORKERS above 1) each line says which server process wrote it.
+    base: cluster.isWorker ? { pid: process.pid } : undefined,
     messageKey: 'msg',
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },

@@ -27,6 +27,17 @@ export async function closeServices(s: Services): Promise<void> {
   await s.db.knex.destroy();
 }
 
+/** Migrates and seeds the store, then lets it go: what a cluster's primary does once before it forks its workers. */
+export async function prepareStore(config: Config): Promise<void> {
+  const registry = loadRegistry();
+  const db = await connect(config.dbUrl);
+  try {
+    await bootstrap({ config, db, registry, hooks: typeHooks(registry) });
+  } finally {
+    await db.knex.destroy();
+  }
+}
+
 /** Connects, migrates and loads the registry: everything the app and the CLI verbs share. */
 export async function openServices(config: Config, generatedDir?: string): Promise<Services> {
   const registry = loadRegistry(generatedDir);

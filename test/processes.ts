@@ -34,7 +34,7 @@ export interface Server { child: ChildProcess; base: string; exited: Promise<num
 export async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const [cmd, ...args] = command('server');
-  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), LOG_REQUESTS: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, WORKERS: process.env.WORKERS ?? '1', ...env, PORT: String(port), LOG_REQUESTS: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => { output += d; });
   child.stderr!.on('data', (d) => { output += d; });
@@ -95,7 +95,7 @@ export interface Served { child: ChildProcess; base: string; token: string; call
 export async function serve(env: Record<string, string>, username: string, password: string): Promise<Served> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'src/cli/main.ts'), 'serve', '--port', String(port)], {
-    cwd: ROOT, env: { ...process.env, LOG_REQUESTS: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT, env: { ...process.env, WORKERS: process.env.WORKERS ?? '1', LOG_REQUESTS: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (d) => { output += d; });

@@ -1,22 +1,16 @@
+import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { Config } from '../config';
 
-interface Window {
-  failures: number;
-  endsMs: number;
-}
-
-/** Beyond this many tracked names and addresses, expired windows are dropped, then the oldest. */
-const MAX_TRACKED = 50_000;
-
 /**
- * Failed logins counted per username and per client address in a fixed window. The counts are
- * kept in this process's memory: with several app processes each allows its own N failures.
+ * Failed logins counted per username and per client address in a fixed window, in the store's
+ * login_failures table, so every app process counts the same attempts (N processes do not allow
+ * N times the limit). Each key's row is changed only by single conditional statements inside one
+ * transaction, so parallel attempts cannot all slip under the limit.
  */
 export class LoginThrottle {
-  private readonly windows = new Map<string, Window>();
-
   constructor(
+    private readonly db: { transaction<T>(run: (trx: Knex.Transaction) => Promise<T>): Promise<T> },
     private readonly maxFailures: number,
     private readonly windowMs: number,
     private readonly now: () => number = Date.now,
@@ -25,59 +19,53 @@ export class LoginThrottle {
   /**
    * Counts an attempt as failed before the password is checked, so that parallel attempts
    * cannot all pass the check while the slow hash runs; `forgive` takes it back on success.
-   * Throws 429 (with Retry-After) when any key has used up its failures.
+   * Throws 429 (with Retry-After) when any key has used up its failures; then nothing is counted.
    */
-  begin(keys: string[]): void {
+  async begin(keys: string[]): Promise<void> {
     const now = this.now();
-    let waitMs = 0;
-    for (const key of keys) {
-      const w = this.current(key, now);
-      if (w && w.failures >= this.maxFailures) waitMs = Math.max(waitMs, w.endsMs - now);
-    }
+    const waitMs = await this.db.transaction(async (trx) => {
+      // Sorted, so two attempts sharing keys take their row locks in one order.
+      for (const key of [...keys].sort()) {
+        await trx('login_failures').insert({ throttle_key: key, failures: 0, ends_ms: now + this.windowMs }).onConflict('throttle_key').ignore();
+        await trx('login_failures').where({ throttle_key: key }).andWhere('ends_ms', '<=', now).update({ failures: 0, ends_ms: now + this.windowMs });
+        const counted = await trx('login_failures').where({ throttle_key: key }).andWhere('failures', '<', this.maxFailures)
+          .update({ failures: trx.raw('failures + 1') });
+        if (!counted) {
+          const row = await trx('login_failures').where({ throttle_key: key }).first('ends_ms');
+          // Rolled back: a refused attempt counts for none of its keys.
+          throw new Blocked(Number(row?.ends_ms ?? now) - now);
+        }
+      }
+      return 0;
+    }).catch((err) => {
+      if (err instanceof Blocked) return err.waitMs;
+      throw err;
+    });
     if (waitMs > 0) throw errors.tooManyLoginAttempts(Math.max(1, Math.ceil(waitMs / 1000)));
-    for (const key of keys) {
-      const w = this.current(key, now);
-      if (w) w.failures++;
-      else this.windows.set(key, { failures: 1, endsMs: now + this.windowMs });
-    }
-    this.prune(now);
+    // Expired windows are cleared now and then, not on every attempt.
+    if (Math.random() < 0.01) await this.db.transaction((trx) => trx('login_failures').where('ends_ms', '<=', now).delete());
   }
 
-  forgive(keys: string[]): void {
+  async forgive(keys: string[]): Promise<void> {
     const now = this.now();
-    for (const key of keys) {
-      const w = this.current(key, now);
-      if (w && w.failures > 0) w.failures--;
-    }
+    await this.db.transaction((trx) => trx('login_failures').whereIn('throttle_key', keys).andWhere('failures', '>', 0).andWhere('ends_ms', '>', now)
+      .update({ failures: trx.raw('failures - 1') }));
   }
+}
 
-  private current(key: string, now: number): Window | undefined {
-    const w = this.windows.get(key);
-    if (w && w.endsMs <= now) {
-      this.windows.delete(key);
-      return undefined;
-    }
-    return w;
-  }
-
-  private prune(now: number): void {
-    if (this.windows.size <= MAX_TRACKED) return;
-    for (const [key, w] of this.windows) if (w.endsMs <= now) this.windows.delete(key);
-    // Insertion order is age order: an attacker cycling through names evicts its own oldest entries.
-    for (const key of this.windows.keys()) {
-      if (this.windows.size <= MAX_TRACKED) break;
-      this.windows.delete(key);
-    }
+class Blocked extends Error {
+  constructor(readonly waitMs: number) {
+    super('blocked');
   }
 }
 
 const throttles = new WeakMap<object, LoginThrottle>();
 
-/** One throttle per set of services, that is per app process (and per test app). */
-export function loginThrottleFor(s: { config: Config }): LoginThrottle {
+/** One throttle per set of services; its counts live in the store, shared by every process. */
+export function loginThrottleFor(s: { config: Config; db: { transaction<T>(run: (trx: Knex.Transaction) => Promise<T>): Promise<T> } }): LoginThrottle {
   let t = throttles.get(s);
   if (!t) {
-    t = new LoginThrottle(s.config.loginMaxFailures, s.config.loginFailureWindowSeconds * 1000);
+    t = new LoginThrottle(s.db, s.config.loginMaxFailures, s.config.loginFailureWindowSeconds * 1000);
     throttles.set(s, t);
   }
   return t;

@@ -71,13 +71,13 @@ export async function login(s: Services, rawUsername: string, password: string, 
   const username = normaliseUsername(rawUsername);
   const throttle = loginThrottleFor(s);
   const keys = loginKeys(username, clientAddress);
-  throttle.begin(keys);
+  await throttle.begin(keys);
   const cred = await s.db.knex('credentials').where({ username }).first();
   const ok = await verifyPassword(password, cred?.password_hash ?? (await decoyHash()));
   if (!cred || !ok) throw errors.loginFailed();
   const found = await userRecordByName(s.db.knex, username);
   if (!found || found.record.is_active_user === false) throw errors.loginFailed();
-  throttle.forgive(keys);
+  await throttle.forgive(keys);
   const session = await createSession(s.db.knex, username, expiring);
   await decorateUsers(s, [found.record], { permissions: true });
   const body: Obj = { session, user: found.record };

@@ -107,10 +107,24 @@ export class EmbeddedIndex implements SearchIndex {
     }
   }
 
-  private codeFor(field: string): number {
+  /**
+   * The code of a text field when a query reads it. Another process (the indexer's lease holder in
+   * a cluster) may have added fields since this one opened the file: an unknown one is looked up.
+   */
+  private knownCode(field: string): number | undefined {
     let code = this.fieldCodes.get(field);
     if (code === undefined) {
-      code = this.fieldCodes.size + 1;
+      const row = this.db.prepare('SELECT code FROM search_text_fields WHERE field = ?').get(field) as { code: number } | undefined;
+      if (row) this.fieldCodes.set(field, (code = row.code));
+    }
+    return code;
+  }
+
+  private codeFor(field: string): number {
+    let code = this.knownCode(field);
+    if (code === undefined) {
+      // From the file, not this process's map: the lease may have been another process's before.
+      code = Number((this.db.prepare('SELECT MAX(code) AS m FROM search_text_fields').get() as { m: number | null }).m ?? 0) + 1;
       if (code >= SLOTS) throw new Error(`more than ${SLOTS - 1} text fields in the search index`);
       this.db.prepare('INSERT INTO search_text_fields (code, field) VALUES (?, ?)').run(code, field);
       this.fieldCodes.set(field, code);
@@ -242,7 +256,7 @@ export class EmbeddedIndex implements SearchIndex {
   }
 
   private textMatch(field: string, match: string, params: unknown[]): string {
-    const code = this.fieldCodes.get(field);
+    const code = this.knownCode(field);
     if (code === undefined) return '0';
     params.push(match, code);
     return `d.id IN (SELECT rowid / ${SLOTS} FROM search_text WHERE search_text MATCH ? AND rowid % ${SLOTS} = ?)`;
@@ -313,7 +327,7 @@ export class EmbeddedIndex implements SearchIndex {
       }
       case 'exists': {
         if (this.fields.kind(q.field) === 'text') {
-          const code = this.fieldCodes.get(q.field);
+          const code = this.knownCode(q.field);
           if (code === undefined) return '0';
           params.push(`%,${code},%`);
           return "(',' || d.text_codes || ',') LIKE ?";

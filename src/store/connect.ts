@@ -39,12 +39,13 @@ const ATTEMPTS = 8;
 
 /**
  * Concurrent writers on MySQL/MariaDB can deadlock or collide on a unique index they both
- * computed a value for (a tree position, a first id); the whole transaction is then retried
+ * computed a value for (a tree position, a first id), and SQLite answers BUSY (BUSY_SNAPSHOT
+ * included) to a process whose snapshot another process's write made stale; the whole transaction is then retried
  * with a fresh snapshot. Errors that answer the client (ApiError) are never retried.
  */
 export function isRetryable(err: unknown): boolean {
   const e = err as { errno?: number; code?: string };
-  return e?.errno === 1213 || e?.errno === 1205 || e?.code === 'SQLITE_BUSY' || isUniqueViolation(err);
+  return e?.errno === 1213 || e?.errno === 1205 || (typeof e?.code === 'string' && e.code.startsWith('SQLITE_BUSY')) || isUniqueViolation(err);
 }
 
 function withRetries(knex: Knex, onCommit: Array<() => void>) {

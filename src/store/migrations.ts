@@ -295,6 +295,20 @@ const migrations: Migration[] = [
       await knex.schema.dropTableIfExists('active_edits');
     },
   },
+  {
+    name: '011_login_failures',
+    async up(knex) {
+      // Failed logins per username and per client address, shared by every app process.
+      await knex.schema.createTable('login_failures', (t) => {
+        t.string('throttle_key', 320).notNullable().primary();
+        t.integer('failures').notNullable();
+        t.bigInteger('ends_ms').notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTableIfExists('login_failures');
+    },
+  },
 ];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */
