@@ -7,6 +7,8 @@ export interface Actor {
   username: string;
   /** Loaded once per request, on the first permission check. */
   grants?: Promise<Grants>;
+  /** Where the request found its session: grants come from there too (access/cache.ts). */
+  access?: { grants(username: string): Promise<Grants> };
 }
 
 /** What a user holds through group membership, by repository id. */

@@ -5,7 +5,7 @@ import { Actor, Grants, holds, loadGrants } from './grants';
 type WithStore = { db: Database };
 
 export function actorGrants(s: WithStore, actor: Actor): Promise<Grants> {
-  actor.grants ??= loadGrants(s.db.knex, actor.username);
+  actor.grants ??= actor.access ? actor.access.grants(actor.username) : loadGrants(s.db.knex, actor.username);
   return actor.grants;
 }
 

@@ -2,11 +2,14 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { Config } from '../config';
+import { bumpAccessVersion } from './access-version';
 
 /** Sessions live in the database so that any app process can serve any request. */
 export interface Session {
   username: string;
   expiring: boolean;
+  /** When the store last saw the session used (set by findSession). */
+  lastActiveMs?: number;
 }
 
 function digest(token: string): string {
@@ -14,7 +17,7 @@ function digest(token: string): string {
 }
 
 /** Activity is written at most this often per session, not on every request. */
-const TOUCH_INTERVAL_MS = 5000;
+export const TOUCH_INTERVAL_MS = 5000;
 
 export async function createSession(knex: Knex, username: string, expiring: boolean): Promise<string> {
   const token = crypto.randomBytes(32).toString('hex');
@@ -39,15 +42,22 @@ export async function findSession(knex: Knex, config: Config, token: string): Pr
     await knex('sessions').where({ token_hash: hash }).delete();
     throw errors.sessionGone(token);
   }
-  if (idleMs > TOUCH_INTERVAL_MS) await knex('sessions').where({ token_hash: hash }).update({ last_active_ms: now });
-  return { username: row.username, expiring };
+  const touched = idleMs > TOUCH_INTERVAL_MS;
+  if (touched) await knex('sessions').where({ token_hash: hash }).update({ last_active_ms: now });
+  return { username: row.username, expiring, lastActiveMs: touched ? now : Number(row.last_active_ms) };
 }
 
 export async function deleteSession(knex: Knex, token: string): Promise<void> {
-  await knex('sessions').where({ token_hash: digest(token) }).delete();
+  await knex.transaction(async (trx) => {
+    await trx('sessions').where({ token_hash: digest(token) }).delete();
+    await bumpAccessVersion(trx);
+  });
 }
 
 /** become-user: the caller's session now belongs to another user. */
 export async function repointSession(knex: Knex, token: string, username: string): Promise<void> {
-  await knex('sessions').where({ token_hash: digest(token) }).update({ username });
+  await knex.transaction(async (trx) => {
+    await trx('sessions').where({ token_hash: digest(token) }).update({ username });
+    await bumpAccessVersion(trx);
+  });
 }

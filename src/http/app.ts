@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import express, { NextFunction, Request, Response } from 'express';
 import qs from 'qs';
 import { can, maySeeSuppressed } from '../access/permissions';
-import { findSession } from '../access/sessions';
+import { accessCacheFor, type AccessView } from '../access/cache';
 import { servedEndpoints } from '../openapi';
 import type { Call, Endpoint, Reply } from '../endpoints/types';
 import { ApiError, errors } from '../errors';
@@ -22,6 +22,8 @@ const SESSION_HEADERS = ['x-archive-session', 'x-archivesspace-session', 'x_arch
 interface Locals {
   actor: Actor | null;
   token?: string;
+  /** Session, grants and repositories as this process keeps them, read once per request with a session. */
+  access?: AccessView;
 }
 
 function sessionToken(req: Request): string | undefined {
@@ -128,9 +130,16 @@ function parseMultipart(req: Request): Promise<NonNullable<Call['form']>> {
 }
 
 /** The path's repository id, parsed here and checked to exist by the operations layer. */
-function repositoryId(s: Services, raw: unknown): Promise<number> {
+function repositoryId(s: Services, raw: unknown, access?: AccessView): Promise<number> {
   if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw errors.repositoryMissing();
-  return requireRepository(s, Number(raw));
+  return existingRepository(s, Number(raw), access);
+}
+
+/** A repository the request names: from what the request's access view keeps, else from the store. */
+async function existingRepository(s: Services, id: number, access?: AccessView): Promise<number> {
+  if (!access) return requireRepository(s, id);
+  if (!(await access.repositoryExists(id))) throw errors.repositoryMissing();
+  return id;
 }
 
 /**
@@ -144,10 +153,10 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     const bodyParams = endpoint.jsonParams ? jsonFields(req, s.config.maxJsonDepth) : {};
     const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...(req.query as object), ...req.params };
     const call: Call = { s, actor: locals.actor, token: locals.token, client: req.ip, params: {}, maySeeSuppressed: false, rawParams: source };
-    if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryId(s, req.params.repo_id);
+    if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryId(s, req.params.repo_id, locals.access);
     call.params = parseParams(endpoint.params ?? [], source);
     // A repository named by a repo_id parameter (merge requests, memberships) is checked as a path's is.
-    if (call.repoId === undefined && typeof call.params.repo_id === 'number') call.repoId = await requireRepository(s, call.params.repo_id);
+    if (call.repoId === undefined && typeof call.params.repo_id === 'number') call.repoId = await existingRepository(s, call.params.repo_id, locals.access);
     checkResolveDepth(s.config, call.params.resolve);
     if (endpoint.paginated) call.paging = parsePaging(s.config, source);
     checkResolveDepth(s.config, call.paging?.resolve);
@@ -212,9 +221,11 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
     locals.actor = null;
     const token = sessionToken(req);
     if (token === undefined) return next();
-    const session = await findSession(s.db.knex, s.config, token);
+    const access = await accessCacheFor(s.db).sync(s.db.knex);
+    const session = await access.session(s.config, token);
     locals.token = token;
-    locals.actor = { username: session.username };
+    locals.actor = { username: session.username, access };
+    locals.access = access;
     next();
   });
 

@@ -9,6 +9,7 @@ import { prepareRecord } from '../validation';
 import type { Obj } from '../json';
 import { GLOBAL_REPO_ID } from '../registry';
 import { ADMINISTRATOR_GRANTS, DEFAULT_REPOSITORY_GROUPS, PERMISSION_BY_CODE } from '../access/permission-table';
+import { bumpAccessVersion } from '../access/access-version';
 
 export const ADMINISTRATORS = 'administrators';
 
@@ -58,11 +59,13 @@ export const groupHooks: TypeHooks = {
     const grants: string[] = saved.record.grants_permissions ?? [];
     if (members.length) await trx('group_members').insert(members.map((username) => ({ group_rid: saved.rid, repo_id, username })));
     if (grants.length) await trx('group_grants').insert(grants.map((permission) => ({ group_rid: saved.rid, repo_id, permission })));
+    await bumpAccessVersion(trx);
   },
 
   async beforeDelete(trx, _s, row) {
     await trx('group_members').where({ group_rid: row.rid }).delete();
     await trx('group_grants').where({ group_rid: row.rid }).delete();
+    await bumpAccessVersion(trx);
   },
 };
 

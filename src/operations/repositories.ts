@@ -4,6 +4,7 @@ import { errors } from '../errors';
 import { REPOSITORY_TYPE } from '../registry';
 import { createDefaultGroups } from './groups';
 import type { Services, TypeHooks } from './context';
+import { bumpAccessVersion } from '../access/access-version';
 
 /** The repository a path names, which must exist (400 otherwise, as the reference answers). */
 export async function requireRepository(s: Services, id: number): Promise<number> {
@@ -38,6 +39,7 @@ async function deleteContainedRecords(trx: Knex.Transaction, s: Services, repoId
   for (const table of ['unique_keys', 'lookup_keys']) await trx(table).whereIn('rid', contained()).delete();
   await trx('record_refs').whereIn('from_rid', contained()).delete();
   for (const table of ['group_members', 'group_grants']) await trx(table).whereIn('group_rid', contained()).delete();
+  await bumpAccessVersion(trx);
   await trx('records').where({ repo_id: repoId }).whereIn('type', scoped).delete();
   await new RecordQueries(trx).appendChanges(uris, 'delete', Date.now());
 }

@@ -10,6 +10,7 @@ import { ADMINISTRATORS, setMembership } from './groups';
 import { readRecord } from './load';
 import { decorateUsers, normaliseUsername, setPassword, userRecordByName } from './users';
 import { createRecord, deleteRecord, updateRecord, type WriteResult } from './write';
+import { bumpAccessVersion } from '../access/access-version';
 
 /**
  * The user operations the /users routes run: a user is a record written by the generic
@@ -115,6 +116,7 @@ export async function deleteUser(s: Services, actor: Actor, userId: number): Pro
     }
     await trx('credentials').where({ username: user.username }).delete();
     await trx('sessions').where({ username: user.username }).delete();
+    await bumpAccessVersion(trx);
     await deleteRecord(s, userWhere(s), userId, { trx });
   });
   return { status: 'Deleted', id: userId };
@@ -126,7 +128,12 @@ export async function setUserActive(s: Services, actor: Actor, userId: number, a
   if (user.is_system_user) throw errors.userNotFound();
   const { record, warnings } = prepareRecord(s.registry, s.enums, 'user', { ...user, is_active_user: active });
   await updateRecord(s, actor, userWhere(s), userId, record, warnings);
-  if (!active) await s.db.knex('sessions').where({ username: user.username }).delete();
+  if (!active) {
+    await s.db.transaction(async (trx) => {
+      await trx('sessions').where({ username: user.username }).delete();
+      await bumpAccessVersion(trx);
+    });
+  }
   return userJson(s, userId, { permissions: true });
 }
 

@@ -309,6 +309,20 @@ const migrations: Migration[] = [
       await knex.schema.dropTableIfExists('login_failures');
     },
   },
+  {
+    name: '012_access_version',
+    async up(knex) {
+      // Bumped with every change to who may do what; processes keep sessions and grants until it moves.
+      await knex.schema.createTable('access_version', (t) => {
+        t.integer('id').primary();
+        t.bigInteger('version').notNullable();
+      });
+      await knex('access_version').insert({ id: 1, version: 0 });
+    },
+    async down(knex) {
+      await knex.schema.dropTableIfExists('access_version');
+    },
+  },
 ];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */

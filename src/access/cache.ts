@@ -1,0 +1,113 @@
+/**
+ * What every authenticated request needs before its own work (its session, the user's grants,
+ * that the path's repository exists), kept in this process between requests. Exact across
+ * processes: every change that could make a kept answer wrong (a group's members or grants, a
+ * session ended or handed to another user, a user or repository deleted) bumps one version row in
+ * the same transaction (bumpAccessVersion, access-version.ts), and each request reads that row once, emptying what is
+ * kept when it moved. One small read instead of three per request; nothing is ever stale.
+ */
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Config } from '../config';
+import { REPOSITORY_TYPE } from '../registry';
+import { Grants, loadGrants } from './grants';
+import { findSession, Session, TOUCH_INTERVAL_MS } from './sessions';
+
+/** Bounds on what is kept, so that a flood of distinct tokens cannot grow the process. */
+const MAX_KEPT = 10_000;
+
+interface KeptSession extends Session {
+  lastActiveMs: number;
+}
+
+export class AccessCache {
+  private version = -1;
+  private readonly sessions = new Map<string, KeptSession>();
+  private readonly grants = new Map<string, Promise<Grants>>();
+  private readonly repositories = new Set<number>();
+
+  /** Reads the version row; whatever was kept under another version is dropped. Once per request. */
+  async sync(knex: Knex): Promise<AccessView> {
+    const row = await knex('access_version').where({ id: 1 }).first('version');
+    const version = Number(row?.version ?? 0);
+    if (version !== this.version) {
+      this.sessions.clear();
+      this.grants.clear();
+      this.repositories.clear();
+      this.version = version;
+    }
+    return new AccessView(this, knex);
+  }
+
+  /** @internal */ keptSession(hash: string) { return this.sessions.get(hash); }
+  /** @internal */ keepSession(hash: string, s: KeptSession) { bounded(this.sessions).set(hash, s); }
+  /** @internal */ keptGrants(username: string, load: () => Promise<Grants>) {
+    let g = this.grants.get(username);
+    if (!g) {
+      g = load();
+      bounded(this.grants).set(username, g);
+      g.catch(() => this.grants.delete(username));
+    }
+    return g;
+  }
+  /** @internal */ hasRepository(id: number) { return this.repositories.has(id); }
+  /** @internal */ keepRepository(id: number) { if (this.repositories.size < MAX_KEPT) this.repositories.add(id); }
+}
+
+function bounded<K, V>(map: Map<K, V>): Map<K, V> {
+  if (map.size >= MAX_KEPT) map.delete(map.keys().next().value as K);
+  return map;
+}
+
+/** The answers of one request, under the version it read. */
+export class AccessView {
+  constructor(private readonly cache: AccessCache, private readonly knex: Knex) {}
+
+  /**
+   * The session of a token. A kept one is checked for idleness by this process's clock; one that
+   * looks timed out is read again (another process may have seen it active since), and the store
+   * decides, as without the cache.
+   */
+  async session(config: Config, token: string): Promise<Session> {
+    const hash = crypto.createHash('sha256').update(token).digest('hex');
+    const kept = this.cache.keptSession(hash);
+    const now = Date.now();
+    if (kept) {
+      const idleMs = now - kept.lastActiveMs;
+      const limitMs = (kept.expiring ? config.sessionExpireAfterSeconds : config.sessionNonexpirableForceExpireAfterSeconds) * 1000;
+      if (!(kept.expiring && config.sessionExpireAfterSeconds < 0) && idleMs > limitMs) return this.fromStore(config, token, hash);
+      if (idleMs > TOUCH_INTERVAL_MS) {
+        await this.knex('sessions').where({ token_hash: hash }).update({ last_active_ms: now });
+        kept.lastActiveMs = now;
+      }
+      return { username: kept.username, expiring: kept.expiring };
+    }
+    return this.fromStore(config, token, hash);
+  }
+
+  private async fromStore(config: Config, token: string, hash: string): Promise<Session> {
+    const session = await findSession(this.knex, config, token);
+    this.cache.keepSession(hash, { ...session, lastActiveMs: session.lastActiveMs ?? Date.now() });
+    return { username: session.username, expiring: session.expiring };
+  }
+
+  grants(username: string): Promise<Grants> {
+    return this.cache.keptGrants(username, () => loadGrants(this.knex, username));
+  }
+
+  async repositoryExists(id: number): Promise<boolean> {
+    if (this.cache.hasRepository(id)) return true;
+    const row = await this.knex('records').where({ type: REPOSITORY_TYPE, id }).first('rid');
+    if (row) this.cache.keepRepository(id);
+    return !!row;
+  }
+}
+
+const caches = new WeakMap<object, AccessCache>();
+
+/** One cache per store connection, that is per app process (and per test app). */
+export function accessCacheFor(db: object): AccessCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new AccessCache()));
+  return cache;
+}

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
+import { viewerAndNobody } from '../exchange/viewer';
+
+describe(`what a process keeps of sessions, grants and repositories (${STORE})`, () => {
+  let t: TestApp;
+  let H: Record<string, string>;
+  let repo: number;
+
+  before(async () => {
+    t = await startTestApp();
+    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
+    repo = await createRepository(t, 'KEPT');
+  });
+  after(async () => t?.close());
+
+  /** The SQL a request ran. */
+  async function queriesOf(run: () => Promise<unknown>): Promise<string[]> {
+    const seen: string[] = [];
+    const listen = (q: { sql: string }) => seen.push(q.sql);
+    t.services.db.knex.on('query', listen);
+    try {
+      await run();
+    } finally {
+      t.services.db.knex.off('query', listen);
+    }
+    return seen;
+  }
+
+  it('reads one version row per request instead of the session, the grants and the repository again', async () => {
+    const acc = await t.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'K1', title: 'Kept' });
+    await t.http.get(acc.body.uri).set(H).expect(200);
+    const sql = await queriesOf(() => t.http.get(acc.body.uri).set(H).expect(200));
+    assert.ok(sql.some((q) => /access_version/.test(q)), sql.join('\n'));
+    assert.equal(sql.filter((q) => /from [`"]?(sessions|group_members)[`"]?/i.test(q)).length, 0, sql.join('\n'));
+    assert.equal(sql.filter((q) => /[`"]type[`"] = \?/.test(q) && /[`"]id[`"] = \?/.test(q) && /rid/.test(q) && !/json/.test(q)).length, 0, `no repository look-up: ${sql.join('\n')}`);
+  });
+
+  it('sees at once a membership removed, a session ended and a repository deleted', async () => {
+    const other = await createRepository(t, 'GONE');
+    const { viewer } = await viewerAndNobody(t, other, 'kept');
+    const V = { 'X-ArchivesSpace-Session': viewer };
+    await t.http.get(`/repositories/${other}/accessions`).query({ page: 1 }).set(V).expect(200);
+    const group = (await t.http.get(`/repositories/${other}/groups`).query({ group_code: 'repository-viewers' }).set(H)).body[0];
+    const current = (await t.http.get(group.uri).set(H)).body;
+    await t.http.post(group.uri).set(H).send({ ...current, member_usernames: [] }).expect(200);
+    assert.equal((await t.http.get(`/repositories/${other}/accessions`).query({ page: 1 }).set(V)).status, 403);
+
+    await t.http.get(`/repositories/${other}`).set(H).expect(200);
+    await t.http.delete(`/repositories/${other}`).set(H).expect(200);
+    const gone = await t.http.get(`/repositories/${other}/accessions`).query({ page: 1 }).set(H);
+    assert.deepEqual([gone.status, gone.body], [400, { error: { repo_id: ['Failed validation -- The Repository must exist'] } }]);
+
+    await t.http.get('/users/current-user').set(V).expect(200);
+    await t.http.post('/logout').set(V).expect(200);
+    assert.equal((await t.http.get('/users/current-user').set(V)).status, 412);
+  });
+});
