@@ -19,23 +19,26 @@ const ROUND = 16;
 export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void> {
   const uris = [...new Set(records.map((r) => r.uri).filter((u): u is string => typeof u === 'string'))];
   const publishable = Object.values(s.registry.types).filter((t) => t.props.publish && t.uri).map((t) => t.name);
-  // Which records link each one (ids only: a subject may be linked by thousands), then their
-  // contents a few at a time until one of them shows it, so the cost follows the answer.
-  const candidates = new Map<string, number[]>();
-  const links: Array<{ to_uri: string; rid: number }> = uris.length
-    ? await db('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
-      .whereIn('x.to_uri', uris).whereIn('r.type', publishable).where('r.suppressed', false)
-      .orderBy('r.rid').select('x.to_uri', 'r.rid')
-    : [];
-  for (const l of links) candidates.set(l.to_uri, [...(candidates.get(l.to_uri) ?? []), Number(l.rid)]);
   const linked = new Set<string>();
   const hiddenRepos = new Map<number, boolean>();
   type Row = { rid: number; repo_id: number; json: string; parent_rid: number | null; root_uri: string | null };
-  for (let round = 0; ; round++) {
-    const open = [...candidates].filter(([uri, rids]) => !linked.has(uri) && rids.length > round * ROUND);
-    if (!open.length) break;
-    const batch = [...new Set(open.flatMap(([, rids]) => rids.slice(round * ROUND, (round + 1) * ROUND)))];
-    const rows: Row[] = await db('records').whereIn('rid', batch).select('rid', 'repo_id', 'json', 'parent_rid', 'root_uri');
+  // The records linking each one, a few at a time in rid order along the (to_uri, from_rid) index,
+  // so a subject linked by thousands costs what its first linking records cost, until one shows it.
+  const after = new Map<string, number>(uris.map((u) => [u, 0]));
+  while (after.size) {
+    const page: Array<{ to_uri: string; rid: number }> = [];
+    const open = [...after];
+    for (let i = 0; i < open.length; i += 50) {
+      const next = (uri: string, from: number) => db('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+        .where('x.to_uri', uri).andWhere('x.from_rid', '>', from).whereIn('r.type', publishable).where('r.suppressed', false)
+        .orderBy('x.from_rid').limit(ROUND).select('x.to_uri', 'x.from_rid as rid');
+      const [first, ...rest] = open.slice(i, i + 50);
+      const query = db.select('*').from(next(...first).as('p0'));
+      rest.forEach(([uri, from], k) => query.unionAll(db.select('*').from(next(uri, from).as(`p${k + 1}`))));
+      page.push(...(await query));
+    }
+    if (!page.length) break;
+    const rows: Row[] = await db('records').whereIn('rid', [...new Set(page.map((p) => Number(p.rid)))]).select('rid', 'repo_id', 'json', 'parent_rid', 'root_uri');
     const published = rows.filter((r) => JSON.parse(r.json).publish === true);
     const unknownRepos = [...new Set(published.map((r) => Number(r.repo_id)).filter((id) => id > 0 && !hiddenRepos.has(id)))];
     for (const repo of unknownRepos.length ? await db('records').where('type', 'repository').whereIn('id', unknownRepos).select('id', 'json') : []) {
@@ -44,7 +47,14 @@ export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Ser
     const shown = published.filter((r) => !hiddenRepos.get(Number(r.repo_id)));
     const hidden = await underHiddenAncestor(db, shown);
     const showing = new Set(shown.filter((r) => !hidden.has(r)).map((r) => Number(r.rid)));
-    for (const [uri, rids] of open) if (rids.slice(round * ROUND, (round + 1) * ROUND).some((rid) => showing.has(rid))) linked.add(uri);
+    const counts = new Map<string, number>();
+    for (const p of page) {
+      if (showing.has(Number(p.rid))) linked.add(p.to_uri);
+      counts.set(p.to_uri, (counts.get(p.to_uri) ?? 0) + 1);
+      after.set(p.to_uri, Math.max(after.get(p.to_uri) ?? 0, Number(p.rid)));
+    }
+    // Still open: not shown yet, and a full page (so possibly more linking records).
+    for (const uri of [...after.keys()]) if (linked.has(uri) || counts.get(uri) !== ROUND) after.delete(uri);
   }
   for (const record of records) record[IMPLIED_PUBLICATION_FIELD] = linked.has(record.uri);
 }

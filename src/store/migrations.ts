@@ -323,6 +323,16 @@ const migrations: Migration[] = [
       await knex.schema.dropTableIfExists('access_version');
     },
   },
+  {
+    name: '013_links_to_in_order',
+    async up(knex) {
+      // The records linking one record, in rid order, read a few at a time (implied publication).
+      await knex.schema.alterTable('record_refs', (t) => t.index(['to_uri', 'from_rid'], 'record_refs_to_from'));
+    },
+    async down(knex) {
+      await knex.schema.alterTable('record_refs', (t) => t.dropIndex(['to_uri', 'from_rid'], 'record_refs_to_from'));
+    },
+  },
 ];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */

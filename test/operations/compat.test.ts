@@ -139,6 +139,18 @@ describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
     assert.deepEqual(await linked(), [false, false, false], 'a suppressed record does not count');
   });
 
+  it('finds the one published record among many that link a subject (is_linked_to_published_record past the first pages)', async () => {
+    const subject = await create('/subjects', { source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: 'Many links', term_type: 'topical', vocabulary: '/vocabularies/1' }] });
+    const linkedNow = async () => (await t.http.get(subject.uri).set(H)).body.is_linked_to_published_record;
+    for (let i = 0; i < 40; i++) await create(`${repo}/accessions`, { id_0: `ML-${i}`, title: `Unpublished ${i}`, publish: false, subjects: [{ ref: subject.uri }] });
+    assert.equal(await linkedNow(), false, 'forty unpublished links');
+    const last = await create(`${repo}/accessions`, { id_0: 'ML-last', title: 'Published', publish: true, subjects: [{ ref: subject.uri }] });
+    assert.equal(await linkedNow(), true, 'the forty-first, published, shows it');
+    const current = (await t.http.get(last.uri).set(H)).body;
+    assert.equal((await t.http.post(last.uri).set(H).send({ ...current, publish: false })).status, 200);
+    assert.equal(await linkedNow(), false);
+  });
+
   it("gives a top container the restrictions in force of the records holding it and of their ancestors (active_restrictions, restricted)", async () => {
     const restrict = (type: string, rr: object) => ({ jsonmodel_type: 'note_multipart', type, rights_restriction: rr, subnotes: [{ jsonmodel_type: 'note_text', content: 'Closed' }] });
     const box = await create(`${repo}/top_containers`, { type: 'box', indicator: 'R1' });
