@@ -1,11 +1,12 @@
 /**
- * Finding aids of resources: EAD 2002 (`resource_descriptions/:id.xml`), the export metadata
+ * Finding aids of resources: EAD 2002 or EAD3 (`resource_descriptions/:id.xml`), the export metadata
  * routes, and container labels (`resource_labels/:id.tsv`), with ArchivesSpace's paths and
  * parameters. Unpublished content only when asked for (never for the public user); suppressed
  * resources and components never.
  */
 import { exportFilename, exportMetadata, loadForExport, xmlReply } from '../exchange/export/common';
 import { EAD_RESOLVE, writeEad } from '../exchange/export/ead';
+import { writeEad3 } from '../exchange/export/ead3';
 import { writeLabels } from '../exchange/export/labels';
 import { errors } from '../errors';
 import { readRecord } from '../operations/load';
@@ -31,15 +32,14 @@ export function findingAidEndpoints(): Endpoint[] {
       produces: 'application/xml',
       summary: 'Get an EAD representation of a Resource',
       handle: async (call) => {
-        // Said plainly rather than answered with EAD 2002 when something else was asked for.
-        if (call.params.ead3) throw errors.params({ ead3: ['EAD3 export is not available yet: ask for EAD 2002 (ead3=false)'] });
+        // Said plainly rather than answered with EAD when a PDF was asked for.
         if (call.params.print_pdf) throw errors.params({ print_pdf: ['PDF finding aids are not available yet: ask for the EAD (print_pdf=false)'] });
         const { resource, repository } = await load(call, call.params.id);
         const options = {
           includeUnpublished: unpublishedWanted(call, call.params.include_unpublished),
           includeDaos: !!call.params.include_daos, includeUris: call.params.include_uris !== false, numberedCs: !!call.params.numbered_cs,
         };
-        return xmlReply((w) => writeEad(call.s, w, resource, repository, options));
+        return xmlReply((w) => (call.params.ead3 ? writeEad3 : writeEad)(call.s, w, resource, repository, options));
       },
     },
     {

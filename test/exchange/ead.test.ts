@@ -136,6 +136,39 @@ describe(`EAD 2002 export of resources (${STORE})`, function () {
     assert.equal(xpath(daos, `count(//${el('c03')}//${el('daogrp')}/${el('daoloc')})`), '2');
   });
 
+  it('is valid EAD3 with every option (ead3=true), with the same components, dates, extents, containers, notes and access points', async () => {
+    for (const query of [{}, { include_unpublished: true }, { include_daos: true }, { numbered_cs: true }, { include_daos: true, numbered_cs: true, include_unpublished: true }]) {
+      const res = await ead({ ...query, ead3: true });
+      assert.equal(res.status, 200, res.body);
+      assertValid(res.body, 'ead3.xsd');
+    }
+    const xml = (await ead({ ead3: true, numbered_cs: true, include_daos: true })).body;
+    assert.match(xml, /<ead xmlns="http:\/\/ead3\.archivists\.org\/schema\/"/);
+    assert.equal(xpath(xml, `string(//${el('control')}/${el('maintenancestatus')}/@value)`), 'derived');
+    assert.equal(xpath(xml, `string(//${el('titleproper')}[not(@localtype)])`), 'Guide to the Marie Curie papers MS.0042');
+    assert.equal(xpath(xml, `string(//${el('archdesc')}/${el('did')}/${el('unittitle')})`), 'Marie Curie papers');
+    assert.equal(xpath(xml, `string(//${el('archdesc')}/${el('did')}/${el('unitdatestructured')}[@unitdatetype="bulk"]//${el('fromdate')}/@standarddate)`), '1900');
+    assert.ok(xpath(xml, `string(//${el('archdesc')}/${el('did')}/${el('physdescstructured')}/${el('quantity')})`), 'an extent quantity');
+    const dsc = xml.slice(xml.indexOf('<dsc>'));
+    const read = [...dsc.matchAll(/<c(\d\d)\b([^>]*)><did><unittitle>(.*?)<\/unittitle>/g)].map((m) => ({
+      depth: Number(m[1]), level: /level="([^"]+)"/.exec(m[2])?.[1], title: m[3].replace(/<[^>]+>/g, '').replace(/&amp;/g, '&'),
+    }));
+    assert.deepEqual(read, published.map((c) => ({ depth: c.depth, level: c.level, title: c.title.replace(/<[^>]+>/g, '') })));
+    assert.equal(xpath(xml, `string(//${el('c03')}/${el('did')}/${el('unittitle')}/${el('emph')}/@render)`), 'italic');
+    assert.equal(xpath(xml, `string(//${el('c03')}//${el('container')}[@localtype="box"]/@containerid)`), '3900001');
+    assert.equal(xpath(xml, `//${el('c03')}//${el('container')}[@localtype="folder"]/@parent = //${el('c03')}//${el('container')}[@localtype="box"]/@id`), 'true');
+    assert.equal(xpath(xml, `string(//${el('c03')}//${el('unitdatestructured')}//${el('todate')}/@standarddate)`), '1920');
+    assert.ok(xpath(xml, `string(//${el('c03')}//${el('dao')}/@href)`), 'the digital object as dao');
+    assert.equal(xpath(xml, `string(//${el('c04')}/${el('scopecontent')}/${el('head')})`), 'Scope and Contents');
+    assert.equal(xpath(xml, `string(//${el('c04')}//${el('chronitem')}[2]/${el('datesingle')})`), '1911');
+    assert.equal(xpath(xml, `string(//${el('c04')}//${el('chronitem')}[2]//${el('event')}[2])`), 'Solvay conference');
+    assert.equal(xpath(xml, `string(//${el('c04')}//${el('list')}[@listtype="ordered"]/@numeration)`), 'decimal');
+    assert.equal(xpath(xml, `string(//${el('c04')}/${el('index')}//${el('persname')}/${el('part')})`), 'Curie, Pierre');
+    assert.equal(xpath(xml, `string(//${el('archdesc')}/${el('did')}/${el('origination')}[@label="Creator"]/${el('persname')}/@relator)`), 'aut');
+    assert.equal(xpath(xml, `string(//${el('archdesc')}/${el('controlaccess')}/${el('subject')}/@source)`), 'lcsh');
+    assert.equal(xpath(xml, `string(//${el('archdesc')}/${el('controlaccess')}/${el('geogname')}/${el('part')})`), 'Paris (France)');
+  });
+
   it('answers 404 for unknown and suppressed resources, 403 without view_repository, 400 for bad parameters', async () => {
     const { nobody, viewer } = await viewerAndNobody(t, f.repo, 'ead');
     assert.equal((await ead({}, viewer)).status, 200);
@@ -146,8 +179,9 @@ describe(`EAD 2002 export of resources (${STORE})`, function () {
     assert.equal(bad.status, 400);
     assert.ok(bad.body.error.include_daos, bad.text);
     assert.equal((await t.http.get(`/repositories/99999/resource_descriptions/${f.resource}.xml`).set(H)).status, 400);
-    const ead3 = await t.http.get(`${base}/resource_descriptions/${f.resource}.xml`).query({ ead3: true }).set(H);
+    const ead3 = await t.http.get(`${base}/resource_descriptions/${f.resource}.xml`).query({ ead3: 'sometimes' }).set(H);
     assert.deepEqual([ead3.status, Object.keys(ead3.body.error)], [400, ['ead3']]);
+    assert.equal((await t.http.get(`${base}/resource_descriptions/999999.xml`).query({ ead3: true }).set(H)).status, 404);
   });
 
   it('answers the metadata routes with ArchivesSpace file names', async () => {
@@ -205,6 +239,10 @@ describe(`archive-records export-ead (${STORE})`, function () {
     const ran = await cli(['export-ead', '--repo', String(repo), '--resource', String(published), '--out', one], env);
     assert.equal(ran.code, 0, ran.stderr);
     assertValid(fs.readFileSync(one, 'utf8'), 'ead.xsd');
+    const three = path.join(dir, 'three.xml');
+    const ran3 = await cli(['export-ead', '--repo', String(repo), '--resource', String(published), '--ead3', '--out', three], env);
+    assert.equal(ran3.code, 0, ran3.stderr);
+    assertValid(fs.readFileSync(three, 'utf8'), 'ead3.xsd');
     const folder = path.join(dir, 'all');
     const bulk = await cli(['export-ead', '--repo', String(repo), '--all-published', '--out', folder], env);
     assert.equal(bulk.code, 0, bulk.stderr);

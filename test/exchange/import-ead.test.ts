@@ -95,6 +95,15 @@ describe(`EAD import (${STORE})`, function () {
       return flat;
     };
     assert.deepEqual(await shape(second.created.find((u) => u.includes('/resources/'))!), await shape(resource));
+    // The same through EAD3: exported with ead3=true, imported again, the same tree.
+    const xml3 = await t.http.get(`${resource.replace('/resources/', '/resource_descriptions/')}.xml`).query({ include_unpublished: true, ead3: true }).set(H)
+      .buffer(true).parse((r, done) => { let s = ''; r.setEncoding('utf8'); r.on('data', (c: string) => (s += c)); r.on('end', () => done(null, s)); });
+    assert.match(xml3.body, /ead3\.archivists\.org/);
+    const exported3 = path.join(scratch, 'exported-ead3.xml');
+    fs.writeFileSync(exported3, xml3.body);
+    const third = (await t.http.post('/repositories').set(H).send({ repo_code: 'IMP3', name: 'Round trip EAD3' })).body.id;
+    const again = await ead.run(t.services, third, admin, { path: exported3, name: 'third' }, quiet());
+    assert.deepEqual(await shape(again.created.find((u) => u.includes('/resources/'))!), await shape(resource));
   });
 });
 

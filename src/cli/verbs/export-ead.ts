@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { EAD_RESOLVE, writeEad } from '../../exchange/export/ead';
+import { writeEad3 } from '../../exchange/export/ead3';
 import { loadForExport } from '../../exchange/export/common';
 import { XmlWriter } from '../../exchange/xml';
 import type { Services } from '../../operations/context';
@@ -19,6 +20,7 @@ interface Options {
   includeUnpublished?: boolean;
   includeDaos?: boolean;
   numberedCs?: boolean;
+  ead3?: boolean;
 }
 
 /** Writes one resource's EAD to a file, complete or not at all (a `.partial` file is renamed at the end). */
@@ -30,7 +32,7 @@ async function exportOne(s: Services, repoId: number, resourceId: number, file: 
   const w = new XmlWriter((chunk) => new Promise<void>((resolve, reject) => out.write(chunk, (err) => (err ? reject(err) : resolve()))));
   try {
     w.declaration();
-    await writeEad(s, w, resource, repository, {
+    await (o.ead3 ? writeEad3 : writeEad)(s, w, resource, repository, {
       includeUnpublished: !!o.includeUnpublished, includeDaos: !!o.includeDaos, includeUris: true, numberedCs: !!o.numberedCs,
     });
     await w.end();
@@ -58,7 +60,7 @@ export const exportEadVerb: Verb = {
   register(program) {
     program
       .command('export-ead')
-      .description('write EAD 2002 finding aids: one resource (to a file or standard output), or every published resource of a repository into a folder')
+      .description('write EAD 2002 (or EAD3) finding aids: one resource (to a file or standard output), or every published resource of a repository into a folder')
       .option('--repo <id>', 'the repository (its number, as in /repositories/2)')
       .option('--resource <id>', 'the resource to export (its number)')
       .option('--all-published', 'every published, unsuppressed resource of the repository, one file each (needs --out <folder>)')
@@ -66,6 +68,7 @@ export const exportEadVerb: Verb = {
       .option('--include-unpublished', 'include unpublished components, notes and agents (marked audience="internal")')
       .option('--include-daos', 'include digital objects as dao / daogrp')
       .option('--numbered-cs', 'write <c01>..<c12> instead of <c>')
+      .option('--ead3', 'write EAD3 instead of EAD 2002')
       .action(action(async (options: Options) => {
         const repoId = number('--repo', options.repo);
         if (!!options.resource === !!options.allPublished) throw new CliError('give --resource <id> or --all-published (one of them)');

@@ -47,14 +47,14 @@ export interface EadOptions {
   numberedCs: boolean;
 }
 
-const DID_NOTES = new Set(['abstract', 'dimensions', 'physdesc', 'langmaterial', 'physloc', 'materialspec', 'physfacet']);
-const ARCHDESC_NOTES = new Set([
+export const DID_NOTES = new Set(['abstract', 'dimensions', 'physdesc', 'langmaterial', 'physloc', 'materialspec', 'physfacet']);
+export const ARCHDESC_NOTES = new Set([
   'accruals', 'appraisal', 'arrangement', 'bioghist', 'accessrestrict', 'legalstatus', 'userestrict', 'custodhist', 'altformavail',
   'originalsloc', 'fileplan', 'odd', 'acqinfo', 'otherfindaid', 'phystech', 'prefercite', 'processinfo', 'relatedmaterial',
   'scopecontent', 'separatedmaterial',
 ]);
 /** The heads ArchivesSpace gives notes without a label (its English note-type names). */
-const NOTE_HEADS: Record<string, string> = {
+export const NOTE_HEADS: Record<string, string> = {
   accruals: 'Accruals', appraisal: 'Appraisal', arrangement: 'Arrangement', bioghist: 'Biographical / Historical',
   accessrestrict: 'Conditions Governing Access', legalstatus: 'Legal Status', userestrict: 'Conditions Governing Use',
   custodhist: 'Custodial History', altformavail: 'Existence and Location of Copies', originalsloc: 'Existence and Location of Originals',
@@ -63,40 +63,40 @@ const NOTE_HEADS: Record<string, string> = {
   relatedmaterial: 'Related Materials', scopecontent: 'Scope and Contents', separatedmaterial: 'Separated Materials',
   bibliography: 'Bibliography', index: 'Index',
 };
-const SUBJECT_ELEMENTS: Record<string, string> = {
+export const SUBJECT_ELEMENTS: Record<string, string> = {
   function: 'function', genre_form: 'genreform', style_period: 'genreform', geographic: 'geogname', cultural_context: 'geogname',
   occupation: 'occupation', topical: 'subject', uniform_title: 'title',
 };
-const AGENT_ELEMENTS: Record<string, string> = {
+export const AGENT_ELEMENTS: Record<string, string> = {
   agent_person: 'persname', agent_family: 'famname', agent_corporate_entity: 'corpname', agent_software: 'name',
 };
-const INDEX_ITEM_ELEMENTS: Record<string, string> = {
+export const INDEX_ITEM_ELEMENTS: Record<string, string> = {
   corporate_entity: 'corpname', genre_form: 'genreform', name: 'name', occupation: 'occupation', person: 'persname',
   subject: 'subject', family: 'famname', function: 'function', geographic_name: 'geogname', title: 'title',
 };
 /** Language names of the ISO 639-2 codes finding aids use most; others show their code. */
-const LANGUAGES: Record<string, string> = {
+export const LANGUAGES: Record<string, string> = {
   eng: 'English', fre: 'French', ger: 'German', spa: 'Spanish', ita: 'Italian', por: 'Portuguese', dut: 'Dutch', lat: 'Latin',
   rus: 'Russian', pol: 'Polish', chi: 'Chinese', jpn: 'Japanese', heb: 'Hebrew', ara: 'Arabic', gre: 'Greek, Modern (1453-)',
   swe: 'Swedish', dan: 'Danish', nor: 'Norwegian', wel: 'Welsh', gle: 'Irish', yid: 'Yiddish', cze: 'Czech', hun: 'Hungarian',
   kor: 'Korean', mul: 'Multiple languages', und: 'Undetermined', zxx: 'No linguistic content',
 };
-const SCRIPTS: Record<string, string> = { Latn: 'Latin', Cyrl: 'Cyrillic', Grek: 'Greek', Hebr: 'Hebrew', Arab: 'Arabic', Hani: 'Han (Hanzi, Kanji, Hanja)', Jpan: 'Japanese' };
+export const SCRIPTS: Record<string, string> = { Latn: 'Latin', Cyrl: 'Cyrillic', Grek: 'Greek', Hebr: 'Hebrew', Arab: 'Arabic', Hani: 'Han (Hanzi, Kanji, Hanja)', Jpan: 'Japanese' };
 
 /** An enumeration value as ArchivesSpace's English labels show most of them ("linear_feet" → "Linear Feet"). */
-const humanise = (v: string) => v.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
-const present = (v: unknown) => v !== undefined && v !== null && v !== '';
-const identifierOf = (r: Obj) => ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => r[k]).filter(present).join('.');
+export const humanise = (v: string) => v.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+export const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+export const identifierOf = (r: Obj) => ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => r[k]).filter(present).join('.');
 /** IDs are XML IDs: ArchivesSpace's "aspace_" prefix makes any ref_id start with a letter. */
-const prefixId = (id: unknown) => (present(id) && id !== 'null' ? `aspace_${String(id).replace(/[^\w.-]/g, '_')}` : undefined);
+export const prefixId = (id: unknown) => (present(id) && id !== 'null' ? `aspace_${String(id).replace(/[^\w.-]/g, '_')}` : undefined);
 
-interface Node {
+export interface Node {
   rid: number;
   record: Obj;
 }
 
 /** Walks a resource's tree a page of siblings at a time, skipping suppressed (and unpublished) branches. */
-class TreeReader {
+export class TreeReader {
   private childCounts = new Map<number | null, number>();
   constructor(private readonly s: Services, private readonly rootUri: string, private readonly o: EadOptions) {}
 
@@ -167,7 +167,7 @@ export async function writeEad(s: Services, w: XmlWriter, resource: Obj, reposit
 }
 
 /** The repository's address lines (its agent representation's first contact), as ArchivesSpace's. */
-async function repositoryAddress(s: Services, repository: Obj): Promise<string[]> {
+export async function repositoryAddress(s: Services, repository: Obj): Promise<string[]> {
   const ref = repository.agent_representation?.ref;
   if (!ref) return [];
   const row = await s.db.knex('records').where({ uri: ref }).first('json');
@@ -518,7 +518,7 @@ class EadWriter {
 }
 
 /** A note's text: its content and its published text subnotes (did notes and other one-part notes). */
-function noteContent(note: Obj, includeUnpublished: boolean): string {
+export function noteContent(note: Obj, includeUnpublished: boolean): string {
   const parts = (Array.isArray(note.content) ? note.content : present(note.content) ? [note.content] : []).map(String);
   for (const sub of note.subnotes ?? []) {
     if (sub.jsonmodel_type === 'note_text' && (includeUnpublished || sub.publish !== false) && present(sub.content)) parts.push(String(sub.content));

@@ -89,3 +89,75 @@ export function paragraphs(text: string): string {
   if (asMarkup !== undefined && /^<(p|list|chronlist|blockquote)\b/.test(asMarkup)) return asMarkup;
   return trimmed.split(/\n\s*\n/).map((part) => `<p>${phrase(part.trim()).replace(/\n/g, '<lb/>')}</p>`).join('');
 }
+
+/**
+ * EAD3 keeps fewer phrase elements inside titles, dates and paragraphs, and links without xlink:
+ * EAD 2002 markup that passed `eadMarkup` becomes EAD3's (`extref`/`archref` → `ref href`,
+ * `extptr` → `ptr href`, `emph`, `abbr`, `expan`, `lb` as they are); any other element gives up
+ * its tags and keeps its text, so the export stays valid against ead3.xsd.
+ */
+const EAD3_INLINE: Record<string, { name: string; attrs: Record<string, string> }> = {
+  emph: { name: 'emph', attrs: { render: 'render', altrender: 'altrender' } },
+  lb: { name: 'lb', attrs: {} },
+  abbr: { name: 'abbr', attrs: {} },
+  expan: { name: 'expan', attrs: {} },
+  extref: { name: 'ref', attrs: { 'xlink:href': 'href', 'xlink:title': 'linktitle' } },
+  archref: { name: 'ref', attrs: { 'xlink:href': 'href', 'xlink:title': 'linktitle' } },
+  ref: { name: 'ref', attrs: { 'xlink:href': 'href', 'xlink:title': 'linktitle' } },
+  extptr: { name: 'ptr', attrs: { 'xlink:href': 'href', 'xlink:title': 'linktitle' } },
+  ptr: { name: 'ptr', attrs: { 'xlink:href': 'href', 'xlink:title': 'linktitle' } },
+};
+
+function toEad3(markup: string, keepParagraphs: boolean): string {
+  let out = '';
+  let i = 0;
+  const renamed: string[] = [];
+  while (i < markup.length) {
+    if (markup[i] !== '<') {
+      const next = markup.indexOf('<', i);
+      out += markup.slice(i, next === -1 ? undefined : next);
+      i = next === -1 ? markup.length : next;
+      continue;
+    }
+    TAG.lastIndex = i;
+    const [whole, closing, name, attrs, selfClosing] = TAG.exec(markup)!;
+    i += whole.length;
+    const keep = keepParagraphs && name === 'p' ? { name: 'p', attrs: {} } : EAD3_INLINE[name];
+    if (closing) {
+      const was = renamed.pop();
+      if (was) out += `</${was}>`;
+      else if (BLOCK.has(name)) out += ' ';
+      continue;
+    }
+    if (!keep) {
+      if (!selfClosing) renamed.push('');
+      continue;
+    }
+    let rewritten = '';
+    for (const [, attr, value] of attrs.matchAll(ATTR)) if (keep.attrs[attr]) rewritten += ` ${keep.attrs[attr]}=${value}`;
+    out += `<${keep.name}${rewritten}${selfClosing ? '/' : ''}>`;
+    if (!selfClosing) renamed.push(keep.name);
+  }
+  return out;
+}
+
+/** Mixed content for an EAD3 element that holds phrases only (unittitle, unitdate, part, item...). */
+export function ead3Phrase(text: string): string {
+  const markup = eadMarkup(text, false);
+  return markup === undefined ? escapeText(text) : toEad3(markup, false);
+}
+
+/** Content for an EAD3 element made of paragraphs: its own `<p>`s kept, other blocks as their text in paragraphs. */
+export function ead3Paragraphs(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed) return '';
+  const asMarkup = eadMarkup(trimmed, true);
+  if (asMarkup !== undefined && /^<p\b/.test(asMarkup) && !/<(list|chronlist|blockquote|item|chronitem|defitem|head|label|event|eventgrp)\b/.test(asMarkup)) {
+    return toEad3(asMarkup, true);
+  }
+  const flat = asMarkup === undefined ? escapeText(trimmed) : toEad3(asMarkup, false).trim();
+  // Plain text splits into paragraphs at blank lines; text with elements stays one paragraph
+  // (an element may span the blank line), its line breaks kept as <lb/>.
+  if (!flat.includes('<')) return flat.split(/\n\s*\n/).map((part) => `<p>${part.trim().replace(/\n/g, '<lb/>')}</p>`).join('');
+  return `<p>${flat.replace(/\n/g, '<lb/>')}</p>`;
+}

@@ -183,18 +183,30 @@ class EadImport extends ImportSession {
       if (kind === 'resource') body.id_0 = textOf(unitid).slice(0, 255);
       else body.component_id = textOf(unitid).slice(0, 255);
     }
-    body.dates = [...kids(did, 'unitdate'), ...descendants(title, 'unitdate')].map((d) => this.date(d, path)).filter(Boolean);
+    const fromUnitdates = [...kids(did, 'unitdate'), ...descendants(title, 'unitdate')].map((node) => ({ node, date: this.date(node, path) as Obj | undefined }));
+    body.dates = fromUnitdates.map((x) => x.date).filter(Boolean);
     // EAD3: unitdatestructured (daterange fromdate/todate, datesingle) and physdescstructured (quantity, unittype).
+    // A unitdate of the same type and character without normalised dates is the same date's
+    // expression (as ArchivesSpace writes EAD3): the two make one date.
+    const paired = new Set<object>();
     for (const d of kids(did, 'unitdatestructured')) {
       const from = descendants(d, 'fromdate')[0] ?? descendants(d, 'datesingle')[0];
       const to = descendants(d, 'todate')[0];
       const std = (x: XmlNode | undefined) => (x?.attrs.standarddate && ISO_DATE.test(x.attrs.standarddate) ? x.attrs.standarddate : undefined);
       const b = std(from);
       const e = std(to);
+      const dateType = d.attrs.unitdatetype === 'bulk' ? 'bulk' : !e || e === b ? (b ? 'single' : 'inclusive') : 'inclusive';
+      const twin = b ? fromUnitdates.find((x) => x.date && !x.date.begin && !paired.has(x)
+        && (x.node.attrs.unitdatetype ?? x.node.attrs.type ?? 'inclusive') === (d.attrs.unitdatetype ?? 'inclusive')
+        && (x.node.attrs.datechar ?? '') === (d.attrs.datechar ?? '')) : undefined;
+      if (twin?.date) {
+        paired.add(twin);
+        Object.assign(twin.date, { date_type: dateType, begin: b, ...(e && e !== b ? { end: e } : {}) });
+        continue;
+      }
       const expression = [textOf(from), textOf(to)].filter(Boolean).join('-') || undefined;
       if (!b && !expression) continue;
-      body.dates.push({ date_type: d.attrs.unitdatetype === 'bulk' ? 'bulk' : !e || e === b ? (b ? 'single' : 'inclusive') : 'inclusive',
-        label: this.value('date_label', 'creation'), expression, begin: b, end: e && e !== b ? e : undefined });
+      body.dates.push({ date_type: dateType, label: this.value('date_label', d.attrs.datechar ?? 'creation'), expression, begin: b, end: e && e !== b ? e : undefined });
     }
     body.extents = kids(did, 'physdesc').flatMap((p) => this.extents(p, path));
     for (const p of kids(did, 'physdescstructured')) {
