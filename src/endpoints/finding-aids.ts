@@ -1,5 +1,6 @@
 /**
- * Finding aids of resources: EAD 2002 or EAD3 (`resource_descriptions/:id.xml`), the export metadata
+ * Finding aids of resources: EAD 2002 or EAD3 (`resource_descriptions/:id.xml`), PDF (`.pdf`, or
+ * `.xml?print_pdf=true`), the export metadata
  * routes, and container labels (`resource_labels/:id.tsv`), with ArchivesSpace's paths and
  * parameters. Unpublished content only when asked for (never for the public user); suppressed
  * resources and components never.
@@ -7,12 +8,13 @@
 import { exportFilename, exportMetadata, loadForExport, xmlReply } from '../exchange/export/common';
 import { EAD_RESOLVE, writeEad } from '../exchange/export/ead';
 import { writeEad3 } from '../exchange/export/ead3';
+import { writePdf } from '../exchange/export/pdf';
+import type { Obj } from '../json';
 import { writeLabels } from '../exchange/export/labels';
-import { errors } from '../errors';
 import { readRecord } from '../operations/load';
 import { REPOSITORY_TYPE } from '../registry';
 import { idBeforeFormat, metadataId, resourceIdentifier, unpublishedWanted } from './formats';
-import { Call, Endpoint, json } from './types';
+import { Call, Endpoint, json, Reply } from './types';
 
 const id = { name: 'id', type: 'integer', required: true } as const;
 const fmt = { name: 'fmt', type: 'string' } as const;
@@ -24,6 +26,21 @@ async function load(call: Call, resourceId: number) {
   return { resource, repository };
 }
 
+function findingAidOptions(call: Call) {
+  return {
+    includeUnpublished: unpublishedWanted(call, call.params.include_unpublished),
+    includeDaos: !!call.params.include_daos, includeUris: call.params.include_uris !== false, numberedCs: !!call.params.numbered_cs,
+  };
+}
+
+function pdfReply(call: Call, resource: Obj, repository: Obj, options: ReturnType<typeof findingAidOptions>): Reply {
+  return {
+    contentType: 'application/pdf',
+    headers: { 'Content-Disposition': `inline; filename="${exportFilename(resourceIdentifier(resource), '_ead.pdf')}"` },
+    stream: (send) => writePdf(call.s, (chunk) => send(chunk), resource, repository, options),
+  };
+}
+
 export function findingAidEndpoints(): Endpoint[] {
   return [
     {
@@ -32,14 +49,21 @@ export function findingAidEndpoints(): Endpoint[] {
       produces: 'application/xml',
       summary: 'Get an EAD representation of a Resource',
       handle: async (call) => {
-        // Said plainly rather than answered with EAD when a PDF was asked for.
-        if (call.params.print_pdf) throw errors.params({ print_pdf: ['PDF finding aids are not available yet: ask for the EAD (print_pdf=false)'] });
         const { resource, repository } = await load(call, call.params.id);
-        const options = {
-          includeUnpublished: unpublishedWanted(call, call.params.include_unpublished),
-          includeDaos: !!call.params.include_daos, includeUris: call.params.include_uris !== false, numberedCs: !!call.params.numbered_cs,
-        };
+        const options = findingAidOptions(call);
+        // print_pdf answers the printable finding aid, as ArchivesSpace does.
+        if (call.params.print_pdf) return pdfReply(call, resource, repository, options);
         return xmlReply((w) => (call.params.ead3 ? writeEad3 : writeEad)(call.s, w, resource, repository, options));
+      },
+    },
+    {
+      method: 'get', path: '/repositories/:repo_id/resource_descriptions/:id.pdf', permission: 'view_repository', errors: ['NotFound'],
+      params: [id, flag('include_unpublished'), flag('include_uris', true)],
+      produces: 'application/pdf',
+      summary: 'Get a printable (PDF) finding aid of a Resource: title page, collection overview, container list',
+      handle: async (call) => {
+        const { resource, repository } = await load(call, call.params.id);
+        return pdfReply(call, resource, repository, findingAidOptions(call));
       },
     },
     {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,15 @@ import { startTestApp, STORE, TestApp } from '../helpers';
 import { buildFormatsFixture, FormatsFixture, note, post } from './formats-fixture';
 import { viewerAndNobody } from './viewer';
 import { assertValid, el, xpath } from './xmllint';
+
+/** The text of a PDF as pdftotext (Debian's poppler-utils) reads it. */
+function pdfText(pdf: Buffer): string {
+  return execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString();
+}
+
+function pdfPages(pdf: Buffer): number {
+  return Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', ['-'], { input: pdf }).toString())?.[1] ?? 0);
+}
 
 /**
  * EAD 2002 finding aids: valid against ead.xsd whatever the options, the hierarchy, titles,
@@ -169,6 +179,37 @@ describe(`EAD 2002 export of resources (${STORE})`, function () {
     assert.equal(xpath(xml, `string(//${el('archdesc')}/${el('controlaccess')}/${el('geogname')}/${el('part')})`), 'Paris (France)');
   });
 
+  it('prints a PDF finding aid (.pdf and print_pdf=true): title page, overview, every published component in order', async () => {
+    const pdf = async (url: string, query: Record<string, unknown> = {}) => t.http.get(url).query(query).set(H)
+      .buffer(true).parse((r, done) => { const parts: Buffer[] = []; r.on('data', (c: Buffer) => parts.push(c)); r.on('end', () => done(null, Buffer.concat(parts))); });
+    const res = await pdf(`${base}/resource_descriptions/${f.resource}.pdf`);
+    assert.equal(res.status, 200, String(res.body));
+    assert.match(String(res.headers['content-type']), /application\/pdf/);
+    const bytes = res.body as Buffer;
+    assert.equal(bytes.subarray(0, 5).toString(), '%PDF-');
+    assert.match(bytes.subarray(-8).toString(), /%%EOF/);
+    const text = pdfText(bytes);
+    assert.ok(pdfPages(bytes) >= 3, 'a title page, the overview and the container list');
+    assert.match(text, /Guide to the Marie Curie papers/);
+    assert.match(text, /Collection Overview/);
+    assert.match(text, /Scope and Contents/);
+    assert.match(text, /Container List/);
+    let at = -1;
+    for (const c of published) {
+      const title = c.title.replace(/<[^>]+>/g, '');
+      const found = text.indexOf(title.slice(0, 20), at + 1);
+      assert.ok(found > at, `${title} after the component before it`);
+      at = found;
+    }
+    assert.doesNotMatch(text, /NOT-FOR-PUBLIC/);
+    assert.match(pdfText((await pdf(`${base}/resource_descriptions/${f.resource}.xml`, { print_pdf: true })).body), /Container List/);
+    assert.match(pdfText((await pdf(`${base}/resource_descriptions/${f.resource}.pdf`, { include_unpublished: true })).body), /NOT-FOR-PUBLIC/);
+    assert.equal((await t.http.get(`${base}/resource_descriptions/999999.pdf`).set(H)).status, 404);
+    assert.equal((await t.http.get(`${base}/resource_descriptions/${f.resource}.pdf`).query({ include_unpublished: 'perhaps' }).set(H)).status, 400);
+    const meta = await t.http.get(`${base}/resource_descriptions/${f.resource}.pdf/metadata`).set(H);
+    assert.equal(meta.body.mimetype, 'application/pdf');
+  });
+
   it('answers 404 for unknown and suppressed resources, 403 without view_repository, 400 for bad parameters', async () => {
     const { nobody, viewer } = await viewerAndNobody(t, f.repo, 'ead');
     assert.equal((await ead({}, viewer)).status, 200);
@@ -243,6 +284,10 @@ describe(`archive-records export-ead (${STORE})`, function () {
     const ran3 = await cli(['export-ead', '--repo', String(repo), '--resource', String(published), '--ead3', '--out', three], env);
     assert.equal(ran3.code, 0, ran3.stderr);
     assertValid(fs.readFileSync(three, 'utf8'), 'ead3.xsd');
+    const printed = path.join(dir, 'printed.pdf');
+    const ranPdf = await cli(['export-ead', '--repo', String(repo), '--resource', String(published), '--pdf', '--out', printed], env);
+    assert.equal(ranPdf.code, 0, ranPdf.stderr);
+    assert.match(pdfText(fs.readFileSync(printed)), /Container List/);
     const folder = path.join(dir, 'all');
     const bulk = await cli(['export-ead', '--repo', String(repo), '--all-published', '--out', folder], env);
     assert.equal(bulk.code, 0, bulk.stderr);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { EAD_RESOLVE, writeEad } from '../../exchange/export/ead';
 import { writeEad3 } from '../../exchange/export/ead3';
+import { writePdf } from '../../exchange/export/pdf';
 import { loadForExport } from '../../exchange/export/common';
 import { XmlWriter } from '../../exchange/xml';
 import type { Services } from '../../operations/context';
@@ -21,6 +22,7 @@ interface Options {
   includeDaos?: boolean;
   numberedCs?: boolean;
   ead3?: boolean;
+  pdf?: boolean;
 }
 
 /** Writes one resource's EAD to a file, complete or not at all (a `.partial` file is renamed at the end). */
@@ -29,13 +31,16 @@ async function exportOne(s: Services, repoId: number, resourceId: number, file: 
   const repository = await readRecord(s, { type: s.registry.type(REPOSITORY_TYPE) }, repoId);
   const partial = file ? `${file}.partial` : undefined;
   const out = partial ? fs.createWriteStream(partial) : process.stdout;
-  const w = new XmlWriter((chunk) => new Promise<void>((resolve, reject) => out.write(chunk, (err) => (err ? reject(err) : resolve()))));
+  const send = (chunk: string | Buffer) => new Promise<void>((resolve, reject) => out.write(chunk, (err) => (err ? reject(err) : resolve())));
+  const options = { includeUnpublished: !!o.includeUnpublished, includeDaos: !!o.includeDaos, includeUris: true, numberedCs: !!o.numberedCs };
   try {
-    w.declaration();
-    await (o.ead3 ? writeEad3 : writeEad)(s, w, resource, repository, {
-      includeUnpublished: !!o.includeUnpublished, includeDaos: !!o.includeDaos, includeUris: true, numberedCs: !!o.numberedCs,
-    });
-    await w.end();
+    if (o.pdf) await writePdf(s, send, resource, repository, options);
+    else {
+      const w = new XmlWriter(send);
+      w.declaration();
+      await (o.ead3 ? writeEad3 : writeEad)(s, w, resource, repository, options);
+      await w.end();
+    }
     if (partial) {
       (out as fs.WriteStream).end();
       await finished(out);
@@ -60,7 +65,7 @@ export const exportEadVerb: Verb = {
   register(program) {
     program
       .command('export-ead')
-      .description('write EAD 2002 (or EAD3) finding aids: one resource (to a file or standard output), or every published resource of a repository into a folder')
+      .description('write EAD 2002 (or EAD3, or PDF) finding aids: one resource (to a file or standard output), or every published resource of a repository into a folder')
       .option('--repo <id>', 'the repository (its number, as in /repositories/2)')
       .option('--resource <id>', 'the resource to export (its number)')
       .option('--all-published', 'every published, unsuppressed resource of the repository, one file each (needs --out <folder>)')
@@ -69,6 +74,7 @@ export const exportEadVerb: Verb = {
       .option('--include-daos', 'include digital objects as dao / daogrp')
       .option('--numbered-cs', 'write <c01>..<c12> instead of <c>')
       .option('--ead3', 'write EAD3 instead of EAD 2002')
+      .option('--pdf', 'write the printable finding aid (PDF: title page, collection overview, container list)')
       .action(action(async (options: Options) => {
         const repoId = number('--repo', options.repo);
         if (!!options.resource === !!options.allPublished) throw new CliError('give --resource <id> or --all-published (one of them)');
@@ -86,7 +92,7 @@ export const exportEadVerb: Verb = {
           const progress = progressReporter('export-ead');
           const started = Date.now();
           for (const [i, row] of wanted.entries()) {
-            await exportOne(s, repoId, row.id, path.join(options.out, `resource_${row.id}_ead.xml`), options);
+            await exportOne(s, repoId, row.id, path.join(options.out, `resource_${row.id}_ead.${options.pdf ? 'pdf' : 'xml'}`), options);
             progress.update({ done: i + 1, total: wanted.length });
           }
           progress.stop();
