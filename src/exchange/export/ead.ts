@@ -95,20 +95,21 @@ export interface Node {
   record: Obj;
 }
 
-/** Walks a resource's tree a page of siblings at a time, skipping suppressed (and unpublished) branches. */
+/**
+ * Walks a resource's tree a page of siblings at a time, skipping suppressed (and unpublished)
+ * branches. Which nodes of a page have children is asked once for the whole page, so a leaf costs
+ * no query of its own and nothing is counted before the first component goes out.
+ */
 export class TreeReader {
-  private childCounts = new Map<number | null, number>();
+  private readonly parents = new Set<number | null>([null]);
   constructor(private readonly s: Services, private readonly rootUri: string, private readonly o: EadOptions) {}
 
-  async init(): Promise<void> {
-    const rows = await this.s.db.knex('records').where({ root_uri: this.rootUri }).groupBy('parent_rid').select('parent_rid').count({ n: '*' });
-    for (const r of rows as Array<{ parent_rid: number | null; n: number | string }>) {
-      this.childCounts.set(r.parent_rid === null ? null : Number(r.parent_rid), Number(r.n));
-    }
-  }
+  /** Kept for the writers' sake: there is nothing to prepare. */
+  async init(): Promise<void> {}
 
   async *children(parent: number | null, pageSize = 200): AsyncGenerator<Node> {
-    if (!this.childCounts.get(parent)) return;
+    if (!this.parents.has(parent)) return;
+    this.parents.delete(parent);
     let after = -Infinity;
     for (;;) {
       const q = this.s.db.knex('records').where({ root_uri: this.rootUri, hidden: false });
@@ -123,6 +124,11 @@ export class TreeReader {
         .filter((r) => !Number(r.suppressed))
         .map((r) => ({ rid: Number(r.rid), record: JSON.parse(r.json) as Obj }))
         .filter((n) => this.o.includeUnpublished || n.record.publish !== false);
+      if (nodes.length) {
+        const withChildren: Array<{ parent_rid: number }> = await this.s.db.knex('records')
+          .whereIn('parent_rid', nodes.map((n) => n.rid)).distinct('parent_rid');
+        for (const r of withChildren) this.parents.add(Number(r.parent_rid));
+      }
       await resolveLinks(nodes.map((n) => n.record), EAD_RESOLVE, uriLoader(this.s));
       yield* nodes;
       if (rows.length < pageSize) return;
