@@ -30,7 +30,7 @@ export interface Config {
   /** OAI-PMH: records per ListRecords / ListIdentifiers page (oai_ead pages hold one finding aid). */
   oaiPageSize: number;
   /** Background jobs (imports): where uploaded files are kept, how many run at once, whether this process runs them. */
-  jobs: { filesDir: string; concurrency: number; run: boolean; importMaxBytes: number };
+  jobs: { filesDir: string; concurrency: number; run: boolean; importMaxBytes: number; leaseMs: number };
   search: SearchConfig;
 }
 
@@ -128,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: positiveIntFrom(env, 'JOB_CONCURRENCY', 1),
       run: env.JOBS !== 'off',
       importMaxBytes: positiveIntFrom(env, 'IMPORT_MAX_BYTES', 200 * 1024 * 1024),
+      // How long a running job's process may go silent before the job counts as dead (renewed every 0.5 s).
+      leaseMs: positiveIntFrom(env, 'JOB_LEASE_SECONDS', 30) * 1000,
     },
     search: {
       adapter: env.SEARCH_ADAPTER === 'typesense' ? 'typesense' : 'embedded',

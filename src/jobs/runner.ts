@@ -11,7 +11,6 @@ import { log } from '../log';
 import type { Services } from '../operations/context';
 import { appendLog, JobRow } from './queue';
 
-const LEASE_MS = 30_000;
 const POLL_MS = 500;
 
 export class JobRunner {
@@ -68,7 +67,7 @@ export class JobRunner {
       }
       // Renew what this process runs; pass on cancellations.
       for (const [id, r] of this.running) {
-        await knex('jobs').where({ id, lease_holder: this.holder }).update({ lease_until_ms: now + LEASE_MS });
+        await knex('jobs').where({ id, lease_holder: this.holder }).update({ lease_until_ms: now + this.s.config.jobs.leaseMs });
         const row = await knex('jobs').where({ id }).first('cancel_requested');
         if (row && Number(row.cancel_requested)) r.controller.abort();
       }
@@ -77,7 +76,7 @@ export class JobRunner {
       const next = await knex('jobs').where({ status: 'queued' }).orderBy('id').first('id');
       if (!next) return;
       const claimed = await knex('jobs').where({ id: next.id, status: 'queued' })
-        .update({ status: 'running', started_ms: now, lease_holder: this.holder, lease_until_ms: now + LEASE_MS });
+        .update({ status: 'running', started_ms: now, lease_holder: this.holder, lease_until_ms: now + this.s.config.jobs.leaseMs });
       if (!claimed) return;
       const controller = new AbortController();
       const done = this.run(Number(next.id), controller.signal).finally(() => this.running.delete(Number(next.id)));
