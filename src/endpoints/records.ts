@@ -2,7 +2,7 @@ import type { Registry, TypeInfo } from '../registry';
 import { createRecord, deleteRecord, updateRecord } from '../operations/write';
 import { getRecordJson, listAll, listAllIds, listIdSet, listPage, ListOptions } from '../operations/read';
 import type { Actor, Where } from '../operations/context';
-import { errors } from '../errors';
+import { errors, type ErrorKind } from '../errors';
 import { Call, Endpoint, json, rawJson } from './types';
 import { setPublished, setSuppressed } from '../operations/flags';
 import { findById } from '../operations/lookups';
@@ -64,10 +64,12 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
             summary: `List ${type.name} records (page, id_set or all_ids)`,
             handle: async (call) => paginatedListing(call, await where(type, call)),
           };
+    // A type whose named hooks decide who may write it (preferences: your own) refuses in them.
+    const hookDenies: ErrorKind[] = type.hooks ? ['AccessDenied'] : [];
     const endpoints: Endpoint[] = [
       list,
       {
-        method: 'post', path: base, body: type.name, permission: perms.create,
+        method: 'post', path: base, body: type.name, permission: perms.create, errors: hookDenies,
         summary: `Create a ${type.name}`,
         handle: async (call) => json(await createRecord(call.s, writer(call), await where(type, call), call.body!.record, call.body!.warnings)),
       },
@@ -77,7 +79,7 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
         handle: async (call) => rawJson(await getRecordJson(call.s, await where(type, call), call.params.id, { resolve: call.params.resolve })),
       },
       {
-        method: 'post', path: `${base}/:id`, params: [idParam], body: type.name, permission: perms.update, errors: ['NotFound', 'Conflict'],
+        method: 'post', path: `${base}/:id`, params: [idParam], body: type.name, permission: perms.update, errors: ['NotFound', 'Conflict', ...hookDenies],
         summary: `Update a ${type.name} (send the latest lock_version)`,
         handle: async (call) =>
           json(await updateRecord(call.s, writer(call), await where(type, call), call.params.id, call.body!.record, call.body!.warnings)),
@@ -101,7 +103,7 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
     }
     if (perms.delete !== null) {
       endpoints.push({
-        method: 'delete', path: `${base}/:id`, params: [idParam], permission: perms.delete, errors: ['NotFound', 'Conflict'],
+        method: 'delete', path: `${base}/:id`, params: [idParam], permission: perms.delete, errors: ['NotFound', 'Conflict', ...hookDenies],
         summary: `Delete a ${type.name}`,
         handle: async (call) => json(await deleteRecord(call.s, await where(type, call), call.params.id)),
       });
