@@ -6,6 +6,7 @@
  * never fetched or expanded (saxes does neither), so external entities and expansion bombs fail.
  */
 import fs from 'node:fs';
+import { TextDecoder } from 'node:util';
 import { SaxesParser } from 'saxes';
 import { escapeAttribute, escapeText } from '../xml';
 import { ImportFailed } from './types';
@@ -74,19 +75,55 @@ export async function readBlocks(file: string, displayName: string, handler: Blo
     }
     path.pop();
   });
-  const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
-  for await (const chunk of input) {
+  const input = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
+  let decoder: TextDecoder | undefined;
+  let offset = 0;
+  for await (const bytes of input) {
     if (signal?.aborted) throw new ImportFailed(`${displayName}: canceled`);
-    parser.write(chunk as string);
+    decoder ??= decoderFor(bytes as Buffer, displayName);
+    let chunk: string;
+    try {
+      chunk = decoder.decode(bytes as Buffer, { stream: true });
+    } catch {
+      throw new ImportFailed(`${displayName}: not valid ${decoder.encoding} text (a byte that cannot be read near byte ${offset}); save the file as UTF-8`);
+    }
+    offset += (bytes as Buffer).length;
+    parser.write(chunk);
     if (failure) break;
     // The handler's writes are awaited chunk by chunk, so a large file never queues in memory.
     while (pending.length) await pending.shift()!();
+  }
+  if (!failure && decoder) {
+    try {
+      const tail = decoder.decode();
+      if (tail) parser.write(tail);
+    } catch {
+      throw new ImportFailed(`${displayName}: not valid ${decoder.encoding} text (it ends inside a character); save the file as UTF-8`);
+    }
   }
   if (!failure) parser.close();
   while (!failure && pending.length) await pending.shift()!();
   input.destroy();
   if (failure) throw failure;
   if (!rootSeen) throw new ImportFailed(`${displayName}: no XML element in the file`);
+}
+
+/**
+ * The file's text encoding: UTF-8 (the default, and with a BOM), UTF-16 with its BOM, or the
+ * Latin-1 family its XML declaration names; bytes that are not valid in it fail the file instead
+ * of turning silently into replacement characters.
+ */
+function decoderFor(head: Buffer, displayName: string): TextDecoder {
+  if (head[0] === 0xff && head[1] === 0xfe) return new TextDecoder('utf-16le', { fatal: true });
+  if (head[0] === 0xfe && head[1] === 0xff) return new TextDecoder('utf-16be', { fatal: true });
+  const declared = /^(?:\uFEFF)?<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head.subarray(0, 200).toString('latin1'))?.[1]?.toLowerCase();
+  if (!declared || declared === 'utf-8' || declared === 'utf8') return new TextDecoder('utf-8', { fatal: true });
+  if (['iso-8859-1', 'latin1', 'iso_8859-1', 'windows-1252', 'cp1252', 'us-ascii', 'ascii'].includes(declared)) return new TextDecoder('windows-1252', { fatal: true });
+  try {
+    return new TextDecoder(declared, { fatal: true });
+  } catch {
+    throw new ImportFailed(`${displayName}: the encoding "${declared}" its XML declaration names is not one this importer reads; save the file as UTF-8`);
+  }
 }
 
 /** The text of a node and its descendants, whitespace collapsed. */
