@@ -190,6 +190,71 @@ export async function repositoryAddress(s: Services, repository: Obj): Promise<s
   return lines;
 }
 
+/** A linked agent as the finding aids name it: origination (creators and sources) or an access point. */
+export interface NamedAgent {
+  element: string;
+  role: string;
+  relator?: string;
+  name: string;
+  source?: string;
+  rules?: string;
+  authority?: string;
+  internal: boolean;
+  terms: Array<[string, string | undefined]>;
+}
+
+/**
+ * The shown linked agents of a record with the roles asked for: unpublished ones only when asked;
+ * origination wants agents marked published, access points leave out only those marked unpublished
+ * (as ArchivesSpace's serializers).
+ */
+export function namedAgents(r: Obj, o: EadOptions, keep: (role: string) => boolean, only: 'published' | 'not-unpublished' = 'published'): NamedAgent[] {
+  const out: NamedAgent[] = [];
+  for (const link of r.linked_agents ?? []) {
+    const agent = link._resolved as Obj | undefined;
+    const hidden = only === 'published' ? agent?.publish !== true : agent?.publish === false;
+    if (!agent || !keep(String(link.role)) || (!o.includeUnpublished && hidden)) continue;
+    const name = agent.display_name ?? {};
+    out.push({
+      element: AGENT_ELEMENTS[agent.jsonmodel_type] ?? 'name', role: String(link.role), relator: link.relator,
+      name: String(name.sort_name ?? agent.title ?? ''), source: name.source, rules: name.rules, authority: name.authority_id,
+      internal: agent.publish !== true,
+      terms: (link.terms ?? []).filter((t: Obj) => present(t.term)).map((t: Obj) => [String(t.term), t.term_type] as [string, string | undefined]),
+    });
+  }
+  return out;
+}
+
+/** A subject as an access point: its element by first term type, and its terms. */
+export function subjectPoints(r: Obj): Array<{ element: string; source?: string; authority?: string; terms: Array<[string, string | undefined]> }> {
+  const out = [];
+  for (const link of r.subjects ?? []) {
+    const subject = link._resolved as Obj | undefined;
+    const element = SUBJECT_ELEMENTS[subject?.terms?.[0]?.term_type];
+    if (!subject || !element) continue;
+    out.push({ element, source: subject.source, authority: subject.authority_id, terms: (subject.terms ?? []).map((t: Obj) => [String(t.term), t.term_type] as [string, string | undefined]) });
+  }
+  return out;
+}
+
+/** The digital objects of a record's instances as the finding aids show them (include_daos). */
+export function shownDigitalObjects(r: Obj, o: EadOptions) {
+  const out = [];
+  for (const inst of r.instances ?? []) {
+    const dobj = inst.digital_object?._resolved as Obj | undefined;
+    if (!dobj || dobj.suppressed === true || !(o.includeUnpublished || dobj.publish !== false)) continue;
+    const versions: Obj[] = (dobj.file_versions ?? []).filter((fv: Obj) => fv.publish === true || o.includeUnpublished);
+    const date = dobj.dates?.[0] ?? {};
+    const when = date.expression ?? (date.begin ? `${date.begin}${date.end && date.end !== date.begin ? `-${date.end}` : ''}` : '');
+    out.push({
+      inst, dobj, versions, description: `${dobj.title ?? ''}${when ? `: ${when}` : ''}`,
+      /** audience="internal" for an unpublished digital object or file version. */
+      internal: (fv?: Obj) => (!isPublished(dobj) || (fv && fv.publish !== true) ? 'internal' : undefined),
+    });
+  }
+  return out;
+}
+
 class EadWriter {
   /** Container ids, unique in the document (a container's children name it in @parent). */
   private containerCount = 0;
@@ -272,15 +337,9 @@ class EadWriter {
 
   /** Creators and sources: origination with the agent's display name. */
   origination(r: Obj): void {
-    for (const link of r.linked_agents ?? []) {
-      if (link.role !== 'creator' && link.role !== 'source') continue;
-      const agent = link._resolved as Obj | undefined;
-      if (!agent || (!this.o.includeUnpublished && agent.publish !== true)) continue;
-      const name = agent.display_name ?? {};
-      const element = AGENT_ELEMENTS[agent.jsonmodel_type] ?? 'name';
-      this.w.open('origination', { label: link.role === 'creator' ? 'Creator' : link.role, audience: agent.publish === true ? undefined : 'internal' });
-      this.w.open(element, { role: link.relator, source: name.source, rules: name.rules, authfilenumber: name.authority_id })
-        .raw(phrase(String(name.sort_name ?? agent.title ?? ''))).close();
+    for (const a of namedAgents(r, this.o, (role) => role === 'creator' || role === 'source')) {
+      this.w.open('origination', { label: a.role === 'creator' ? 'Creator' : a.role, audience: a.internal ? 'internal' : undefined });
+      this.w.open(a.element, { role: a.relator, source: a.source, rules: a.rules, authfilenumber: a.authority }).raw(phrase(a.name)).close();
       this.w.close('origination');
     }
   }
@@ -363,14 +422,7 @@ class EadWriter {
   /** Digital objects of the instances: dao (no or one file version shown) or daogrp with daoloc. */
   daos(r: Obj): void {
     const w = this.w;
-    for (const inst of r.instances ?? []) {
-      const dobj = inst.digital_object?._resolved as Obj | undefined;
-      if (!dobj || dobj.suppressed === true || !this.shown(dobj)) continue;
-      const versions = (dobj.file_versions ?? []).filter((fv: Obj) => fv.publish === true || this.o.includeUnpublished);
-      const date = dobj.dates?.[0] ?? {};
-      const when = date.expression ?? (date.begin ? `${date.begin}${date.end && date.end !== date.begin ? `-${date.end}` : ''}` : '');
-      const description = `${dobj.title ?? ''}${when ? `: ${when}` : ''}`;
-      const internal = (fv?: Obj) => (!isPublished(dobj) || (fv && fv.publish !== true) ? 'internal' : undefined);
+    for (const { inst, dobj, versions, description, internal } of shownDigitalObjects(r, this.o)) {
       const desc = () => { if (description) w.open('daodesc').raw(paragraphs(description)).close(); };
       if (versions.length <= 1) {
         const fv = versions[0] as Obj | undefined;
@@ -483,26 +535,15 @@ class EadWriter {
   }
 
   private controlaccess(r: Obj): void {
-    const points: Array<[string, Obj, string]> = [];
-    for (const link of r.subjects ?? []) {
-      const subject = link._resolved as Obj | undefined;
-      const element = SUBJECT_ELEMENTS[subject?.terms?.[0]?.term_type];
-      if (!subject || !element) continue;
-      const text = (subject.terms ?? []).map((t: Obj) => t.term).join(' -- ');
-      points.push([element, { source: subject.source, authfilenumber: subject.authority_id }, text]);
-    }
-    for (const link of r.linked_agents ?? []) {
-      const agent = link._resolved as Obj | undefined;
-      if (!agent || link.role === 'creator' || (!this.o.includeUnpublished && agent.publish === false)) continue;
-      const name = agent.display_name ?? {};
-      const terms = (link.terms ?? []).map((t: Obj) => t.term).filter(present);
-      points.push([AGENT_ELEMENTS[agent.jsonmodel_type] ?? 'name', {
-        role: link.relator ?? (link.role === 'source' ? 'fmo' : undefined), source: name.source, rules: name.rules, authfilenumber: name.authority_id,
-      }, [String(name.sort_name ?? agent.title ?? ''), ...terms].join(' -- ')]);
-    }
+    const points: Array<[string, Record<string, unknown>, string]> = [
+      ...subjectPoints(r).map((p): [string, Record<string, unknown>, string] => [p.element, { source: p.source, authfilenumber: p.authority }, p.terms.map((t) => t[0]).join(' -- ')]),
+      ...namedAgents(r, this.o, (role) => role !== 'creator', 'not-unpublished').map((a): [string, Record<string, unknown>, string] => [a.element, {
+        role: a.relator ?? (a.role === 'source' ? 'fmo' : undefined), source: a.source, rules: a.rules, authfilenumber: a.authority,
+      }, [a.name, ...a.terms.map((t) => t[0])].join(' -- ')]),
+    ];
     if (!points.length) return;
     this.w.open('controlaccess');
-    for (const [element, attrs, text] of points) this.w.open(element, attrs).raw(phrase(text)).close();
+    for (const [element, attrs, text] of points) this.w.open(element, attrs as Record<string, string>).raw(phrase(text)).close();
     this.w.close('controlaccess');
   }
 

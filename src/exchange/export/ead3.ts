@@ -22,10 +22,10 @@
 import type { Obj } from '../../json';
 import type { Services } from '../../operations/context';
 import { XmlWriter } from '../xml';
-import { dateText, isPublished } from './common';
+import { dateText } from './common';
 import {
-  AGENT_ELEMENTS, ARCHDESC_NOTES, DID_NOTES, EadOptions, humanise, identifierOf, INDEX_ITEM_ELEMENTS, LANGUAGES, noteContent,
-  NOTE_HEADS, prefixId, present, repositoryAddress, SUBJECT_ELEMENTS, TreeReader,
+  ARCHDESC_NOTES, DID_NOTES, EadOptions, humanise, identifierOf, INDEX_ITEM_ELEMENTS, LANGUAGES, namedAgents, noteContent,
+  NOTE_HEADS, prefixId, present, repositoryAddress, shownDigitalObjects, subjectPoints, TreeReader,
 } from './ead';
 import { ead3Paragraphs as paragraphs, ead3Phrase as phrase } from './mixed-content';
 
@@ -158,14 +158,9 @@ class Ead3Writer {
   }
 
   origination(r: Obj): void {
-    for (const link of r.linked_agents ?? []) {
-      if (link.role !== 'creator' && link.role !== 'source') continue;
-      const agent = link._resolved as Obj | undefined;
-      if (!agent || (!this.o.includeUnpublished && agent.publish !== true)) continue;
-      const name = agent.display_name ?? {};
-      this.w.open('origination', { label: link.role === 'creator' ? 'Creator' : link.role, audience: agent.publish === true ? undefined : 'internal' });
-      this.named(AGENT_ELEMENTS[agent.jsonmodel_type] ?? 'name', { relator: link.relator, source: name.source, rules: name.rules, identifier: name.authority_id },
-        [[String(name.sort_name ?? agent.title ?? ''), undefined]]);
+    for (const a of namedAgents(r, this.o, (role) => role === 'creator' || role === 'source')) {
+      this.w.open('origination', { label: a.role === 'creator' ? 'Creator' : a.role, audience: a.internal ? 'internal' : undefined });
+      this.named(a.element, { relator: a.relator, source: a.source, rules: a.rules, identifier: a.authority }, [[a.name, undefined]]);
       this.w.close('origination');
     }
   }
@@ -256,19 +251,9 @@ class Ead3Writer {
 
   daos(r: Obj): void {
     const w = this.w;
-    for (const inst of r.instances ?? []) {
-      const dobj = inst.digital_object?._resolved as Obj | undefined;
-      if (!dobj || dobj.suppressed === true || !this.shown(dobj)) continue;
-      const versions = (dobj.file_versions ?? []).filter((fv: Obj) => fv.publish === true || this.o.includeUnpublished);
-      const date = dobj.dates?.[0] ?? {};
-      const when = date.expression ?? (date.begin ? `${date.begin}${date.end && date.end !== date.begin ? `-${date.end}` : ''}` : '');
-      const description = `${dobj.title ?? ''}${when ? `: ${when}` : ''}`;
-      const internal = (fv?: Obj) => (!isPublished(dobj) || (fv && fv.publish !== true) ? 'internal' : undefined);
+    for (const { dobj, versions, description, internal } of shownDigitalObjects(r, this.o)) {
       const dao = (fv: Obj | undefined, withNote: boolean) => {
-        w.open('dao', {
-          daotype: 'unknown', href: fv ? fv.file_uri : dobj.digital_object_id, linktitle: dobj.title,
-          localtype: fv?.use_statement, audience: internal(fv),
-        });
+        w.open('dao', { daotype: 'unknown', href: fv ? fv.file_uri : dobj.digital_object_id, linktitle: dobj.title, localtype: fv?.use_statement, audience: internal(fv) });
         if (withNote && description) w.open('descriptivenote').raw(paragraphs(description)).close();
         w.close('dao');
       };
@@ -384,23 +369,12 @@ class Ead3Writer {
   }
 
   private controlaccess(r: Obj): void {
-    const points: Array<[string, Record<string, unknown>, Array<[string, string | undefined]>]> = [];
-    for (const link of r.subjects ?? []) {
-      const subject = link._resolved as Obj | undefined;
-      const element = SUBJECT_ELEMENTS[subject?.terms?.[0]?.term_type];
-      if (!subject || !element) continue;
-      points.push([element, { source: subject.source, identifier: subject.authority_id },
-        (subject.terms ?? []).map((t: Obj) => [String(t.term), t.term_type] as [string, string])]);
-    }
-    for (const link of r.linked_agents ?? []) {
-      const agent = link._resolved as Obj | undefined;
-      if (!agent || link.role === 'creator' || (!this.o.includeUnpublished && agent.publish === false)) continue;
-      const name = agent.display_name ?? {};
-      const terms = (link.terms ?? []).filter((t: Obj) => present(t.term)).map((t: Obj) => [String(t.term), t.term_type] as [string, string]);
-      points.push([AGENT_ELEMENTS[agent.jsonmodel_type] ?? 'name', {
-        relator: link.relator ?? (link.role === 'source' ? 'fmo' : undefined), source: name.source, rules: name.rules, identifier: name.authority_id,
-      }, [[String(name.sort_name ?? agent.title ?? ''), undefined], ...terms]]);
-    }
+    const points: Array<[string, Record<string, unknown>, Array<[string, string | undefined]>]> = [
+      ...subjectPoints(r).map((p): [string, Record<string, unknown>, Array<[string, string | undefined]>] => [p.element, { source: p.source, identifier: p.authority }, p.terms]),
+      ...namedAgents(r, this.o, (role) => role !== 'creator', 'not-unpublished').map((a): [string, Record<string, unknown>, Array<[string, string | undefined]>] => [a.element, {
+        relator: a.relator ?? (a.role === 'source' ? 'fmo' : undefined), source: a.source, rules: a.rules, identifier: a.authority,
+      }, [[a.name, undefined], ...a.terms]]),
+    ];
     if (!points.length) return;
     this.w.open('controlaccess');
     for (const [element, attrs, parts] of points) this.named(element, attrs, parts);

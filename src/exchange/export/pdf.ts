@@ -12,8 +12,8 @@ import type { Obj } from '../../json';
 import type { Services } from '../../operations/context';
 import { dateText } from './common';
 import {
-  AGENT_ELEMENTS, ARCHDESC_NOTES, DID_NOTES, EadOptions, humanise, identifierOf, LANGUAGES, noteContent, NOTE_HEADS, present,
-  repositoryAddress, TreeReader,
+  ARCHDESC_NOTES, DID_NOTES, EadOptions, humanise, identifierOf, LANGUAGES, namedAgents, noteContent, NOTE_HEADS, present,
+  repositoryAddress, subjectPoints, TreeReader,
 } from './ead';
 
 /** Unicode fonts when the machine has them (Debian's fonts-dejavu-core), else PDF's built-in Helvetica (Latin-1 only). */
@@ -125,9 +125,7 @@ export async function writePdf(
   field('Extent', extents(resource));
   const languages = (resource.lang_materials ?? []).map((m: Obj) => m.language_and_script?.language).filter(Boolean);
   field('Language', languages.map((l: string) => LANGUAGES[l] ?? l).join(', '));
-  const creators = (resource.linked_agents ?? []).filter((l: Obj) => l.role === 'creator' && shown(l._resolved))
-    .map((l: Obj) => plainText(l._resolved.display_name?.sort_name ?? l._resolved.title));
-  field('Creator', creators.join('; '));
+  field('Creator', namedAgents(resource, o, (role) => role === 'creator').map((a) => plainText(a.name)).join('; '));
   field('Repository', plainText(repository.name ?? ''));
   for (const note of (resource.notes ?? []).filter((n: Obj) => shown(n) && DID_NOTES.has(n.type))) {
     field(plainText(note.label ?? SUMMARY_LABELS[note.type] ?? humanise(String(note.type))), plainText(noteContent(note, o.includeUnpublished)));
@@ -144,9 +142,8 @@ export async function writePdf(
     for (const item of note.items ?? []) if (typeof item === 'string') para(item, 12);
   }
   const access = [
-    ...(resource.subjects ?? []).map((l: Obj) => l._resolved?.title ?? (l._resolved?.terms ?? []).map((t: Obj) => t.term).join(' -- ')),
-    ...(resource.linked_agents ?? []).filter((l: Obj) => l.role !== 'creator' && shown(l._resolved))
-      .map((l: Obj) => `${l._resolved.display_name?.sort_name ?? l._resolved.title} (${AGENT_ELEMENTS[l._resolved.jsonmodel_type] === 'persname' ? 'person' : humanise(String(l.role))})`),
+    ...subjectPoints(resource).map((p) => p.terms.map((t) => t[0]).join(' -- ')),
+    ...namedAgents(resource, o, (role) => role !== 'creator', 'not-unpublished').map((a) => `${[a.name, ...a.terms.map((t) => t[0])].join(' -- ')} (${humanise(a.role)})`),
   ].filter(Boolean).map(plainText);
   if (access.length) {
     heading('Controlled Access Headings', 12);
