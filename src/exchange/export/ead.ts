@@ -158,6 +158,8 @@ export async function writeEad(s: Services, w: XmlWriter, resource: Obj, reposit
   if (o.includeDaos) e.daos(resource);
   e.notesAndAccess(resource);
   w.open('dsc');
+  // The description goes out before the tree is read: a publishing pipeline sees the first byte at once.
+  await w.flush(true);
   const walk = async (parent: number | null, depth: number): Promise<void> => {
     for await (const node of tree.children(parent)) {
       e.openComponent(node.record, depth);

@@ -57,6 +57,8 @@ export async function writeEad3(s: Services, w: XmlWriter, resource: Obj, reposi
   w.close('did');
   e.notesAndAccess(resource);
   w.open('dsc');
+  // The description goes out before the tree is read: a publishing pipeline sees the first byte at once.
+  await w.flush(true);
   const walk = async (parent: number | null, depth: number): Promise<void> => {
     for await (const node of tree.children(parent)) {
       e.openComponent(node.record, depth);
