@@ -1,8 +1,8 @@
 /**
  * What every authenticated request needs before its own work (its session, the user's grants,
- * that the path's repository exists), kept in this process between requests. Exact across
+ * that the path's repository exists, the caller's preferred defaults), kept in this process between requests. Exact across
  * processes: every change that could make a kept answer wrong (a group's members or grants, a
- * session ended or handed to another user, a user or repository deleted) bumps one version row in
+ * session ended or handed to another user, a user or repository deleted, a preference saved) bumps one version row in
  * the same transaction (bumpAccessVersion, access-version.ts), and each request reads that row once, emptying what is
  * kept when it moved. One small read instead of three per request; nothing is ever stale.
  */
@@ -25,6 +25,7 @@ export class AccessCache {
   private readonly sessions = new Map<string, KeptSession>();
   private readonly grants = new Map<string, Promise<Grants>>();
   private readonly repositories = new Set<number>();
+  private readonly memos = new Map<string, Promise<unknown>>();
 
   /** Reads the version row; whatever was kept under another version is dropped. Once per request. */
   async sync(knex: Knex): Promise<AccessView> {
@@ -34,6 +35,7 @@ export class AccessCache {
       this.sessions.clear();
       this.grants.clear();
       this.repositories.clear();
+      this.memos.clear();
       this.version = version;
     }
     return new AccessView(this, knex);
@@ -49,6 +51,15 @@ export class AccessCache {
       g.catch(() => this.grants.delete(username));
     }
     return g;
+  }
+  /** @internal */ memo<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let kept = this.memos.get(key) as Promise<T> | undefined;
+    if (!kept) {
+      kept = load();
+      bounded(this.memos).set(key, kept);
+      kept.catch(() => this.memos.delete(key));
+    }
+    return kept;
   }
   /** @internal */ hasRepository(id: number) { return this.repositories.has(id); }
   /** @internal */ keepRepository(id: number) { if (this.repositories.size < MAX_KEPT) this.repositories.add(id); }
@@ -93,6 +104,14 @@ export class AccessView {
 
   grants(username: string): Promise<Grants> {
     return this.cache.keptGrants(username, () => loadGrants(this.knex, username));
+  }
+
+  /**
+   * Anything else that only changes with who may do what or with the version's other writers
+   * (a caller's preferred defaults: preferences bump the version too), kept under `key`.
+   */
+  kept<T>(key: string, load: () => Promise<T>): Promise<T> {
+    return this.cache.memo(key, load);
   }
 
   async repositoryExists(id: number): Promise<boolean> {

@@ -162,7 +162,8 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     checkResolveDepth(s.config, call.paging?.resolve);
     if (endpoint.body) await s.enums.ensureFresh(s.db.knex);
     if (endpoint.body) {
-      const preferred = await preferredFieldDefaults(s, call.repoId, call.actor?.username);
+      const load = () => preferredFieldDefaults(s, call.repoId, call.actor?.username);
+      const preferred = { ...(await (locals.access ? locals.access.kept(`preferred:${call.repoId}:${call.actor?.username}`, load) : load())) };
       call.body = prepareRecord(s.registry, s.enums, endpoint.body, parseJsonBody(req, s.config.maxJsonDepth), preferred);
     }
     if (endpoint.rawJsonBody) call.rawBody = parseJsonBody(req, s.config.maxJsonDepth);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { bumpAccessVersion } from '../access/access-version';
 import { can } from '../access/permissions';
 import { errors } from '../errors';
 import type { Obj } from '../json';
@@ -24,6 +25,11 @@ export const preferenceHooks: TypeHooks = {
     const code = repoId === GLOBAL_REPO_ID ? 'administer_system' : 'manage_repository';
     // Read inside the write's transaction (SQLite has one connection).
     if (!own && !(await can({ db: { ...s.db, knex: trx as unknown as Knex } }, saved.actor, code, repoId))) throw errors.accessDenied();
+    // Processes keep each caller's preferred defaults under the access version (access/cache.ts).
+    await bumpAccessVersion(trx);
+  },
+  async beforeDelete(trx) {
+    await bumpAccessVersion(trx);
   },
 };
 

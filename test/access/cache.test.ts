@@ -36,6 +36,17 @@ describe(`what a process keeps of sessions, grants and repositories (${STORE})`,
     assert.equal(sql.filter((q) => /[`"]type[`"] = \?/.test(q) && /[`"]id[`"] = \?/.test(q) && /rid/.test(q) && !/json/.test(q)).length, 0, `no repository look-up: ${sql.join('\n')}`);
   });
 
+  it('keeps the preferred defaults of a write too, and follows a preference saved at once', async () => {
+    await t.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'P0', title: 'Before' }).expect(200);
+    const sql = await queriesOf(() => t.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'P1', title: 'Kept defaults' }).expect(200));
+    assert.equal(sql.filter((q) => /from [`"]?credentials[`"]?/i.test(q)).length, 0, sql.join('\n'));
+    const unpublished = await t.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'P2', title: 'Default publish' });
+    assert.equal((await t.http.get(unpublished.body.uri).set(H)).body.publish, false);
+    await t.http.post(`/repositories/${repo}/preferences`).set(H).send({ defaults: { publish: true } }).expect(200);
+    const published = await t.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'P3', title: 'Preferred publish' });
+    assert.equal((await t.http.get(published.body.uri).set(H)).body.publish, true, 'the new preference applies to the next write');
+  });
+
   it('sees at once a membership removed, a session ended and a repository deleted', async () => {
     const other = await createRepository(t, 'GONE');
     const { viewer } = await viewerAndNobody(t, other, 'kept');
