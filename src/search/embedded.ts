@@ -1,32 +1,47 @@
 /**
- * The embedded index: SQLite FTS5 for tokenised fields, a (field, value) table for exact fields,
- * facets and sorting. Query ASTs compile to one WHERE clause over search_docs (a plan that can be
- * read and tested without running it).
+ * The embedded index. On disk (one SQLite file): FTS5 for tokenised fields, each document's
+ * exact-field values in one compact row, the stored documents compressed, and a short log of
+ * which documents changed. In memory: the exact fields as doc values (./doc-values.ts), so
+ * filters, facets and sorts are passes over typed arrays, not B-tree look-ups per match.
+ *
+ * Several processes may open the file (WORKERS=N): one writes (the indexer's lease holder), the
+ * others see its commits through `PRAGMA data_version` and catch up from the change log.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { SearchDoc } from './documents';
-import { collationKey, FieldCatalogue, foldText } from './fields';
-import type { IndexState, SearchIndex, SearchRequest, SearchResult } from './port';
+import { Column, DocSet, type ValueCodec } from './doc-values';
+import { collationKey, FieldCatalogue, foldText, type FieldKind } from './fields';
+import type { IndexState, SearchIndex, SearchRequest, SearchResult, SortKey } from './port';
 import { and, resolveDateMath, type Query } from './query';
 
 /** Longer values are cut for exact matching (long text is searched through FTS). */
 const MAX_VALUE = 1000;
 
+/** Sort keys are compared on their first characters. */
+const MAX_KEY = 200;
+
 /** Text rows of one document get FTS rowids doc * SLOTS + field code; codes stay below SLOTS. */
 const SLOTS = 256;
 
-
 /** Bumped when the index's tables change shape. */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 /** Fields kept out of the stored body: never returned in results. */
 const UNSTORED = new Set(['fullrecord', 'fullrecord_published']);
 
-export interface Plan {
-  where: string;
-  params: unknown[];
+/** The change log keeps at least this many entries for processes catching up; older ones reload everything. */
+const CHANGES_KEPT = 200_000;
+
+interface DocRow {
+  id: number;
+  uri: string;
+  boost: number;
+  text_codes: string;
+  vals: string;
 }
 
 function ftsPhrase(text: string): string | undefined {
@@ -35,20 +50,17 @@ function ftsPhrase(text: string): string | undefined {
   return `"${text.replace(/[\u0000-\u001f]/g, ' ').replace(/"/g, '""')}"`;
 }
 
-function globEscape(text: string): string {
-  return text.replace(/[[\]]/g, (c) => `[${c}]`);
-}
-
-/** Lucene wildcards (* ?) with escapes → a GLOB pattern. */
-function wildcardToGlob(raw: string): string {
+/** Lucene wildcards (* ?) with escapes → a regular expression over the whole value. */
+function wildcardPattern(raw: string, anchored = true): RegExp {
   let out = '';
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i];
-    if (c === '\\' && i + 1 < raw.length) out += globEscape(raw[++i]);
-    else if (c === '*' || c === '?') out += c;
-    else out += globEscape(c);
+    if (c === '\\' && i + 1 < raw.length) out += raw[++i].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    else if (c === '*') out += '[\\s\\S]*';
+    else if (c === '?') out += '[\\s\\S]';
+    else out += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
-  return out;
+  return new RegExp(anchored ? `^${out}$` : out, 'u');
 }
 
 function numberOf(kind: string, value: string): number | undefined {
@@ -61,10 +73,45 @@ function numberOf(kind: string, value: string): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
+function codecFor(kind: FieldKind): ValueCodec {
+  const numeric = kind === 'int' || kind === 'date';
+  return {
+    num: (v) => (numeric ? numberOf(kind, v) : undefined),
+    key: (v) => (kind === 'boolean' || numeric ? v : collationKey(v).slice(0, MAX_KEY)),
+  };
+}
+
+/** Stored documents are compressed: they are read a page at a time, and most of the file otherwise. */
+function pack(body: string): Buffer {
+  return zlib.deflateRawSync(body, { level: 1 });
+}
+
+function unpack(body: Buffer): string {
+  return zlib.inflateRawSync(body).toString('utf8');
+}
+
+/** Binary order of strings, as SQLite compares them. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export class EmbeddedIndex implements SearchIndex {
   readonly kind = 'embedded' as const;
   private readonly db: Database.Database;
   private readonly fieldCodes = new Map<string, number>();
+  private readonly stmts = new Map<string, Database.Statement>();
+
+  // What this process holds in memory, and how far it has followed the file.
+  private readonly columns = new Map<string, Column>();
+  private readonly docOf = new Map<string, number>();
+  private readonly uriOf: Array<string | undefined> = [];
+  private readonly textCodesOf: Array<string | undefined> = [];
+  private boostOf: Int32Array = new Int32Array(0);
+  private live = new DocSet(0);
+  private bound = 1;
+  private epoch = '';
+  private seenSeq = 0;
+  private dataVersion = -1;
 
   /**
    * `boosts`: each type's rank when a search has no sort (x-archive.search.boost): relevance
@@ -76,156 +123,245 @@ export class EmbeddedIndex implements SearchIndex {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
-    // Index writes touch two B-trees per value; a larger page cache keeps them from re-reading pages.
-    this.db.pragma('cache_size = -65536');
+    this.db.pragma('cache_size = -32768');
     this.db.pragma('temp_store = MEMORY');
     if (Number(this.db.pragma('user_version', { simple: true })) < SCHEMA_VERSION) {
       // An index is derived data: an older layout is dropped, and the indexer rebuilds it from the store.
       this.db.exec(`DROP TABLE IF EXISTS search_meta; DROP TABLE IF EXISTS search_docs; DROP TABLE IF EXISTS search_bodies; DROP TABLE IF EXISTS search_values;
-        DROP TABLE IF EXISTS search_text_fields; DROP TABLE IF EXISTS search_text;`);
+        DROP TABLE IF EXISTS search_text_fields; DROP TABLE IF EXISTS search_text; DROP TABLE IF EXISTS search_changes;`);
       this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      -- vals: the exact fields' values as JSON ({field: [values]}), loaded into doc values at open.
       CREATE TABLE IF NOT EXISTS search_docs (
-        id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, boost INTEGER NOT NULL, title_sort TEXT,
-        text_codes TEXT NOT NULL DEFAULT '');
-      -- Stored documents apart, so that matching and sorting walk small rows.
-      CREATE TABLE IF NOT EXISTS search_bodies (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
-      -- One B-tree keyed for term look-ups and facets, one covering index for per-document sorts.
-      CREATE TABLE IF NOT EXISTS search_values (
-        field TEXT NOT NULL, value TEXT NOT NULL, doc INTEGER NOT NULL, num REAL, sortkey TEXT,
-        PRIMARY KEY (field, value, doc)) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS search_values_doc ON search_values(doc, field, num, sortkey);
+        id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, boost INTEGER NOT NULL, text_codes TEXT NOT NULL DEFAULT '', vals TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS search_bodies (id INTEGER PRIMARY KEY, body BLOB NOT NULL);
+      CREATE TABLE IF NOT EXISTS search_changes (seq INTEGER PRIMARY KEY, doc INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS search_text_fields (code INTEGER PRIMARY KEY, field TEXT NOT NULL UNIQUE);
       CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(
         body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
-      CREATE TEMP TABLE IF NOT EXISTS hits (id INTEGER PRIMARY KEY);
     `);
-    for (const row of this.db.prepare('SELECT code, field FROM search_text_fields').all() as Array<{ code: number; field: string }>) {
-      this.fieldCodes.set(row.field, row.code);
-    }
+    this.loadAll();
   }
 
-  /**
-   * The code of a text field when a query reads it. Another process (the indexer's lease holder in
-   * a cluster) may have added fields since this one opened the file: an unknown one is looked up.
-   */
-  private knownCode(field: string): number | undefined {
-    let code = this.fieldCodes.get(field);
-    if (code === undefined) {
-      const row = this.db.prepare('SELECT code FROM search_text_fields WHERE field = ?').get(field) as { code: number } | undefined;
-      if (row) this.fieldCodes.set(field, (code = row.code));
+  private stmt(sql: string): Database.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  private meta(key: string): string | undefined {
+    return (this.stmt('SELECT value FROM search_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  }
+
+  private setMeta(key: string, value: string): void {
+    this.stmt('INSERT INTO search_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // memory ↔ file
+
+  private column(field: string): Column {
+    let c = this.columns.get(field);
+    if (!c) this.columns.set(field, (c = new Column(codecFor(this.fields.kind(field)))));
+    return c;
+  }
+
+  private setLive(doc: number, on: boolean): void {
+    if (doc >= this.bound) {
+      this.bound = Math.max(doc + 1, this.bound * 2);
+      const words = new Uint32Array((this.bound + 31) >>> 5);
+      words.set(this.live.words);
+      this.live = new DocSet(this.bound, words);
+      const boosts = new Int32Array(this.bound);
+      boosts.set(this.boostOf);
+      this.boostOf = boosts;
     }
-    return code;
+    if (on) this.live.add(doc);
+    else this.live.words[doc >>> 5] &= ~(1 << (doc & 31));
+  }
+
+  private forget(doc: number): void {
+    const uri = this.uriOf[doc];
+    if (uri === undefined) return;
+    this.docOf.delete(uri);
+    this.uriOf[doc] = undefined;
+    this.textCodesOf[doc] = undefined;
+    for (const c of this.columns.values()) c.remove(doc);
+    this.setLive(doc, false);
+  }
+
+  private remember(row: DocRow): void {
+    this.forget(row.id);
+    this.docOf.set(row.uri, row.id);
+    this.uriOf[row.id] = row.uri;
+    this.textCodesOf[row.id] = row.text_codes;
+    this.setLive(row.id, true);
+    this.boostOf[row.id] = row.boost;
+    for (const [field, values] of Object.entries(JSON.parse(row.vals) as Record<string, string[]>)) this.column(field).set(row.id, values);
+  }
+
+  private loadAll(): void {
+    this.columns.clear();
+    this.docOf.clear();
+    this.uriOf.length = 0;
+    this.textCodesOf.length = 0;
+    this.boostOf = new Int32Array(0);
+    this.live = new DocSet(0);
+    this.bound = 1;
+    this.fieldCodes.clear();
+    this.db.transaction(() => {
+      for (const row of this.stmt('SELECT code, field FROM search_text_fields').all() as Array<{ code: number; field: string }>) {
+        this.fieldCodes.set(row.field, row.code);
+      }
+      for (const row of this.stmt('SELECT id, uri, boost, text_codes, vals FROM search_docs').iterate() as IterableIterator<DocRow>) this.remember(row);
+      this.epoch = this.meta('epoch') ?? '';
+      this.seenSeq = Number((this.stmt('SELECT MAX(seq) AS m FROM search_changes').get() as { m: number | null }).m ?? 0);
+    })();
+    this.dataVersion = Number(this.db.pragma('data_version', { simple: true }));
+  }
+
+  /** Follows what another process committed to the file since this one last looked. */
+  private sync(): void {
+    const version = Number(this.db.pragma('data_version', { simple: true }));
+    if (version === this.dataVersion) return;
+    this.dataVersion = version;
+    const epoch = this.meta('epoch') ?? '';
+    const from = Number(this.meta('changes_from') ?? 0);
+    if (epoch !== this.epoch || this.seenSeq + 1 < from) {
+      this.loadAll();
+      return;
+    }
+    const changes = this.stmt('SELECT seq, doc FROM search_changes WHERE seq > ? ORDER BY seq').all(this.seenSeq) as Array<{ seq: number; doc: number }>;
+    if (!changes.length) return;
+    const find = this.stmt('SELECT id, uri, boost, text_codes, vals FROM search_docs WHERE id = ?');
+    for (const doc of new Set(changes.map((c) => c.doc))) {
+      const row = find.get(doc) as DocRow | undefined;
+      if (row) this.remember(row);
+      else this.forget(doc);
+    }
+    for (const row of this.stmt('SELECT code, field FROM search_text_fields').all() as Array<{ code: number; field: string }>) {
+      this.fieldCodes.set(row.field, row.code);
+    }
+    this.seenSeq = changes[changes.length - 1].seq;
   }
 
   private codeFor(field: string): number {
-    let code = this.knownCode(field);
+    let code = this.fieldCodes.get(field);
     if (code === undefined) {
-      // From the file, not this process's map: the lease may have been another process's before.
-      code = Number((this.db.prepare('SELECT MAX(code) AS m FROM search_text_fields').get() as { m: number | null }).m ?? 0) + 1;
+      code = Number((this.stmt('SELECT MAX(code) AS m FROM search_text_fields').get() as { m: number | null }).m ?? 0) + 1;
       if (code >= SLOTS) throw new Error(`more than ${SLOTS - 1} text fields in the search index`);
-      this.db.prepare('INSERT INTO search_text_fields (code, field) VALUES (?, ?)').run(code, field);
+      this.stmt('INSERT INTO search_text_fields (code, field) VALUES (?, ?)').run(code, field);
       this.fieldCodes.set(field, code);
     }
     return code;
   }
 
   async state(): Promise<IndexState> {
-    const rows = this.db.prepare('SELECT key, value FROM search_meta').all() as Array<{ key: string; value: string }>;
+    const rows = this.stmt('SELECT key, value FROM search_meta').all() as Array<{ key: string; value: string }>;
     const meta = Object.fromEntries(rows.map((r) => [r.key, r.value]));
     return { checkpoint: Number(meta.checkpoint ?? 0), storeId: meta.store_id, rebuiltTo: meta.rebuilt_to !== undefined ? Number(meta.rebuilt_to) : null };
   }
 
   async apply(upserts: SearchDoc[], deletes: string[], state: IndexState): Promise<void> {
-    const findDoc = this.db.prepare('SELECT id, text_codes FROM search_docs WHERE uri = ?');
-    const insertDoc = this.db.prepare('INSERT INTO search_docs (uri, boost, title_sort, text_codes) VALUES (?, ?, ?, ?)');
-    const updateDoc = this.db.prepare('UPDATE search_docs SET boost = ?, title_sort = ?, text_codes = ? WHERE id = ?');
-    const putBody = this.db.prepare('INSERT INTO search_bodies (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body');
-    const dropBody = this.db.prepare('DELETE FROM search_bodies WHERE id = ?');
-    const dropDoc = this.db.prepare('DELETE FROM search_docs WHERE id = ?');
-    const dropValues = this.db.prepare('DELETE FROM search_values WHERE doc = ?');
+    const insertDoc = this.stmt('INSERT INTO search_docs (uri, boost, text_codes, vals) VALUES (?, ?, ?, ?)');
+    const updateDoc = this.stmt('UPDATE search_docs SET boost = ?, text_codes = ?, vals = ? WHERE id = ?');
+    const putBody = this.stmt('INSERT INTO search_bodies (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body');
+    const dropBody = this.stmt('DELETE FROM search_bodies WHERE id = ?');
+    const dropDoc = this.stmt('DELETE FROM search_docs WHERE id = ?');
     // One row at a time: FTS5 deletes by rowid range scan the whole table.
-    const dropText = this.db.prepare('DELETE FROM search_text WHERE rowid = ?');
-    const addValue = this.db.prepare('INSERT OR IGNORE INTO search_values (doc, field, value, num, sortkey) VALUES (?, ?, ?, ?, ?)');
-    const addText = this.db.prepare('INSERT INTO search_text (rowid, body) VALUES (?, ?)');
-    const setMeta = this.db.prepare('INSERT INTO search_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+    const dropText = this.stmt('DELETE FROM search_text WHERE rowid = ?');
+    const addText = this.stmt('INSERT INTO search_text (rowid, body) VALUES (?, ?)');
+    const changed = this.stmt('INSERT INTO search_changes (doc) VALUES (?)');
 
-    const forget = (row: { id: number; text_codes: string }) => {
-      dropValues.run(row.id);
-      for (const code of row.text_codes.split(',').filter(Boolean)) dropText.run(row.id * SLOTS + Number(code));
+    const dropTexts = (id: number) => {
+      for (const code of (this.textCodesOf[id] ?? '').split(',').filter(Boolean)) dropText.run(id * SLOTS + Number(code));
     };
-    this.db.transaction(() => {
+    const write = this.db.transaction(() => {
+      // Immediate: no other process writes between catching up and this batch.
+      this.sync();
+      let seq = this.seenSeq;
       for (const uri of deletes) {
-        const row = findDoc.get(uri) as { id: number; text_codes: string } | undefined;
-        if (!row) continue;
-        forget(row);
-        dropDoc.run(row.id);
-        dropBody.run(row.id);
+        const id = this.docOf.get(uri);
+        if (id === undefined) continue;
+        dropTexts(id);
+        dropDoc.run(id);
+        dropBody.run(id);
+        seq = Number(changed.run(id).lastInsertRowid);
+        this.forget(id);
       }
       for (const doc of upserts) {
         const stored: SearchDoc = {};
-        for (const [k, v] of Object.entries(doc)) if (!UNSTORED.has(k)) stored[k] = v;
-        const titleSort = typeof doc.title_sort === 'string' ? collationKey(doc.title_sort) : null;
+        const vals: Record<string, string[]> = {};
         const texts: Array<[number, string]> = [];
         for (const [field, value] of Object.entries(doc)) {
+          if (!UNSTORED.has(field)) stored[field] = value;
+          const kind = this.fields.kind(field);
+          const list = Array.isArray(value) ? value : [value];
           // Identifiers (collated) are words too: "SC 0123" is found by SC and by 0123, as Solr's analysed identifier field.
-          const kind = this.fields.kind(field);
-          if (kind === 'text' || kind === 'collated') texts.push([this.codeFor(field), (Array.isArray(value) ? value : [value]).join('\n')]);
+          if (kind === 'text' || kind === 'collated') texts.push([this.codeFor(field), list.join('\n')]);
+          // Text fields live in FTS; id repeats uri; json is only returned.
+          if (kind !== 'text' && field !== 'json' && field !== 'id') vals[field] = list.map((v) => String(v).slice(0, MAX_VALUE));
         }
-        const codes = texts.map(([code]) => code).join(',');
-        const boost = this.boosts[String(doc.primary_type)] ?? 0;
-        const existing = findDoc.get(doc.uri) as { id: number; text_codes: string } | undefined;
-        let id: number;
-        if (existing) {
-          forget(existing);
-          updateDoc.run(boost, titleSort, codes, existing.id);
-          id = existing.id;
+        const row: DocRow = {
+          id: 0, uri: String(doc.uri), boost: this.boosts[String(doc.primary_type)] ?? 0,
+          text_codes: texts.map(([code]) => code).join(','), vals: JSON.stringify(vals),
+        };
+        const existing = this.docOf.get(row.uri);
+        if (existing !== undefined) {
+          dropTexts(existing);
+          updateDoc.run(row.boost, row.text_codes, row.vals, existing);
+          row.id = existing;
         } else {
-          id = Number(insertDoc.run(doc.uri, boost, titleSort, codes).lastInsertRowid);
+          row.id = Number(insertDoc.run(row.uri, row.boost, row.text_codes, row.vals).lastInsertRowid);
         }
-        putBody.run(id, JSON.stringify(stored));
-        for (const [code, text] of texts) addText.run(id * SLOTS + code, text);
-        for (const [field, value] of Object.entries(doc)) {
-          // Text fields live in FTS; id repeats uri (queries on id are planned on uri).
-          const kind = this.fields.kind(field);
-          if (field === 'json' || field === 'id' || kind === 'text') continue;
-          const many = Array.isArray(value);
-          for (const v of many ? value : [value]) {
-            const text = String(v).slice(0, MAX_VALUE);
-            const num = kind === 'int' || kind === 'date' ? numberOf(kind, text) ?? null : null;
-            // Sort keys only where a sort or a collated match can use them.
-            const sortkey = kind === 'collated' || (kind === 'string' && !many) ? collationKey(text).slice(0, 200) : kind === 'boolean' ? text : null;
-            addValue.run(id, field, text, num, sortkey);
-          }
-        }
+        putBody.run(row.id, pack(JSON.stringify(stored)));
+        for (const [code, text] of texts) addText.run(row.id * SLOTS + code, text);
+        seq = Number(changed.run(row.id).lastInsertRowid);
+        this.remember(row);
       }
-      setMeta.run('checkpoint', String(state.checkpoint));
-      if (state.storeId) setMeta.run('store_id', state.storeId);
-      if (typeof state.rebuiltTo === 'number') setMeta.run('rebuilt_to', String(state.rebuiltTo));
-      else if (state.rebuiltTo === null) this.db.prepare("DELETE FROM search_meta WHERE key = 'rebuilt_to'").run();
-    })();
+      if (seq - Number(this.meta('changes_from') ?? 0) > 2 * CHANGES_KEPT) {
+        this.stmt('DELETE FROM search_changes WHERE seq <= ?').run(seq - CHANGES_KEPT);
+        this.setMeta('changes_from', String(seq - CHANGES_KEPT + 1));
+      }
+      this.setMeta('checkpoint', String(state.checkpoint));
+      if (state.storeId) this.setMeta('store_id', state.storeId);
+      if (typeof state.rebuiltTo === 'number') this.setMeta('rebuilt_to', String(state.rebuiltTo));
+      else if (state.rebuiltTo === null) this.stmt("DELETE FROM search_meta WHERE key = 'rebuilt_to'").run();
+      return seq;
+    });
+    try {
+      this.seenSeq = write.immediate();
+    } catch (err) {
+      // Memory was changed with the rolled-back rows: read it again from the file.
+      this.loadAll();
+      throw err;
+    }
   }
 
   async clear(storeId: string): Promise<void> {
     this.db.transaction(() => {
-      this.db.exec(`DELETE FROM search_docs; DELETE FROM search_bodies; DELETE FROM search_values; DELETE FROM search_text; DELETE FROM search_meta;`);
-      this.db.prepare("INSERT INTO search_meta (key, value) VALUES ('store_id', ?)").run(storeId);
+      this.db.exec(`DELETE FROM search_docs; DELETE FROM search_bodies; DELETE FROM search_text; DELETE FROM search_meta; DELETE FROM search_changes;`);
+      this.setMeta('store_id', storeId);
+      this.setMeta('epoch', randomUUID());
     })();
+    this.loadAll();
   }
 
   async count(): Promise<number> {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM search_docs').get() as { n: number }).n;
+    this.sync();
+    return this.docOf.size;
   }
 
   async dump(): Promise<Array<{ uri: string; json: string }>> {
-    const rows = this.db.prepare('SELECT d.uri, b.body FROM search_docs d JOIN search_bodies b ON b.id = d.id ORDER BY d.uri').all() as Array<{ uri: string; body: string }>;
-    return rows.map((r) => ({ uri: r.uri, json: String(JSON.parse(r.body).json) }));
+    const rows = this.stmt('SELECT d.uri, b.body FROM search_docs d JOIN search_bodies b ON b.id = d.id ORDER BY d.uri').all() as Array<{ uri: string; body: Buffer }>;
+    return rows.map((r) => ({ uri: r.uri, json: String(JSON.parse(unpack(r.body)).json) }));
   }
 
   async uris(): Promise<string[]> {
-    return (this.db.prepare('SELECT uri FROM search_docs').all() as Array<{ uri: string }>).map((r) => r.uri);
+    this.sync();
+    return [...this.docOf.keys()];
   }
 
   async close(): Promise<void> {
@@ -233,247 +369,262 @@ export class EmbeddedIndex implements SearchIndex {
   }
 
   // -------------------------------------------------------------------------------------------
-  // planning
+  // matching
 
-  /** The WHERE clause (over `search_docs d`) that a query compiles to. */
-  plan(q: Query): Plan {
-    const params: unknown[] = [];
-    const where = this.compile(q, params);
-    return { where, params };
+  private none(): DocSet {
+    return new DocSet(this.bound);
   }
 
-  /**
-   * True while compiling a condition that another one already narrows: it is then a per-row
-   * probe (one index seek) rather than a set to build (which costs the whole set, e.g. every
-   * document of a repository, however few documents the words match).
-   */
-  private probing = false;
-
-  private valueIn(cond: string, params: unknown[], field: string, ...extra: unknown[]): string {
-    params.push(field === 'id' ? 'uri' : field, ...extra);
-    if (this.probing) return `EXISTS (SELECT 1 FROM search_values v WHERE v.field = ? AND ${cond.replace(/\b(value|num|sortkey)\b/g, 'v.$1')} AND v.doc = d.id)`;
-    return `d.id IN (SELECT doc FROM search_values WHERE field = ? AND ${cond})`;
+  private all(): DocSet {
+    return this.live.clone();
   }
 
-  private textMatch(field: string, match: string, params: unknown[]): string {
-    const code = this.knownCode(field);
-    if (code === undefined) return '0';
-    params.push(match, code);
-    return `d.id IN (SELECT rowid / ${SLOTS} FROM search_text WHERE search_text MATCH ? AND rowid % ${SLOTS} = ?)`;
+  /** Documents whose text field matches an FTS5 query. */
+  private textDocs(field: string, match: string): DocSet {
+    const out = this.none();
+    const code = this.fieldCodes.get(field);
+    if (code === undefined) return out;
+    const rowids = this.stmt('SELECT rowid FROM search_text WHERE search_text MATCH ?').pluck().all(match) as number[];
+    for (const rowid of rowids) if (rowid % SLOTS === code) out.add(Math.floor(rowid / SLOTS));
+    return out;
   }
 
-  /**
-   * A flag test through the smaller side: `suppressed:false` on every repository search is "not
-   * among the few suppressed documents", not a membership test against nearly every document.
-   */
-  private booleanTerm(field: string, value: boolean, params: unknown[]): string {
-    // Counting stops once one side is known to be the larger.
-    const count = this.db.prepare('SELECT COUNT(*) AS n FROM (SELECT 1 FROM search_values WHERE field = ? AND value = ? LIMIT ?)');
-    const other = (count.get(field, String(!value), 10_000) as { n: number }).n;
-    const wanted = (count.get(field, String(value), other + 1) as { n: number }).n;
-    if (other < wanted) {
-      params.push(field, String(!value));
-      const notOther = 'd.id NOT IN (SELECT doc FROM search_values WHERE field = ? AND value = ?)';
-      // Every document has the flags the indexer always sets; for others, absent is not `field:value`.
-      if (field === 'suppressed' || field === 'publish' || field === 'system_generated') return notOther;
-      params.push(field);
-      return `${notOther} AND d.id IN (SELECT doc FROM search_values WHERE field = ?)`;
+  /** Documents (among `within`) whose stored JSON, lower-cased, matches a pattern: infix wildcards FTS5 cannot answer. */
+  private bodyDocs(pattern: RegExp, within: DocSet): DocSet {
+    const out = this.none();
+    const ids = within.toArray();
+    const chunk = 500;
+    for (let i = 0; i < ids.length; i += chunk) {
+      const part = Array.from(ids.subarray(i, i + chunk));
+      const rows = this.db.prepare(`SELECT id, body FROM search_bodies WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as Array<{ id: number; body: Buffer }>;
+      for (const row of rows) if (pattern.test(foldText(unpack(row.body)))) out.add(row.id);
     }
-    return this.valueIn('value = ?', params, field, String(value));
+    return out;
   }
 
-  private compile(q: Query, params: unknown[]): string {
+  /** Which distinct values of a field a whole-value condition accepts. */
+  private marks(column: Column, q: Extract<Query, { kind: 'term' | 'range' }>): Uint8Array {
+    const kind = this.fields.kind(q.field);
+    const numeric = kind === 'int' || kind === 'date';
+    if (q.kind === 'range') {
+      const bound = (v: string | undefined) => (v === undefined ? null : numeric ? numberOf(kind, v) : kind === 'collated' ? collationKey(v) : v);
+      const from = bound(q.from);
+      const to = bound(q.to);
+      if (from === undefined || to === undefined) return new Uint8Array(column.values.length);
+      return column.mark((ord) => {
+        const v = numeric ? column.num(ord) : kind === 'collated' ? column.key(ord) : column.values[ord];
+        if (v === undefined) return false;
+        if (from !== null && (q.fromInclusive ? v < from : v <= from)) return false;
+        if (to !== null && (q.toInclusive ? v > to : v >= to)) return false;
+        return true;
+      });
+    }
+    if (q.wildcard) {
+      const pattern = wildcardPattern(kind === 'collated' ? foldText(q.value) : q.value);
+      return column.mark((ord) => pattern.test(kind === 'collated' ? column.key(ord) : column.values[ord]));
+    }
+    if (numeric) {
+      const n = numberOf(kind, q.value);
+      return column.mark((ord) => n !== undefined && column.num(ord) === n);
+    }
+    if (kind === 'collated') {
+      const key = collationKey(q.value).slice(0, MAX_KEY);
+      return column.mark((ord) => column.key(ord) === key);
+    }
+    const wanted = new Uint8Array(column.values.length);
+    const ord = column.ord(kind === 'boolean' ? String(q.value.toLowerCase() === 'true') : q.value.slice(0, MAX_VALUE));
+    if (ord !== undefined) wanted[ord] = 1;
+    return wanted;
+  }
+
+  private valueDocs(q: Extract<Query, { kind: 'term' | 'range' }>): DocSet {
+    const field = q.field === 'id' ? 'uri' : q.field;
+    if (field === 'uri' && q.kind === 'term' && !q.wildcard) {
+      const out = this.none();
+      const doc = this.docOf.get(q.value);
+      if (doc !== undefined) out.add(doc);
+      return out;
+    }
+    const column = this.columns.get(field);
+    let docs = column ? column.docsWith(this.marks(column, { ...q, field }), this.bound) : this.none();
+    if (q.kind === 'term' && !q.wildcard && this.fields.kind(field) === 'collated') {
+      const phrase = ftsPhrase(q.value);
+      if (phrase !== undefined) docs = docs.or(this.textDocs(field, phrase));
+    }
+    return docs;
+  }
+
+  private evaluate(q: Query): DocSet {
     switch (q.kind) {
       case 'all':
-        return '1';
+        return this.all();
       case 'none':
-        return '0';
+        return this.none();
       case 'not':
-        return `NOT (${this.compile(q.item, params)})`;
-      case 'or':
-        return `(${q.items.map((i) => this.compile(i, params)).join(' OR ')})`;
+        return this.all().andNot(this.evaluate(q.item));
+      case 'or': {
+        const out = this.none();
+        for (const item of q.items) out.or(this.evaluate(item));
+        return out;
+      }
       case 'and': {
         // Plain words on one field share a single FTS match ("civil" AND "war").
         const merged = new Map<string, string[]>();
         const rest: Query[] = [];
+        const patterns: Query[] = [];
         for (const item of q.items) {
-          if (item.kind === 'text' && item.wildcard !== 'pattern') {
+          if (item.kind === 'text' && item.wildcard === 'pattern') patterns.push(item);
+          else if (item.kind === 'text') {
             const phrase = ftsPhrase(item.value);
+            // A word of only punctuation is analysed away: it neither matches nor narrows.
             if (phrase === undefined) continue;
             merged.set(item.field, [...(merged.get(item.field) ?? []), phrase + (item.wildcard === 'prefix' ? '*' : '')]);
           } else rest.push(item);
         }
-        const parts = [...merged].map(([field, phrases]) => this.textMatch(field, phrases.join(' AND '), params));
-        // The word matches (or else the first condition) drive; the other conditions probe.
-        const outer = this.probing;
-        rest.forEach((item, i) => {
-          this.probing = outer || parts.length > 0 || i > 0;
-          parts.push(this.compile(item, params));
-        });
-        this.probing = outer;
-        return parts.length ? `(${parts.join(' AND ')})` : '1';
+        let out: DocSet | undefined;
+        for (const [field, phrases] of merged) out = out ? out.and(this.textDocs(field, phrases.join(' AND '))) : this.textDocs(field, phrases.join(' AND '));
+        for (const item of rest) out = out ? out.and(this.evaluate(item)) : this.evaluate(item);
+        out ??= this.all();
+        // Stored documents are read only for the documents every other condition let through.
+        for (const item of patterns) out = this.bodyDocs(this.bodyPattern(item as Extract<Query, { kind: 'text' }>), out);
+        return out;
       }
       case 'text': {
-        if (q.wildcard === 'pattern') {
-          const glob = `*${wildcardToGlob(foldText(q.value))}*`;
-          // FTS5 has no infix wildcards: the stored document (its json included) is scanned instead.
-          params.push(glob);
-          return 'lower((SELECT body FROM search_bodies b WHERE b.id = d.id)) GLOB ?';
-        }
+        if (q.wildcard === 'pattern') return this.bodyDocs(this.bodyPattern(q), this.all());
         const phrase = ftsPhrase(q.value);
         // Nothing searchable (only punctuation): like an analysed-away term, it matches nothing.
-        if (phrase === undefined) return '0';
-        return this.textMatch(q.field, phrase + (q.wildcard === 'prefix' ? '*' : ''), params);
+        if (phrase === undefined) return this.none();
+        return this.textDocs(q.field, phrase + (q.wildcard === 'prefix' ? '*' : ''));
       }
       case 'exists': {
+        if (q.field === 'id' || q.field === 'uri') return this.all();
         if (this.fields.kind(q.field) === 'text') {
-          const code = this.knownCode(q.field);
-          if (code === undefined) return '0';
-          params.push(`%,${code},%`);
-          return "(',' || d.text_codes || ',') LIKE ?";
+          const out = this.none();
+          const code = this.fieldCodes.get(q.field);
+          if (code === undefined) return out;
+          this.textCodesOf.forEach((codes, doc) => {
+            if (codes && `,${codes},`.includes(`,${code},`)) out.add(doc);
+          });
+          return out;
         }
-        params.push(q.field === 'id' ? 'uri' : q.field);
-        if (this.probing) return 'EXISTS (SELECT 1 FROM search_values v WHERE v.doc = d.id AND v.field = ?)';
-        return 'd.id IN (SELECT doc FROM search_values WHERE field = ?)';
+        return this.columns.get(q.field)?.docsWithAny(this.bound) ?? this.none();
       }
-      case 'term': {
-        const kind = this.fields.kind(q.field);
-        if (q.wildcard) return this.valueIn(kind === 'collated' ? 'sortkey GLOB ?' : 'value GLOB ?', params, q.field, wildcardToGlob(kind === 'collated' ? foldText(q.value) : q.value));
-        if (kind === 'boolean') return this.booleanTerm(q.field, q.value.toLowerCase() === 'true', params);
-        if (kind === 'int' || kind === 'date') {
-          const n = numberOf(kind, q.value);
-          return n === undefined ? '0' : this.valueIn('num = ?', params, q.field, n);
-        }
-        if (kind === 'collated') {
-          const whole = this.valueIn('sortkey = ?', params, q.field, collationKey(q.value).slice(0, 200));
-          const phrase = ftsPhrase(q.value);
-          return phrase === undefined ? whole : `(${whole} OR ${this.textMatch(q.field, phrase, params)})`;
-        }
-        return this.valueIn('value = ?', params, q.field, q.value);
-      }
-      case 'range': {
-        const kind = this.fields.kind(q.field);
-        const numeric = kind === 'int' || kind === 'date';
-        const conds: string[] = [];
-        const extra: unknown[] = [];
-        const bound = (v: string | undefined, op: string) => {
-          if (v === undefined) return true;
-          const b = numeric ? numberOf(kind, v) : kind === 'collated' ? collationKey(v) : v;
-          if (b === undefined) return false;
-          conds.push(`${numeric ? 'num' : kind === 'collated' ? 'sortkey' : 'value'} ${op} ?`);
-          extra.push(b);
-          return true;
-        };
-        if (!bound(q.from, q.fromInclusive ? '>=' : '>') || !bound(q.to, q.toInclusive ? '<=' : '<')) return '0';
-        if (!conds.length) conds.push('1');
-        return this.valueIn(conds.join(' AND '), params, q.field, ...extra);
-      }
+      case 'term':
+      case 'range':
+        return this.valueDocs(q);
     }
   }
 
-  private orderBy(sort: SearchRequest['sort'], params: unknown[]): string {
-    const parts: string[] = [];
-    for (const key of sort) {
-      const dir = key.desc ? 'DESC' : 'ASC';
-      if (key.field === 'score') {
-        parts.push(`d.boost ${key.desc ? 'DESC' : 'ASC'}`);
-        continue;
+  private bodyPattern(q: Extract<Query, { kind: 'text' }>): RegExp {
+    return wildcardPattern(foldText(q.value), false);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // ordering and counting
+
+  /** One sort key's value per hit (null: missing, sorted last either way). */
+  private sortValues(key: SortKey, hits: Int32Array): Array<string | number | null> {
+    if (key.field === 'score') return Array.from(hits, (doc) => this.boostOf[doc]);
+    const kind = this.fields.kind(key.field);
+    if (kind === 'text') {
+      // Text fields are not doc values: sort on the stored value (Solr sorts by a token).
+      const out = new Map<number, string | null>();
+      const ids = Array.from(hits);
+      for (let i = 0; i < ids.length; i += 500) {
+        const part = ids.slice(i, i + 500);
+        for (const row of this.db.prepare(`SELECT id, body FROM search_bodies WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as Array<{ id: number; body: Buffer }>) {
+          const v = (JSON.parse(unpack(row.body)) as SearchDoc)[key.field];
+          out.set(row.id, v === undefined ? null : (typeof v === 'object' ? JSON.stringify(v) : String(v)).toLowerCase());
+        }
       }
-      if (key.field === 'title_sort') {
-        parts.push(`d.title_sort IS NULL, d.title_sort ${dir}`);
-        continue;
-      }
-      const kind = this.fields.kind(key.field);
-      if (kind === 'text') {
-        // Text fields are not in search_values: sort on the stored value (Solr sorts by a token).
-        const value = 'lower(json_extract((SELECT body FROM search_bodies b WHERE b.id = d.id), ?))';
-        parts.push(`${value} IS NULL, ${value} ${dir}`);
-        params.push(`$."${key.field}"`, `$."${key.field}"`);
-        continue;
-      }
-      const column = kind === 'int' || kind === 'date' ? 'num' : 'sortkey';
-      const agg = key.desc ? 'MAX' : 'MIN';
-      const expr = `(SELECT ${agg}(${column}) FROM search_values v WHERE v.doc = d.id AND v.field = ?)`;
-      // Missing values sort last either way (sortMissingLast).
-      parts.push(`${expr} IS NULL, ${expr} ${dir}`);
-      params.push(key.field, key.field);
+      return Array.from(hits, (doc) => out.get(doc) ?? null);
     }
-    parts.push('d.id ASC');
-    return parts.join(', ');
+    const column = this.columns.get(key.field === 'id' ? 'uri' : key.field);
+    if (!column) return Array.from(hits, () => null);
+    const numeric = kind === 'int' || kind === 'date';
+    return Array.from(hits, (doc) => {
+      let best: string | number | null = null;
+      for (const ord of column.ordsOf(doc)) {
+        const v = numeric ? column.num(ord) ?? null : column.key(ord);
+        // Several values: the lowest sorts ascending, the highest descending.
+        if (v !== null && (best === null || (key.desc ? v > best : v < best))) best = v;
+      }
+      return best;
+    });
+  }
+
+  /** The hits of one page, in the requested order (then index order). */
+  private page(hits: Int32Array, sort: SortKey[], offset: number, limit: number): number[] {
+    const wanted = Math.min(hits.length, offset + limit);
+    if (!sort.length) return Array.from(hits.subarray(offset, wanted));
+    const values = sort.map((key) => this.sortValues(key, hits));
+    const before = (i: number, j: number): number => {
+      for (let k = 0; k < sort.length; k++) {
+        const a = values[k][i];
+        const b = values[k][j];
+        if (a === b) continue;
+        if (a === null) return 1;
+        if (b === null) return -1;
+        const c = a < b ? -1 : 1;
+        return sort[k].desc ? -c : c;
+      }
+      return hits[i] - hits[j];
+    };
+    let order: number[];
+    if (wanted * 8 < hits.length) {
+      // A page near the front: keep the best `wanted` seen so far, in order.
+      order = [];
+      for (let i = 0; i < hits.length; i++) {
+        if (order.length === wanted && before(i, order[wanted - 1]) >= 0) continue;
+        let lo = 0;
+        let hi = order.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (before(order[mid], i) < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        order.splice(lo, 0, i);
+        if (order.length > wanted) order.pop();
+      }
+    } else {
+      order = Array.from(hits.keys()).sort(before);
+    }
+    return order.slice(offset, wanted).map((i) => hits[i]);
+  }
+
+  private facet(field: string, r: SearchRequest, hits: Int32Array, set: DocSet): Array<[string, number]> {
+    const column = this.columns.get(field === 'id' ? 'uri' : field);
+    if (!column || this.fields.kind(field) === 'text') return [];
+    const counts = column.countIn(hits, set);
+    const min = Math.max(1, r.facetMincount);
+    const found: number[] = [];
+    for (let ord = 0; ord < counts.length; ord++) if (counts[ord] >= min) found.push(ord);
+    found.sort((a, b) => counts[b] - counts[a] || compare(column.values[a], column.values[b]));
+    const pairs: Array<[string, number]> = found.slice(0, r.facetLimit).map((ord) => [column.values[ord], counts[ord]]);
+    if (r.facetMincount <= 0 && pairs.length < r.facetLimit) {
+      // As Solr with mincount 0: values of the field that no matching document has, counted 0.
+      const zero = column.values.filter((_, ord) => counts[ord] === 0 && column.holders(ord) > 0).sort(compare);
+      for (const value of zero) {
+        if (pairs.length >= r.facetLimit) break;
+        pairs.push([value, 0]);
+      }
+    }
+    return pairs;
   }
 
   async search(r: SearchRequest): Promise<SearchResult> {
-    const params: unknown[] = [];
-    const where = this.compile(and([r.query, ...r.filters]), params);
-    const orderParams: unknown[] = [];
-    const order = this.orderBy(r.sort, orderParams);
-    // The match runs once into a temporary table; count, page and facets read it (one
-    // connection, synchronous: no other search can interleave). CROSS JOIN keeps the matches the
-    // outer loop: the planner has no statistics for the temporary table.
-    const run = this.db.transaction(() => {
-      this.db.prepare('DELETE FROM temp.hits').run();
-      const total = Number(this.db.prepare(`INSERT INTO temp.hits (id) SELECT d.id FROM search_docs d WHERE ${where}`).run(...params).changes);
-      // Ids first, bodies for the page only (a sorter would otherwise carry every match's body).
-      const ids = r.limit > 0 && total > r.offset
-        ? (this.db
-          .prepare(`SELECT d.id AS id FROM temp.hits h CROSS JOIN search_docs d ON d.id = h.id ORDER BY ${order} LIMIT ? OFFSET ?`)
-          .all(...orderParams, r.limit, r.offset) as Array<{ id: number }>).map((row) => row.id)
-        : [];
-      const bodies = new Map(
-        (ids.length ? this.db.prepare(`SELECT id, body FROM search_bodies WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) : [])
-          .map((row) => [(row as { id: number }).id, (row as { body: string }).body]),
-      );
-      const docs = ids.map((id) => JSON.parse(bodies.get(id)!) as SearchDoc);
-      const facets: SearchResult['facets'] = {};
-      // An estimate is enough to choose how to count facets, and MAX(id) needs no scan.
-      const docCount = r.facets.length ? Number((this.db.prepare('SELECT MAX(id) AS n FROM search_docs').get() as { n: number | null }).n ?? 0) : 0;
-      for (const field of r.facets) facets[field] = this.facet(field, r, total, docCount);
-      return { total, docs, facets };
-    });
-    return run();
-  }
-
-  private facet(field: string, r: SearchRequest, hits: number, docs: number): Array<[string, number]> {
-    let counted: Array<{ value: string; n: number }>;
-    if (hits > docs / 2) {
-      // Most documents match: count the field over all of them (one covering scan) and take
-      // away the few that do not match, instead of looking up every match.
-      const all = this.db.prepare('SELECT value, COUNT(*) AS n FROM search_values WHERE field = ? GROUP BY value').all(field) as Array<{ value: string; n: number }>;
-      const missing = this.db
-        .prepare(
-          `SELECT v.value AS value, COUNT(*) AS n FROM search_docs d JOIN search_values v ON v.doc = d.id AND v.field = ?
-           WHERE d.id NOT IN (SELECT id FROM temp.hits) GROUP BY v.value`,
-        )
-        .all(field) as Array<{ value: string; n: number }>;
-      const less = new Map(missing.map((m) => [m.value, m.n]));
-      counted = all
-        .map((a) => ({ value: a.value, n: a.n - (less.get(a.value) ?? 0) }))
-        .filter((c) => c.n >= Math.max(1, r.facetMincount))
-        .sort((a, b) => b.n - a.n || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
-        .slice(0, r.facetLimit);
-    } else {
-      counted = this.db
-        .prepare(
-          `SELECT v.value AS value, COUNT(*) AS n FROM temp.hits h CROSS JOIN search_values v ON v.doc = h.id AND v.field = ?
-           GROUP BY v.value HAVING COUNT(*) >= ? ORDER BY n DESC, v.value ASC LIMIT ?`,
-        )
-        .all(field, Math.max(1, r.facetMincount), r.facetLimit) as Array<{ value: string; n: number }>;
-    }
-    const pairs: Array<[string, number]> = counted.map((c) => [c.value, c.n]);
-    if (r.facetMincount <= 0 && pairs.length < r.facetLimit) {
-      // As Solr with mincount 0: values of the field that no matching document has, counted 0.
-      const seen = new Set(pairs.map((p) => p[0]));
-      // Distinct values by hopping from one to the next in the index (no scan of every row).
-      const zero = this.db
-        .prepare(
-          `WITH RECURSIVE v(x) AS (
-             SELECT MIN(value) FROM search_values WHERE field = ?
-             UNION ALL SELECT (SELECT MIN(value) FROM search_values WHERE field = ? AND value > x) FROM v WHERE x IS NOT NULL LIMIT ?)
-           SELECT x AS value FROM v WHERE x IS NOT NULL`,
-        )
-        .all(field, field, r.facetLimit + seen.size + 1) as Array<{ value: string }>;
-      for (const z of zero) if (!seen.has(z.value) && pairs.length < r.facetLimit) pairs.push([z.value, 0]);
-    }
-    return pairs;
+    this.sync();
+    const set = this.evaluate(and([r.query, ...r.filters])).and(this.live);
+    const hits = set.toArray();
+    const total = hits.length;
+    const ids = r.limit > 0 && total > r.offset ? this.page(hits, r.sort, r.offset, r.limit) : [];
+    const bodies = new Map(
+      (ids.length ? this.db.prepare(`SELECT id, body FROM search_bodies WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as Array<{ id: number; body: Buffer }> : [])
+        .map((row) => [row.id, row.body]),
+    );
+    const docs = ids.map((id) => JSON.parse(unpack(bodies.get(id)!)) as SearchDoc);
+    const facets: SearchResult['facets'] = {};
+    for (const field of r.facets) facets[field] = this.facet(field, r, hits, set);
+    return { total, docs, facets };
   }
 }

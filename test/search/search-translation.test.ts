@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { EmbeddedIndex } from '../../src/search/embedded';
 import { FieldCatalogue } from '../../src/search/fields';
 import { parseAdvanced, parseLucene, resolveDateMath } from '../../src/search/query';
@@ -43,16 +46,30 @@ describe('query parsing (no database)', () => {
   });
 });
 
-describe('embedded index plans (no database run)', () => {
-  it('compiles a query to one WHERE clause: words of one field in one FTS match that drives, other conditions probe per row', () => {
-    const index = new EmbeddedIndex(':memory:', fields);
-    index.apply([{ id: '/x', uri: '/x', primary_type: 'accession', fullrecord: 'civil war', title: 'T' }], [], { checkpoint: 1, storeId: 's' });
-    const plan = index.plan(lucene('civil war primary_type:accession'));
-    assert.match(plan.where, /search_text MATCH \?.*AND EXISTS \(SELECT 1 FROM search_values v WHERE v\.field = \? AND v\.value = \? AND v\.doc = d\.id\)/);
-    const termsOnly = index.plan(lucene('primary_type:accession publish:true'));
-    assert.match(termsOnly.where, /^\(d\.id IN \(SELECT doc FROM search_values WHERE field = \? AND value = \?\) AND /, 'without words the first condition drives');
-    assert.deepEqual(plan.params.slice(0, 1), ['"civil" AND "war"']);
-    void index.close();
+describe('embedded index doc values (one file, two openers)', () => {
+  it('answers filters, facets and sorts from doc values, and a second opener follows the first one\'s writes', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'emb-')), 'search.db');
+    const writer = new EmbeddedIndex(file, fields);
+    const reader = new EmbeddedIndex(file, fields);
+    try {
+      const doc = (n: number, subjects: string[], title: string) => ({ id: `/x/${n}`, uri: `/x/${n}`, primary_type: 'accession', subjects, title_sort: title, fullrecord: `civil war ${n}`, title });
+      await writer.apply([doc(1, ['Maps', 'Ships'], 'Box 10'), doc(2, ['Maps'], 'box 2'), doc(3, [], 'Álbum')], [], { checkpoint: 1, storeId: 's' });
+      const request = { query: lucene('civil war'), filters: [], sort: [{ field: 'title_sort', desc: false }], offset: 0, limit: 10, facets: ['subjects'], facetMincount: 1, facetLimit: 10 };
+      for (const index of [writer, reader]) {
+        const r = await index.search(request);
+        assert.deepEqual(r.docs.map((d) => d.uri), ['/x/3', '/x/2', '/x/1'], 'collated order: accents folded, digits numeric');
+        assert.deepEqual(r.facets.subjects, [['Maps', 2], ['Ships', 1]]);
+      }
+      await writer.apply([doc(2, ['Ships'], 'box 2')], ['/x/1'], { checkpoint: 2, storeId: 's' });
+      const after = await reader.search({ ...request, filters: [lucene('subjects:Ships')] });
+      assert.deepEqual(after.docs.map((d) => d.uri), ['/x/2'], 'the reader caught up with an update and a delete');
+      assert.equal(await reader.count(), 2);
+      await writer.clear('t');
+      assert.equal(await reader.count(), 0, 'a cleared index is cleared for every opener');
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
   });
 });
 
