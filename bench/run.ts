@@ -46,6 +46,9 @@ const MARIADB_BULK_SECONDS = Number(process.env.BENCH_MARIADB_BULK_SECONDS ?? Ma
 /** Documents the reindex baseline inserts (its rate is per document; building them is not timed but costs time). */
 const BASELINE_DOCS = Number(process.env.BENCH_BASELINE_DOCS ?? 10_000);
 /** Longest wait for the index to catch up after a write workload. */
+/** BENCH_PARTS=search: only the reindex, size and search rows (make bench-large). */
+const SEARCH_ONLY = process.env.BENCH_PARTS === 'search';
+
 const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 30);
 const MARIADB_URL = process.env.MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';
 const REPO = 2;
@@ -407,6 +410,18 @@ async function benchStore(name: StoreName): Promise<void> {
       baseline: null, ratio: null, target: 'report', met: true,
       note: `store ${mb(size.store)} MB${name === 'mariadb' ? ' (InnoDB data + index length)' : ''}, index ${mb(size.index)} MB; SQLite WAL files ${mb(size.wal)} MB of that`,
     });
+    const counted = rawKnex(st.env.DB_URL);
+    let jsonBytes = 0;
+    try {
+      jsonBytes = Number((await counted('records').sum({ n: counted.raw('length(json)') }))[0].n);
+    } finally {
+      await counted.destroy();
+    }
+    record({
+      workload: `search index on disk against the stored records' JSON (${re.records} records)`, store: name, value: mb(size.index), unit: 'MB',
+      baseline: mb(jsonBytes), ratio: size.index / jsonBytes, target: 'ratio <= 2', met: size.index / jsonBytes <= 2,
+      note: `index file ${mb(size.index)} MB (WAL included); the records' JSON ${mb(jsonBytes)} MB`,
+    });
 
     // 3. The measured server, with its in-process indexer, as in production.
     const server = await startServer(env);
@@ -422,16 +437,29 @@ async function benchStore(name: StoreName): Promise<void> {
       const H = c.headers;
       const repo = `/repositories/${REPO}`;
 
-      // Search: one term, two facets, at three selectivities.
+      // Search: one term, two facets, at four selectivities; the broad ones sorted too; a two-filter advanced query.
       const target = Math.min(4242, n);
-      const terms: Array<[string, string]> = [[`u${target}`, 'one term matching 1 document'], ['batch42', 'one term matching 1% of documents'], ['topic4', 'one term matching 10% of documents']];
-      for (const [term, what] of terms) {
-        const url = `${repo}/search?q=${term}&page=1&facet[]=primary_type&facet[]=subjects`;
+      const facets = 'facet[]=primary_type&facet[]=subjects';
+      const searches: Array<[string, string]> = [
+        [`q=u${target}&${facets}`, 'one term matching 1 document'],
+        [`q=batch42&${facets}`, 'one term matching 1% of documents'],
+        [`q=topic4&${facets}`, 'one term matching 10% of documents'],
+        [`q=society&${facets}`, 'one term matching 100% of documents'],
+        [`q=topic4&${facets}&sort=title_sort%20asc`, 'one term matching 10% of documents, sorted by title_sort'],
+        [`q=society&${facets}&sort=title_sort%20asc`, 'one term matching 100% of documents, sorted by title_sort'],
+        [`q=society&${facets}&filter_query[]=${encodeURIComponent('years:[1850 TO 1860]')}&filter_query[]=${encodeURIComponent('primary_type:accession')}&sort=title_sort%20asc`,
+          'two-filter advanced query (years 1850-1860 and type accession), sorted by title_sort'],
+      ];
+      for (const [query, what] of searches) {
+        const url = `${repo}/search?${query}&page=1`;
         const hits = (await c.call('GET', url)).total_hits;
         const s = await load(server.base + url, H);
-        if (term === 'batch42') oneProcess.search = { url, stats: s };
+        if (query.startsWith('q=batch42&') && !query.includes('sort')) oneProcess.search = { url, stats: s };
         p95Result(`search: ${what}, facets primary_type and subjects, ${n} documents`, name, s, await alone(server.base + url, H), 20, `${hits} hits${scaled ? `; ${scaled}` : ''}`);
       }
+      // BENCH_PARTS=search (make bench-large): the index rows only.
+      searchOnly: {
+      if (SEARCH_ONLY) break searchOnly;
 
       // GET one accession, and with resolve[], against a bare node:http process answering the same bytes.
       const one = `${repo}/accessions/${target}`;
@@ -612,6 +640,7 @@ async function benchStore(name: StoreName): Promise<void> {
       await benchEadExport(server.base, name, server.child.pid, `${repo}/resources/${tree.id}`, H, TREE_CHILDREN);
       await benchImport(server.base, name, server.child.pid, repo, H);
 
+      }
       const rss = Math.round(peakRssMb(server.child.pid));
       record({
         workload: `server peak RSS (VmHWM) over the run (${n} accessions, ${TREE_CHILDREN} tree children)`, store: name, value: rss, unit: 'MB',
@@ -623,7 +652,7 @@ async function benchStore(name: StoreName): Promise<void> {
       await raw.destroy();
       await server.stop();
     }
-    await benchWorkers(name, env, password, oneProcess);
+    if (!SEARCH_ONLY) await benchWorkers(name, env, password, oneProcess);
   } finally {
     if (scaled) for (const r of results) if (r.store === name && !r.note?.includes(scaled)) r.note = r.note ? `${r.note}; ${scaled}` : scaled;
     if (process.env.BENCH_KEEP) log(`kept ${dir} and ${st.env.DB_URL}`);

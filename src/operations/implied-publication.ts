@@ -13,25 +13,34 @@ export const IMPLIED_PUBLICATION_FIELD = 'is_linked_to_published_record';
  * not marked unpublished, and, in a tree, no ancestor up to the root is unpublished or suppressed.
  * Records whose types have no publish flag (events) never count.
  */
-/** Linking records looked at per undecided record and round: most records are decided by their first. */
-const ROUND = 16;
+/**
+ * Linking records looked at per undecided record in the first round: most records are decided by
+ * their first. Each later round looks at four times as many, so a record linked by thousands of
+ * unpublished records is decided in a few rounds, not thousands / 16.
+ */
+const FIRST_ROUND = 16;
 
 export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void> {
   const uris = [...new Set(records.map((r) => r.uri).filter((u): u is string => typeof u === 'string'))];
   const publishable = Object.values(s.registry.types).filter((t) => t.props.publish && t.uri).map((t) => t.name);
   const linked = new Set<string>();
-  const hiddenRepos = new Map<number, boolean>();
+  // Records of an unpublished repository never show a record: they are left out of the look-up,
+  // so a subject used only there costs one query, not a walk through all its links.
+  const hiddenRepos = (await db('records').where('type', 'repository').select('id', 'json'))
+    .filter((repo: { json: string }) => JSON.parse(repo.json).publish === false)
+    .map((repo: { id: number }) => Number(repo.id));
   type Row = { rid: number; repo_id: number; json: string; parent_rid: number | null; root_uri: string | null };
   // The records linking each one, a few at a time in rid order along the (to_uri, from_rid) index,
   // so a subject linked by thousands costs what its first linking records cost, until one shows it.
   const after = new Map<string, number>(uris.map((u) => [u, 0]));
-  while (after.size) {
+  for (let round = FIRST_ROUND; after.size; round = Math.min(round * 4, 1024)) {
     const page: Array<{ to_uri: string; rid: number }> = [];
     const open = [...after];
     for (let i = 0; i < open.length; i += 50) {
       const next = (uri: string, from: number) => db('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
         .where('x.to_uri', uri).andWhere('x.from_rid', '>', from).whereIn('r.type', publishable).where('r.suppressed', false)
-        .orderBy('x.from_rid').limit(ROUND).select('x.to_uri', 'x.from_rid as rid');
+        .whereNotIn('r.repo_id', hiddenRepos)
+        .orderBy('x.from_rid').limit(round).select('x.to_uri', 'x.from_rid as rid');
       const [first, ...rest] = open.slice(i, i + 50);
       const query = db.select('*').from(next(...first).as('p0'));
       rest.forEach(([uri, from], k) => query.unionAll(db.select('*').from(next(uri, from).as(`p${k + 1}`))));
@@ -40,13 +49,8 @@ export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Ser
     if (!page.length) break;
     const rows: Row[] = await db('records').whereIn('rid', [...new Set(page.map((p) => Number(p.rid)))]).select('rid', 'repo_id', 'json', 'parent_rid', 'root_uri');
     const published = rows.filter((r) => JSON.parse(r.json).publish === true);
-    const unknownRepos = [...new Set(published.map((r) => Number(r.repo_id)).filter((id) => id > 0 && !hiddenRepos.has(id)))];
-    for (const repo of unknownRepos.length ? await db('records').where('type', 'repository').whereIn('id', unknownRepos).select('id', 'json') : []) {
-      hiddenRepos.set(Number(repo.id), JSON.parse(repo.json).publish === false);
-    }
-    const shown = published.filter((r) => !hiddenRepos.get(Number(r.repo_id)));
-    const hidden = await underHiddenAncestor(db, shown);
-    const showing = new Set(shown.filter((r) => !hidden.has(r)).map((r) => Number(r.rid)));
+    const hidden = await underHiddenAncestor(db, published);
+    const showing = new Set(published.filter((r) => !hidden.has(r)).map((r) => Number(r.rid)));
     const counts = new Map<string, number>();
     for (const p of page) {
       if (showing.has(Number(p.rid))) linked.add(p.to_uri);
@@ -54,7 +58,7 @@ export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Ser
       after.set(p.to_uri, Math.max(after.get(p.to_uri) ?? 0, Number(p.rid)));
     }
     // Still open: not shown yet, and a full page (so possibly more linking records).
-    for (const uri of [...after.keys()]) if (linked.has(uri) || counts.get(uri) !== ROUND) after.delete(uri);
+    for (const uri of [...after.keys()]) if (linked.has(uri) || counts.get(uri) !== round) after.delete(uri);
   }
   for (const record of records) record[IMPLIED_PUBLICATION_FIELD] = linked.has(record.uri);
 }

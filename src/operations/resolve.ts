@@ -7,11 +7,14 @@ export type UriLoader = (uris: string[]) => Promise<Map<string, Obj>>;
 /** Every link object found under a property named `name`, at any depth. */
 function findLinks(root: unknown, name: string, found: Obj[]): void {
   if (Array.isArray(root)) {
-    for (const item of root) findLinks(item, name, found);
+    for (const item of root) if (item !== null && typeof item === 'object') findLinks(item, name, found);
     return;
   }
   if (!isPlainObject(root)) return;
-  for (const [key, value] of Object.entries(root)) {
+  // for…in over own enumerable keys of parsed JSON: no entries array per object (the indexer walks every record).
+  for (const key in root) {
+    const value = root[key];
+    if (value === null || typeof value !== 'object') continue;
     if (key === name) {
       for (const candidate of Array.isArray(value) ? value : [value]) {
         if (isPlainObject(candidate) && typeof candidate.ref === 'string') found.push(candidate);

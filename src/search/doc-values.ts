@@ -3,8 +3,22 @@
  * each field keeps a dictionary of its distinct values and, per document, the ordinals of its
  * values in typed arrays. Filters, facets and sorts run over these in memory, so a search that
  * matches 100,000 documents counts facets and picks a sorted page without touching a B-tree.
- * Document sets are bitmaps (one bit per document id).
+ * Document sets are bitmaps (one bit per document id). Whole-number fields (years) keep runs of
+ * consecutive numbers as one value ("1801..1851"), so a date range is one value, not fifty.
  */
+
+/** Whole numbers as runs: [1801, 1802, 1803, 1900] → ["1801..1803", "1900"]; other values as they are. */
+export function integerRuns(values: string[]): string[] {
+  const numbers = [...new Set(values.filter((v) => /^-?\d{1,15}$/.test(v)).map(Number))].sort((a, b) => a - b);
+  const out = values.filter((v) => !/^-?\d{1,15}$/.test(v));
+  for (let i = 0; i < numbers.length; ) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j++;
+    out.push(j > i ? `${numbers[i]}..${numbers[j]}` : String(numbers[i]));
+    i = j + 1;
+  }
+  return out;
+}
 
 /** A set of document ids as a bitmap; `size` is the id bound it was made for. */
 export class DocSet {
@@ -86,8 +100,8 @@ function grown(a: Int32Array, need: number): Int32Array {
 
 /** Per-value facts the column computes once per distinct value. */
 export interface ValueCodec {
-  /** The number of an int or date value (undefined: not a number). */
-  num(value: string): number | undefined;
+  /** The numbers an int or date value stands for, lowest and highest (a run "1801..1851" of ints), or undefined. */
+  span(value: string): [number, number] | undefined;
   /** The value's sort and comparison key. */
   key(value: string): string;
 }
@@ -96,7 +110,7 @@ export interface ValueCodec {
 export class Column {
   private readonly ordOf = new Map<string, number>();
   readonly values: string[] = [];
-  private readonly nums: Array<number | undefined> = [];
+  private readonly spans: Array<[number, number] | undefined> = [];
   private readonly keys: Array<string | undefined> = [];
   /** Documents holding each ordinal (values no document holds any more stay in the dictionary). */
   private docsPer: Int32Array = new Int32Array(0);
@@ -111,13 +125,24 @@ export class Column {
     return this.ordOf.get(value);
   }
 
-  num(ord: number): number | undefined {
-    if (!(ord in this.nums)) this.nums[ord] = this.codec.num(this.values[ord]);
-    return this.nums[ord];
+  /** The lowest and highest number the value stands for (one number: both the same). */
+  span(ord: number): [number, number] | undefined {
+    if (!(ord in this.spans)) this.spans[ord] = this.codec.span(this.values[ord]);
+    return this.spans[ord];
   }
 
   key(ord: number): string {
     return (this.keys[ord] ??= this.codec.key(this.values[ord]));
+  }
+
+  /** The values an ordinal stands for: a run "1801..1851" is each of its numbers. */
+  expanded(ord: number): string[] {
+    const value = this.values[ord];
+    const run = /^(-?\d+)\.\.(-?\d+)$/.exec(value);
+    if (!run) return [value];
+    const out: string[] = [];
+    for (let n = Number(run[1]); n <= Number(run[2]); n++) out.push(String(n));
+    return out;
   }
 
   /** How many documents hold the ordinal. */
@@ -160,6 +185,29 @@ export class Column {
       for (const ord of rest) this.docsPer[ord]--;
       this.more.delete(doc);
     }
+  }
+
+  /**
+   * A document's sort value: the lowest of its values ascending, the highest descending; the
+   * span's end for numbers, the key otherwise; null without a value.
+   */
+  sortValue(doc: number, desc: boolean, numeric: boolean): string | number | null {
+    if (doc >= this.first.length || this.first[doc] === 0) return null;
+    let best = this.ordSortValue(this.first[doc] - 1, desc, numeric);
+    const rest = this.more.get(doc);
+    if (rest) {
+      for (const ord of rest) {
+        const v = this.ordSortValue(ord, desc, numeric);
+        if (v !== null && (best === null || (desc ? v > best : v < best))) best = v;
+      }
+    }
+    return best;
+  }
+
+  private ordSortValue(ord: number, desc: boolean, numeric: boolean): string | number | null {
+    if (!numeric) return this.key(ord);
+    const span = this.span(ord);
+    return span ? span[desc ? 1 : 0] : null;
   }
 
   /** A document's ordinals. */

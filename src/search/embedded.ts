@@ -13,7 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { SearchDoc } from './documents';
-import { Column, DocSet, type ValueCodec } from './doc-values';
+import { Column, DocSet, integerRuns, type ValueCodec } from './doc-values';
 import { collationKey, FieldCatalogue, foldText, type FieldKind } from './fields';
 import type { IndexState, SearchIndex, SearchRequest, SearchResult, SortKey } from './port';
 import { and, resolveDateMath, type Query } from './query';
@@ -33,6 +33,9 @@ const SCHEMA_VERSION = 5;
 /** Fields kept out of the stored body: never returned in results. */
 const UNSTORED = new Set(['fullrecord', 'fullrecord_published']);
 
+/** Condition sets kept between searches (each a bitmap of one bit per document). */
+const FILTER_CACHE = 64;
+
 /** The change log keeps at least this many entries for processes catching up; older ones reload everything. */
 const CHANGES_KEPT = 200_000;
 
@@ -41,7 +44,7 @@ interface DocRow {
   uri: string;
   boost: number;
   text_codes: string;
-  vals: string;
+  vals: Buffer;
 }
 
 function ftsPhrase(text: string): string | undefined {
@@ -76,12 +79,18 @@ function numberOf(kind: string, value: string): number | undefined {
 function codecFor(kind: FieldKind): ValueCodec {
   const numeric = kind === 'int' || kind === 'date';
   return {
-    num: (v) => (numeric ? numberOf(kind, v) : undefined),
+    span: (v) => {
+      if (!numeric) return undefined;
+      const run = kind === 'int' ? /^(-?\d+)\.\.(-?\d+)$/.exec(v) : null;
+      if (run) return [Number(run[1]), Number(run[2])];
+      const n = numberOf(kind, v);
+      return n === undefined ? undefined : [n, n];
+    },
     key: (v) => (kind === 'boolean' || numeric ? v : collationKey(v).slice(0, MAX_KEY)),
   };
 }
 
-/** Stored documents are compressed: they are read a page at a time, and most of the file otherwise. */
+/** Stored documents and doc values are compressed: read a page at a time (and once at open), they would otherwise be most of the file. */
 function pack(body: string): Buffer {
   return zlib.deflateRawSync(body, { level: 1 });
 }
@@ -133,9 +142,9 @@ export class EmbeddedIndex implements SearchIndex {
     }
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      -- vals: the exact fields' values as JSON ({field: [values]}), loaded into doc values at open.
+      -- vals: the exact fields' values as compressed JSON ({field: [values]}), loaded into doc values at open.
       CREATE TABLE IF NOT EXISTS search_docs (
-        id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, boost INTEGER NOT NULL, text_codes TEXT NOT NULL DEFAULT '', vals TEXT NOT NULL);
+        id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, boost INTEGER NOT NULL, text_codes TEXT NOT NULL DEFAULT '', vals BLOB NOT NULL);
       CREATE TABLE IF NOT EXISTS search_bodies (id INTEGER PRIMARY KEY, body BLOB NOT NULL);
       CREATE TABLE IF NOT EXISTS search_changes (seq INTEGER PRIMARY KEY, doc INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS search_text_fields (code INTEGER PRIMARY KEY, field TEXT NOT NULL UNIQUE);
@@ -183,6 +192,7 @@ export class EmbeddedIndex implements SearchIndex {
   }
 
   private forget(doc: number): void {
+    this.cached.clear();
     const uri = this.uriOf[doc];
     if (uri === undefined) return;
     this.docOf.delete(uri);
@@ -192,17 +202,18 @@ export class EmbeddedIndex implements SearchIndex {
     this.setLive(doc, false);
   }
 
-  private remember(row: DocRow): void {
+  private remember(row: DocRow, vals = JSON.parse(unpack(row.vals)) as Record<string, string[]>): void {
     this.forget(row.id);
     this.docOf.set(row.uri, row.id);
     this.uriOf[row.id] = row.uri;
     this.textCodesOf[row.id] = row.text_codes;
     this.setLive(row.id, true);
     this.boostOf[row.id] = row.boost;
-    for (const [field, values] of Object.entries(JSON.parse(row.vals) as Record<string, string[]>)) this.column(field).set(row.id, values);
+    for (const [field, values] of Object.entries(vals)) this.column(field).set(row.id, values);
   }
 
   private loadAll(): void {
+    this.cached.clear();
     this.columns.clear();
     this.docOf.clear();
     this.uriOf.length = 0;
@@ -302,11 +313,14 @@ export class EmbeddedIndex implements SearchIndex {
           // Identifiers (collated) are words too: "SC 0123" is found by SC and by 0123, as Solr's analysed identifier field.
           if (kind === 'text' || kind === 'collated') texts.push([this.codeFor(field), list.join('\n')]);
           // Text fields live in FTS; id repeats uri; json is only returned.
-          if (kind !== 'text' && field !== 'json' && field !== 'id') vals[field] = list.map((v) => String(v).slice(0, MAX_VALUE));
+          if (kind !== 'text' && field !== 'json' && field !== 'id') {
+            const strings = list.map((v) => String(v).slice(0, MAX_VALUE));
+            vals[field] = kind === 'int' ? integerRuns(strings) : strings;
+          }
         }
         const row: DocRow = {
           id: 0, uri: String(doc.uri), boost: this.boosts[String(doc.primary_type)] ?? 0,
-          text_codes: texts.map(([code]) => code).join(','), vals: JSON.stringify(vals),
+          text_codes: texts.map(([code]) => code).join(','), vals: pack(JSON.stringify(vals)),
         };
         const existing = this.docOf.get(row.uri);
         if (existing !== undefined) {
@@ -319,7 +333,7 @@ export class EmbeddedIndex implements SearchIndex {
         putBody.run(row.id, pack(JSON.stringify(stored)));
         for (const [code, text] of texts) addText.run(row.id * SLOTS + code, text);
         seq = Number(changed.run(row.id).lastInsertRowid);
-        this.remember(row);
+        this.remember(row, vals);
       }
       if (seq - Number(this.meta('changes_from') ?? 0) > 2 * CHANGES_KEPT) {
         this.stmt('DELETE FROM search_changes WHERE seq <= ?').run(seq - CHANGES_KEPT);
@@ -384,8 +398,9 @@ export class EmbeddedIndex implements SearchIndex {
     const out = this.none();
     const code = this.fieldCodes.get(field);
     if (code === undefined) return out;
-    const rowids = this.stmt('SELECT rowid FROM search_text WHERE search_text MATCH ?').pluck().all(match) as number[];
-    for (const rowid of rowids) if (rowid % SLOTS === code) out.add(Math.floor(rowid / SLOTS));
+    // The field's rows only: a common word is in several fields of every document.
+    const rowids = this.stmt(`SELECT rowid FROM search_text WHERE search_text MATCH ? AND rowid % ${SLOTS} = ?`).pluck().all(match, code) as number[];
+    for (const rowid of rowids) out.add(Math.floor(rowid / SLOTS));
     return out;
   }
 
@@ -412,8 +427,16 @@ export class EmbeddedIndex implements SearchIndex {
       const to = bound(q.to);
       if (from === undefined || to === undefined) return new Uint8Array(column.values.length);
       return column.mark((ord) => {
-        const v = numeric ? column.num(ord) : kind === 'collated' ? column.key(ord) : column.values[ord];
-        if (v === undefined) return false;
+        if (numeric) {
+          // A run of numbers matches when any of them is in bounds.
+          const span = column.span(ord);
+          if (!span) return false;
+          const [lo, hi] = span;
+          if (from !== null && (q.fromInclusive ? hi < (from as number) : hi <= (from as number))) return false;
+          if (to !== null && (q.toInclusive ? lo > (to as number) : lo >= (to as number))) return false;
+          return true;
+        }
+        const v = kind === 'collated' ? column.key(ord) : column.values[ord];
         if (from !== null && (q.fromInclusive ? v < from : v <= from)) return false;
         if (to !== null && (q.toInclusive ? v > to : v >= to)) return false;
         return true;
@@ -421,11 +444,14 @@ export class EmbeddedIndex implements SearchIndex {
     }
     if (q.wildcard) {
       const pattern = wildcardPattern(kind === 'collated' ? foldText(q.value) : q.value);
-      return column.mark((ord) => pattern.test(kind === 'collated' ? column.key(ord) : column.values[ord]));
+      return column.mark((ord) => column.expanded(ord).some((v) => pattern.test(kind === 'collated' ? column.key(ord) : v)));
     }
     if (numeric) {
       const n = numberOf(kind, q.value);
-      return column.mark((ord) => n !== undefined && column.num(ord) === n);
+      return column.mark((ord) => {
+        const span = column.span(ord);
+        return n !== undefined && span !== undefined && span[0] <= n && n <= span[1];
+      });
     }
     if (kind === 'collated') {
       const key = collationKey(q.value).slice(0, MAX_KEY);
@@ -452,6 +478,26 @@ export class EmbeddedIndex implements SearchIndex {
       if (phrase !== undefined) docs = docs.or(this.textDocs(field, phrase));
     }
     return docs;
+  }
+
+  /**
+   * Sets of single conditions (a word, a term, a range), as Solr's filter cache: a repository's
+   * scope and `suppressed:false` are in every search. Emptied by any change to the index.
+   */
+  private readonly cached = new Map<string, DocSet>();
+
+  private remembered(q: Query, compute: () => DocSet): DocSet {
+    const key = JSON.stringify(q);
+    let set = this.cached.get(key);
+    if (set) {
+      // Most recently used last.
+      this.cached.delete(key);
+    } else {
+      set = compute();
+      if (this.cached.size >= FILTER_CACHE) this.cached.delete(this.cached.keys().next().value!);
+    }
+    this.cached.set(key, set);
+    return set.clone();
   }
 
   private evaluate(q: Query): DocSet {
@@ -482,7 +528,10 @@ export class EmbeddedIndex implements SearchIndex {
           } else rest.push(item);
         }
         let out: DocSet | undefined;
-        for (const [field, phrases] of merged) out = out ? out.and(this.textDocs(field, phrases.join(' AND '))) : this.textDocs(field, phrases.join(' AND '));
+        for (const [field, phrases] of merged) {
+          const match = this.remembered({ kind: 'text', field, value: phrases.join(' AND ') }, () => this.textDocs(field, phrases.join(' AND ')));
+          out = out ? out.and(match) : match;
+        }
         for (const item of rest) out = out ? out.and(this.evaluate(item)) : this.evaluate(item);
         out ??= this.all();
         // Stored documents are read only for the documents every other condition let through.
@@ -494,7 +543,7 @@ export class EmbeddedIndex implements SearchIndex {
         const phrase = ftsPhrase(q.value);
         // Nothing searchable (only punctuation): like an analysed-away term, it matches nothing.
         if (phrase === undefined) return this.none();
-        return this.textDocs(q.field, phrase + (q.wildcard === 'prefix' ? '*' : ''));
+        return this.remembered(q, () => this.textDocs(q.field, phrase + (q.wildcard === 'prefix' ? '*' : '')));
       }
       case 'exists': {
         if (q.field === 'id' || q.field === 'uri') return this.all();
@@ -511,7 +560,7 @@ export class EmbeddedIndex implements SearchIndex {
       }
       case 'term':
       case 'range':
-        return this.valueDocs(q);
+        return this.remembered(q, () => this.valueDocs(q));
     }
   }
 
@@ -542,15 +591,9 @@ export class EmbeddedIndex implements SearchIndex {
     const column = this.columns.get(key.field === 'id' ? 'uri' : key.field);
     if (!column) return Array.from(hits, () => null);
     const numeric = kind === 'int' || kind === 'date';
-    return Array.from(hits, (doc) => {
-      let best: string | number | null = null;
-      for (const ord of column.ordsOf(doc)) {
-        const v = numeric ? column.num(ord) ?? null : column.key(ord);
-        // Several values: the lowest sorts ascending, the highest descending.
-        if (v !== null && (best === null || (key.desc ? v > best : v < best))) best = v;
-      }
-      return best;
-    });
+    const out = new Array<string | number | null>(hits.length);
+    for (let i = 0; i < hits.length; i++) out[i] = column.sortValue(hits[i], key.desc, numeric);
+    return out;
   }
 
   /** The hits of one page, in the requested order (then index order). */
@@ -595,16 +638,25 @@ export class EmbeddedIndex implements SearchIndex {
   private facet(field: string, r: SearchRequest, hits: Int32Array, set: DocSet): Array<[string, number]> {
     const column = this.columns.get(field === 'id' ? 'uri' : field);
     if (!column || this.fields.kind(field) === 'text') return [];
-    const counts = column.countIn(hits, set);
+    const perOrd = column.countIn(hits, set);
+    // Per value; a run of years counts for each year in it.
+    const counts = new Map<string, number>();
+    const present = new Set<string>();
+    for (let ord = 0; ord < perOrd.length; ord++) {
+      if (column.holders(ord) === 0 || (perOrd[ord] === 0 && r.facetMincount > 0)) continue;
+      for (const value of column.expanded(ord)) {
+        if (perOrd[ord] > 0) counts.set(value, (counts.get(value) ?? 0) + perOrd[ord]);
+        else present.add(value);
+      }
+    }
     const min = Math.max(1, r.facetMincount);
-    const found: number[] = [];
-    for (let ord = 0; ord < counts.length; ord++) if (counts[ord] >= min) found.push(ord);
-    found.sort((a, b) => counts[b] - counts[a] || compare(column.values[a], column.values[b]));
-    const pairs: Array<[string, number]> = found.slice(0, r.facetLimit).map((ord) => [column.values[ord], counts[ord]]);
+    const pairs: Array<[string, number]> = [...counts]
+      .filter(([, n]) => n >= min)
+      .sort((a, b) => b[1] - a[1] || compare(a[0], b[0]))
+      .slice(0, r.facetLimit);
     if (r.facetMincount <= 0 && pairs.length < r.facetLimit) {
       // As Solr with mincount 0: values of the field that no matching document has, counted 0.
-      const zero = column.values.filter((_, ord) => counts[ord] === 0 && column.holders(ord) > 0).sort(compare);
-      for (const value of zero) {
+      for (const value of [...present].filter((v) => !counts.has(v)).sort(compare)) {
         if (pairs.length >= r.facetLimit) break;
         pairs.push([value, 0]);
       }

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Services } from '../operations/context';
 import { decorateRecords, uriLoader } from '../operations/load';
-import { resolveLinks } from '../operations/resolve';
+import { resolveLinks, type UriLoader } from '../operations/resolve';
 import type { TypeInfo } from '../registry';
 import type { Obj } from '../json';
 import { log } from '../log';
@@ -17,6 +17,31 @@ import type { SearchMapping } from '../registry';
 import type { SearchIndex } from './port';
 
 const LEASE = 'indexer_lease';
+
+/** Linked records a rebuild keeps between pages. */
+const LINKED_CACHE = 20_000;
+
+/** A loader that remembers what it loaded, up to `limit` records (then starts again). */
+function cachedLoader(load: UriLoader, limit: number): UriLoader {
+  const cache = new Map<string, Obj>();
+  return async (uris) => {
+    const missing = uris.filter((u) => !cache.has(u));
+    if (missing.length) {
+      if (cache.size + missing.length > limit) cache.clear();
+      const loaded = await load(missing);
+      for (const u of missing) {
+        const record = loaded.get(u);
+        if (record) cache.set(u, record);
+      }
+    }
+    const out = new Map<string, Obj>();
+    for (const u of uris) {
+      const record = cache.get(u);
+      if (record) out.set(u, record);
+    }
+    return out;
+  };
+}
 
 export interface IndexerOptions {
   batchSize?: number;
@@ -235,12 +260,12 @@ export class Indexer {
     return { docs: await this.build(byType), found };
   }
 
-  private async build(byType: Map<string, Obj[]>): Promise<SearchDoc[]> {
+  private async build(byType: Map<string, Obj[]>, load: UriLoader = uriLoader(this.s)): Promise<SearchDoc[]> {
     const docs: SearchDoc[] = [];
     for (const [type, records] of byType) {
       const mapping = this.mappingOf(type)!;
       await decorateRecords(this.s, records);
-      if (mapping.resolve?.length) await resolveLinks(records, mapping.resolve, uriLoader(this.s));
+      if (mapping.resolve?.length) await resolveLinks(records, mapping.resolve, load);
       for (const record of records) docs.push(buildDocument(this.s.registry, this.s.registry.types[type], record, mapping));
     }
     return docs;
@@ -267,35 +292,45 @@ export class Indexer {
     let done = lastRid ? Number((await this.s.db.knex('records').whereIn('type', types).andWhere('hidden', false).andWhere('rid', '<=', lastRid).count('* as n').first())?.n ?? 0) : 0;
     if (resuming) log.info('reindex resumes', { after_row: lastRid, done, total });
     const page = this.batchSize;
+    // The few records most pages link to (subjects, agents) are read once per rebuild, not once
+    // per page: a change to one of them after the rebuild's checkpoint re-indexes its referrers.
+    const load = cachedLoader(uriLoader(this.s), LINKED_CACHE);
     // One page is written while the next is read and built.
     let writing: Promise<void> | undefined;
+    const indexedTypes = new Set(types);
+    // Documents this run wrote: only the others are checked against the store at the end.
+    const written = new Set<string>();
     for (;;) {
+      // Along the primary key alone: filtering on type in SQL makes the engine walk the type index
+      // and sort every remaining row for each page (quadratic in the store's size).
       const rows = await this.s.db.knex('records')
-        .whereIn('type', types)
-        .andWhere('hidden', false)
-        .andWhere('rid', '>', lastRid)
+        .where('rid', '>', lastRid)
         .orderBy('rid')
         .limit(page)
-        .select('rid', 'type', 'uri', 'json');
+        .select('rid', 'type', 'uri', 'json', 'hidden');
       if (!rows.length) break;
       const byType = new Map<string, Obj[]>();
+      let taken = 0;
       for (const row of rows) {
+        if (!indexedTypes.has(row.type) || row.hidden) continue;
         if (!byType.has(row.type)) byType.set(row.type, []);
         byType.get(row.type)!.push(JSON.parse(row.json));
+        written.add(row.uri);
+        taken++;
       }
-      const docs = await this.build(byType);
+      const docs = await this.build(byType, load);
       await writing;
       onProgress?.({ done, total });
       lastRid = Number(rows[rows.length - 1].rid);
       writing = this.index.apply(docs, [], { checkpoint, storeId, rebuiltTo: lastRid });
-      done += rows.length;
+      done += taken;
       await this.pause();
       await this.takeLease();
     }
     await writing;
     onProgress?.({ done, total });
     // Documents of records that no longer exist (or are no longer indexed) go.
-    const indexed = await this.index.uris();
+    const indexed = (await this.index.uris()).filter((u) => resuming || !written.has(u));
     const present = new Set<string>();
     for (let i = 0; i < indexed.length; i += 1000) {
       const rows = await this.s.db.knex('records').whereIn('uri', indexed.slice(i, i + 1000)).whereIn('type', types).andWhere('hidden', false).pluck('uri');
