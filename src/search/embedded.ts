@@ -432,9 +432,13 @@ export class EmbeddedIndex implements SearchIndex {
           const span = column.span(ord);
           if (!span) return false;
           const [lo, hi] = span;
-          if (from !== null && (q.fromInclusive ? hi < (from as number) : hi <= (from as number))) return false;
-          if (to !== null && (q.toInclusive ? lo > (to as number) : lo >= (to as number))) return false;
-          return true;
+          const f = from as number | null;
+          const t = to as number | null;
+          if (lo === hi) return (f === null || (q.fromInclusive ? lo >= f : lo > f)) && (t === null || (q.toInclusive ? lo <= t : lo < t));
+          // A run of whole numbers: its first and last number within the bounds.
+          const start = f === null ? lo : Math.max(lo, q.fromInclusive ? Math.ceil(f) : Math.floor(f) + 1);
+          const end = t === null ? hi : Math.min(hi, q.toInclusive ? Math.floor(t) : Math.ceil(t) - 1);
+          return start <= end;
         }
         const v = kind === 'collated' ? column.key(ord) : column.values[ord];
         if (from !== null && (q.fromInclusive ? v < from : v <= from)) return false;
@@ -573,7 +577,11 @@ export class EmbeddedIndex implements SearchIndex {
 
   /** One sort key's value per hit (null: missing, sorted last either way). */
   private sortValues(key: SortKey, hits: Int32Array): Array<string | number | null> {
-    if (key.field === 'score') return Array.from(hits, (doc) => this.boostOf[doc]);
+    if (key.field === 'score') {
+      const boosts = new Array<number>(hits.length);
+      for (let i = 0; i < hits.length; i++) boosts[i] = this.boostOf[hits[i]];
+      return boosts;
+    }
     const kind = this.fields.kind(key.field);
     if (kind === 'text') {
       // Text fields are not doc values: sort on the stored value (Solr sorts by a token).
