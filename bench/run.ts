@@ -253,7 +253,7 @@ async function loadAccessions(dbUrl: string, f: Fixture, n: number): Promise<voi
     }
     await db.knex('id_sequences').where({ type: 'accession' }).update({ last_id: n });
   } finally {
-    await db.knex.destroy();
+    await db.close();
   }
 }
 

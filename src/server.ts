@@ -37,7 +37,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Server
       drained
         .then(() => services.jobs?.stop())
         .then(() => search?.close())
-        .then(() => services.db.knex.destroy())
+        .then(() => services.db.close())
         .then(() => log.info('stopped', { signal }))
         .finally(() => process.exit(0));
     });

@@ -24,7 +24,7 @@ function typeHooks(registry: Registry): Record<string, TypeHooks> {
 export async function closeServices(s: Services): Promise<void> {
   await s.jobs?.stop();
   await s.search?.close();
-  await s.db.knex.destroy();
+  await s.db.close();
 }
 
 /** Migrates and seeds the store, then lets it go: what a cluster's primary does once before it forks its workers. */
@@ -34,7 +34,7 @@ export async function prepareStore(config: Config): Promise<void> {
   try {
     await bootstrap({ config, db, registry, hooks: typeHooks(registry) });
   } finally {
-    await db.knex.destroy();
+    await db.close();
   }
 }
 
@@ -48,7 +48,7 @@ export async function openServices(config: Config, generatedDir?: string): Promi
     services = await bootstrap({ config, db, registry, hooks });
   } catch (err) {
     // A verb that fails here must still exit: an open pool would keep the process alive.
-    await db.knex.destroy();
+    await db.close();
     throw err;
   }
   services.search = openSearch(services);

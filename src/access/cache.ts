@@ -9,6 +9,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from '../config';
+import type { Database } from '../store/connect';
 import { REPOSITORY_TYPE } from '../registry';
 import { Grants, loadGrants } from './grants';
 import { findSession, Session, TOUCH_INTERVAL_MS } from './sessions';
@@ -27,9 +28,16 @@ export class AccessCache {
   private readonly repositories = new Set<number>();
   private readonly memos = new Map<string, Promise<unknown>>();
 
-  /** Reads the version row; whatever was kept under another version is dropped. Once per request. */
-  async sync(knex: Knex): Promise<AccessView> {
-    const row = await knex('access_version').where({ id: 1 }).first('version');
+  /**
+   * Reads the version row; whatever was kept under another version is dropped. Once per request,
+   * through the store's read connection where it has one (never queued behind a long write).
+   */
+  async sync(db: Database): Promise<AccessView> {
+    const knex = db.knex;
+    const reader = db.readConnection?.();
+    const row = (reader
+      ? reader.prepare('SELECT version FROM access_version WHERE id = 1').get()
+      : await knex('access_version').where({ id: 1 }).first('version')) as { version: number } | undefined;
     const version = Number(row?.version ?? 0);
     if (version !== this.version) {
       this.sessions.clear();

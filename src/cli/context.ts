@@ -34,7 +34,7 @@ export async function withStore<T>(config: Config, fn: (db: Database, registry: 
     await assertNotNewer(db.knex);
     return await fn(db, registry);
   } finally {
-    await db.knex.destroy();
+    await db.close();
   }
 }
 

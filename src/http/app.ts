@@ -222,7 +222,7 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
     locals.actor = null;
     const token = sessionToken(req);
     if (token === undefined) return next();
-    const access = await accessCacheFor(s.db).sync(s.db.knex);
+    const access = await accessCacheFor(s.db).sync(s.db);
     const session = await access.session(s.config, token);
     locals.token = token;
     locals.actor = { username: session.username, access };

@@ -5,7 +5,7 @@ import { prepareRecord } from '../validation';
 import type { Obj } from '../json';
 import { isPlainObject } from '../json';
 import { fetchRow, readRecord } from './load';
-import { RecordQueries } from '../store/records';
+import { recordReads } from '../store/records';
 import { ancestorsOf } from '../store/positions';
 import { updateRecord } from './write';
 
@@ -52,7 +52,7 @@ export function containerId(where: Where, uri: string): number {
  * instances hold no container. Each container is listed once.
  */
 export async function containersOfRecord(s: Services, where: Where, id: number): Promise<Array<{ ref: string }>> {
-  const row = await fetchRow(new RecordQueries(s.db.knex), where, id);
+  const row = await fetchRow(recordReads(s.db), where, id);
   const record = JSON.parse(row.json);
   const shown = (r: Obj, suppressed: unknown) => r.publish === true && !Number(suppressed);
   const treeRoot = Object.values(s.registry.types).some((t) => t.tree?.root === where.type.name);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { Obj } from '../json';
-import { RecordQueries, RecordRow } from '../store/records';
+import { RecordGetter, RecordQueries, RecordRow } from '../store/records';
 import type { Services, Where } from './context';
 import { IMPLIED_PUBLICATION_FIELD, markImpliedPublication } from './implied-publication';
 
@@ -15,7 +15,7 @@ export function recordUri(where: Where, id: number): string {
   return `${where.type.uri!.replace(':repo_id', String(where.repoId))}/${id}`;
 }
 
-export async function fetchRow(q: RecordQueries, where: Where, id: number): Promise<RecordRow> {
+export async function fetchRow(q: RecordGetter, where: Where, id: number): Promise<RecordRow> {
   const row = await q.get(where.type.name, id);
   const scoped = where.type.scope === 'repository';
   if (!row || (scoped && row.repo_id !== where.repoId) || (scoped && row.suppressed && !where.showSuppressed)) {

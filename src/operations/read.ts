@@ -1,6 +1,6 @@
 import { errors } from '../errors';
 import type { Obj } from '../json';
-import { RecordQueries, RecordRow, SORT_COLUMNS } from '../store/records';
+import { RecordQueries, RecordRow, recordReads, SORT_COLUMNS } from '../store/records';
 import type { Services, Where } from './context';
 import { decorateRecords, decoratesType, fetchRow, uriLoader } from './load';
 import { resolveLinks } from './resolve';
@@ -9,7 +9,7 @@ import { resolveLinks } from './resolve';
 
 /** One record as JSON text; the stored text is served as is unless links are resolved. */
 export async function getRecordJson(s: Services, where: Where, id: number, o: ListOptions = {}): Promise<string> {
-  const row = await fetchRow(new RecordQueries(s.db.knex), where, id);
+  const row = await fetchRow(recordReads(s.db), where, id);
   return (await rowsToJson(s, [row], o)).slice(1, -1);
 }
 

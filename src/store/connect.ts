@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { Knex } from 'knex';
 
 export type Dialect = 'sqlite' | 'mysql';
@@ -13,6 +14,14 @@ export interface Database {
   transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
   /** Called after every committed transaction (the indexer uses it to pick changes up at once). */
   onCommit: Array<() => void>;
+  /**
+   * SQLite file stores: a connection for single reads outside any transaction (GET one record).
+   * The pool's one connection is the writer's: a read there waits for a long write (an import) to
+   * commit, and goes through the pool; WAL lets this one read the last commit meanwhile.
+   */
+  readConnection?: () => BetterSqlite3.Database;
+  /** Lets the store go: the pool and the read connection. */
+  close(): Promise<void>;
 }
 
 /** The database product and its version, for /, `doctor` and logs. */
@@ -113,7 +122,22 @@ export async function connect(dbUrl: string): Promise<Database> {
       },
     });
     const onCommit: Array<() => void> = [];
-    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: withRetries(knex, onCommit), onCommit };
+    let reader: BetterSqlite3.Database | undefined;
+    const readConnection = file === ':memory:' ? undefined : () => {
+      if (!reader) {
+        reader = new BetterSqlite3(file);
+        reader.pragma('busy_timeout = 5000');
+        reader.pragma('query_only = ON');
+        cachePreparedStatements(reader as unknown as { prepare(sql: string): unknown });
+      }
+      return reader;
+    };
+    const close = async () => {
+      reader?.close();
+      reader = undefined;
+      await knex.destroy();
+    };
+    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: withRetries(knex, onCommit), onCommit, readConnection, close };
   }
   const match = /^(?:mysql|mariadb):\/\/(.*)$/.exec(dbUrl);
   if (match) {
@@ -141,7 +165,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       pool: { min: 0, max: Number(process.env.DB_POOL_MAX || 10) },
     });
     const onCommit: Array<() => void> = [];
-    return { knex, dialect: 'mysql', describe: `mysql ${connection.host}:${connection.port}/${database}`, transaction: withRetries(knex, onCommit), onCommit };
+    return { knex, dialect: 'mysql', describe: `mysql ${connection.host}:${connection.port}/${database}`, transaction: withRetries(knex, onCommit), onCommit, close: () => knex.destroy() };
   }
   throw new Error(`DB_URL must start with sqlite:// or mysql:// (got ${dbUrl})`);
 }

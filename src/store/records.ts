@@ -1,5 +1,5 @@
 import { Knex } from 'knex';
-import { isUniqueViolation } from './connect';
+import { type Database, isUniqueViolation } from './connect';
 
 /** One row of the generic records table. `json` is the complete record as served. */
 export interface RecordRow {
@@ -63,7 +63,22 @@ export class UniqueKeyTaken extends Error {
 }
 
 /** Queries of the generic record store; works on a transaction or on the pool alike. */
-export class RecordQueries {
+/** Reads one record by type and id. */
+export interface RecordGetter {
+  get(type: string, id: number): Promise<RecordRow | undefined>;
+}
+
+/**
+ * The record getter for reads outside a transaction: the SQLite read connection where there is
+ * one (a prepared statement, never queued behind a write), else the pool.
+ */
+export function recordReads(db: Database): RecordGetter {
+  const conn = db.readConnection?.();
+  if (!conn) return new RecordQueries(db.knex);
+  return { get: async (type, id) => normalise(conn.prepare('SELECT * FROM records WHERE type = ? AND id = ? LIMIT 1').get(type, id)) };
+}
+
+export class RecordQueries implements RecordGetter {
   constructor(readonly db: Knex | Knex.Transaction) {}
 
   async nextId(type: string): Promise<number> {

@@ -183,7 +183,7 @@ describe(`the archive-records command line (${STORE})`, function () {
       assert.deepEqual(records.map((l) => l.uri).sort(), expected);
       before = await storeState(dbA, expected);
     } finally {
-      await dbA.knex.destroy();
+      await dbA.close();
     }
     for (const line of records) assert.equal(JSON.stringify(line.record), (before.get(line.uri) as any).json, `${line.uri} exported byte for byte`);
     const answersA = new Map<string, unknown>();
@@ -207,7 +207,7 @@ describe(`the archive-records command line (${STORE})`, function () {
         assert.deepEqual(after.get(uri), { ...(before!.get(uri) as object) }, uri);
       }
     } finally {
-      await dbB.knex.destroy();
+      await dbB.close();
     }
 
     servedB = await serve(B, 'admin', B.ADMIN_PASSWORD);
@@ -239,7 +239,7 @@ describe(`the archive-records command line (${STORE})`, function () {
       try {
         return Number((await db.knex('records').count({ n: '*' }).first())!.n);
       } finally {
-        await db.knex.destroy();
+        await db.close();
       }
     };
     const before = await count();
@@ -280,8 +280,8 @@ describe(`the archive-records command line (${STORE})`, function () {
       const kept = new Set(['/repositories/1', '/users/1', '/vocabularies/1', '/repositories/1/groups/1']);
       for (const uri of all) if (!kept.has(uri)) assert.deepEqual(c.get(uri), a.get(uri), uri);
     } finally {
-      await dbA.knex.destroy();
-      await dbC.knex.destroy();
+      await dbA.close();
+      await dbC.close();
     }
   });
 
@@ -343,7 +343,7 @@ describe(`the archive-records command line (${STORE})`, function () {
     try {
       await db.knex('knex_migrations').insert({ name: '999_from_the_future', batch: 99, migration_time: new Date() });
     } finally {
-      await db.knex.destroy();
+      await db.close();
     }
     for (const verb of [['migrate'], ['reindex'], ['export', '--all']]) {
       const ran = await cli(verb, F);

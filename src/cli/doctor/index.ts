@@ -35,7 +35,7 @@ export async function runDoctor(config: Config, checks: DoctorCheck[] = CHECKS):
     await db.knex.raw('select 1');
   } catch (err) {
     connectError = err instanceof Error ? err.message : String(err);
-    await db?.knex.destroy();
+    await db?.close();
     db = undefined;
   }
   const ctx: DoctorContext = { config, registry, db, migrated: false };
@@ -57,7 +57,7 @@ export async function runDoctor(config: Config, checks: DoctorCheck[] = CHECKS):
       results.push(result);
     }
   } finally {
-    await db?.knex.destroy();
+    await db?.close();
   }
   return { ok: results.every((r) => r.status !== 'fail'), store: describe(config.dbUrl), checks: results };
 }

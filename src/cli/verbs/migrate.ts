@@ -18,7 +18,7 @@ export const migrateVerb: Verb = {
         try {
           applied = await migrate(db.knex);
         } finally {
-          await db.knex.destroy();
+          await db.close();
         }
         const describe = await withServices(config, async (s) => s.db.describe);
         say.info('store is migrated', { store: describe, applied: applied.length ? applied : 'none (already current)' });
