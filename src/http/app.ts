@@ -15,6 +15,7 @@ import { log } from '../log';
 import { checkResolveDepth, jsonNestedDeeperThan, urlLengthLimit } from './limits';
 import { parseParams, parsePaging } from './params';
 import { securityHeaders } from './security';
+import { routeGroups } from './routes';
 
 /** The session header, under every name clients use (the spec's, ArchivesSpace's, and the CGI form). */
 const SESSION_HEADERS = ['x-archive-session', 'x-archivesspace-session', 'x_archivesspace_session'];
@@ -236,9 +237,7 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
   }
   app.use(express.raw({ type: () => true, limit: s.config.bodyLimitBytes }));
 
-  for (const endpoint of endpoints) {
-    app[endpoint.method](endpoint.path, handlerFor(s, endpoint));
-  }
+  app.use(routeGroups(endpoints.map((endpoint) => ({ method: endpoint.method, path: endpoint.path, handler: handlerFor(s, endpoint) }))));
 
   app.use(() => {
     throw errors.routeNotFound();
