@@ -26,6 +26,10 @@ export const ERROR_KINDS = {
   },
   TooLarge: { status: 413, description: 'The request body is larger than BODY_LIMIT_BYTES.' },
   TooManyRequests: { status: 429, description: 'Too many failed logins for this username or address; see the Retry-After header.' },
+  StoreBusy: {
+    status: 503,
+    description: 'The store stayed busy longer than DB_WAIT_SECONDS (a long write holds it, e.g. a large import on SQLite); try again after Retry-After.',
+  },
 } as const;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;
@@ -49,6 +53,8 @@ export const errors = {
   userNotFound: () => new ApiError(404, { error: "User wasn't found" }),
   notFoundException: () => new ApiError(404, { error: 'NotFoundException' }),
   routeNotFound: () => new ApiError(404, { error: 'Sinatra::NotFound' }),
+  storeBusy: () =>
+    new ApiError(503, { error: 'The store is busy with a long write (such as a large import); try again shortly' }, true, { 'Retry-After': '5' }),
   accessDenied: () => new ApiError(403, { error: 'Access denied' }),
   loginFailed: () => new ApiError(403, { error: 'Login failed' }),
   invalidUsername: () => new ApiError(400, { error: 'Invalid username' }),

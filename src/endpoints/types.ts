@@ -99,12 +99,14 @@ export const rawJson = (text: string): Reply => ({ json: text });
 
 /**
  * Every error kind a row answers: what its declaration implies (a session header is always read:
- * 412; parameters, a body or a repository in the path: 400; a permission: 403; a body: 413) and
+ * 412; the store may stay busy: 503; parameters, a body or a repository in the path: 400; a permission: 403; a body: 413) and
  * the kinds it declares. The OpenAPI document and the fuzz test read this, nothing else.
  */
 export function answeredErrors(e: Endpoint): ErrorKind[] {
   const kinds = new Set<ErrorKind>(e.errors);
   kinds.add('SessionGone');
+  // Any row may find the store busy past DB_WAIT_SECONDS.
+  kinds.add('StoreBusy');
   if (e.params?.length || e.body || e.rawJsonBody || e.jsonParams || e.multipart || e.paginated || e.path.includes(':repo_id')) kinds.add('BadRequest');
   if (e.permission !== null) kinds.add('AccessDenied');
   if (e.body || e.rawJsonBody || e.jsonParams || e.multipart) kinds.add('TooLarge');

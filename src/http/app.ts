@@ -16,6 +16,7 @@ import { checkResolveDepth, jsonNestedDeeperThan, urlLengthLimit } from './limit
 import { parseParams, parsePaging } from './params';
 import { securityHeaders } from './security';
 import { routeGroups } from './routes';
+import { isStoreBusy } from '../store/connect';
 
 /** The session header, under every name clients use (the spec's, ArchivesSpace's, and the CGI form). */
 const SESSION_HEADERS = ['x-archive-session', 'x-archivesspace-session', 'x_archivesspace_session'];
@@ -245,6 +246,7 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
 
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof ApiError) return sendError(res, err);
+    if (isStoreBusy(err)) return sendError(res, errors.storeBusy());
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.too.large') return sendError(res, errors.bodyTooLarge(s.config.bodyLimitBytes));
     if (e?.status && e.status >= 400 && e.status < 500) {

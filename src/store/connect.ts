@@ -95,6 +95,17 @@ function cachePreparedStatements(conn: { prepare(sql: string): unknown }): void 
   };
 }
 
+/** How long a request waits for a pooled connection (DB_WAIT_SECONDS, default 60) before it is answered 503. */
+function storeWaitMs(): number {
+  const seconds = Number(process.env.DB_WAIT_SECONDS || 60);
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : 60) * 1000;
+}
+
+/** A request gave up waiting for a pooled connection (knex's KnexTimeoutError). */
+export function isStoreBusy(err: unknown): boolean {
+  return (err as Error)?.name === 'KnexTimeoutError';
+}
+
 /**
  * DB_URL forms: sqlite://./relative.db, sqlite:///absolute/path.db, sqlite://:memory:,
  * mysql://user:password@host:port/database (also mariadb://). A missing MySQL database is created.
@@ -108,6 +119,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       client: 'better-sqlite3',
       connection: { filename: file },
       useNullAsDefault: true,
+      acquireConnectionTimeout: storeWaitMs(),
       pool: {
         min: 1,
         max: 1,
@@ -163,6 +175,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       client: 'mysql2',
       connection: { ...connection, database },
       pool: { min: 0, max: Number(process.env.DB_POOL_MAX || 10) },
+      acquireConnectionTimeout: storeWaitMs(),
     });
     const onCommit: Array<() => void> = [];
     return { knex, dialect: 'mysql', describe: `mysql ${connection.host}:${connection.port}/${database}`, transaction: withRetries(knex, onCommit), onCommit, close: () => knex.destroy() };

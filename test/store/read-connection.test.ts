@@ -62,4 +62,45 @@ describe(`reads beside a long write (${STORE})`, () => {
     assert.equal(res.status, 404);
     assert.ok(res.body.error, res.text);
   });
+
+  it('answers 503 with Retry-After, not 500, when a write waits longer than DB_WAIT_SECONDS for the store', async function () {
+    // A second app on a store whose pool waits 1 s: a write queued behind a held transaction gives up.
+    process.env.DB_WAIT_SECONDS = '1';
+    let busy: TestApp;
+    try {
+      busy = await startTestApp();
+    } finally {
+      delete process.env.DB_WAIT_SECONDS;
+    }
+    try {
+      const token = await busy.adminToken();
+      const H = { 'X-ArchivesSpace-Session': token };
+      const repo = await createRepository(busy);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      // Holds every connection the pool has (SQLite: its one; MariaDB: all of them).
+      const max = STORE === 'sqlite' ? 1 : Number(process.env.DB_POOL_MAX || 10);
+      let holding = 0;
+      const holders = Array.from({ length: max }, () => busy.services.db.knex.transaction(async () => {
+        if (++holding === max) entered();
+        await held;
+      }));
+      await inside;
+      try {
+        const res = await busy.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'BZ', id_1: '1', title: 'Waits', accession_date: '2020-01-01' });
+        assert.equal(res.status, 503, res.text);
+        assert.equal(res.headers['retry-after'], '5');
+        assert.match(res.body.error, /busy/);
+      } finally {
+        release();
+        await Promise.all(holders);
+      }
+      const list = await busy.http.get(`/repositories/${repo}/accessions?all_ids=true`).set(H);
+      assert.deepEqual(list.body, [], 'nothing of the refused write was stored');
+    } finally {
+      await busy.close();
+    }
+  });
 });
