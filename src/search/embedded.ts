@@ -404,16 +404,22 @@ export class EmbeddedIndex implements SearchIndex {
     return out;
   }
 
+  /** Stored documents by id (JSON text), read in chunks of bound parameters. */
+  private bodies(ids: ArrayLike<number>): Map<number, string> {
+    const out = new Map<number, string>();
+    const all = Array.from(ids);
+    for (let i = 0; i < all.length; i += 500) {
+      const part = all.slice(i, i + 500);
+      const rows = this.db.prepare(`SELECT id, body FROM search_bodies WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as Array<{ id: number; body: Buffer }>;
+      for (const row of rows) out.set(row.id, unpack(row.body));
+    }
+    return out;
+  }
+
   /** Documents (among `within`) whose stored JSON, lower-cased, matches a pattern: infix wildcards FTS5 cannot answer. */
   private bodyDocs(pattern: RegExp, within: DocSet): DocSet {
     const out = this.none();
-    const ids = within.toArray();
-    const chunk = 500;
-    for (let i = 0; i < ids.length; i += chunk) {
-      const part = Array.from(ids.subarray(i, i + chunk));
-      const rows = this.db.prepare(`SELECT id, body FROM search_bodies WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as Array<{ id: number; body: Buffer }>;
-      for (const row of rows) if (pattern.test(foldText(unpack(row.body)))) out.add(row.id);
-    }
+    for (const [id, body] of this.bodies(within.toArray())) if (pattern.test(foldText(body))) out.add(id);
     return out;
   }
 
@@ -586,13 +592,9 @@ export class EmbeddedIndex implements SearchIndex {
     if (kind === 'text') {
       // Text fields are not doc values: sort on the stored value (Solr sorts by a token).
       const out = new Map<number, string | null>();
-      const ids = Array.from(hits);
-      for (let i = 0; i < ids.length; i += 500) {
-        const part = ids.slice(i, i + 500);
-        for (const row of this.db.prepare(`SELECT id, body FROM search_bodies WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as Array<{ id: number; body: Buffer }>) {
-          const v = (JSON.parse(unpack(row.body)) as SearchDoc)[key.field];
-          out.set(row.id, v === undefined ? null : (typeof v === 'object' ? JSON.stringify(v) : String(v)).toLowerCase());
-        }
+      for (const [id, body] of this.bodies(hits)) {
+        const v = (JSON.parse(body) as SearchDoc)[key.field];
+        out.set(id, v === undefined ? null : (typeof v === 'object' ? JSON.stringify(v) : String(v)).toLowerCase());
       }
       return Array.from(hits, (doc) => out.get(doc) ?? null);
     }
@@ -678,11 +680,8 @@ export class EmbeddedIndex implements SearchIndex {
     const hits = set.toArray();
     const total = hits.length;
     const ids = r.limit > 0 && total > r.offset ? this.page(hits, r.sort, r.offset, r.limit) : [];
-    const bodies = new Map(
-      (ids.length ? this.db.prepare(`SELECT id, body FROM search_bodies WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as Array<{ id: number; body: Buffer }> : [])
-        .map((row) => [row.id, row.body]),
-    );
-    const docs = ids.map((id) => JSON.parse(unpack(bodies.get(id)!)) as SearchDoc);
+    const bodies = this.bodies(ids);
+    const docs = ids.map((id) => JSON.parse(bodies.get(id)!) as SearchDoc);
     const facets: SearchResult['facets'] = {};
     for (const field of r.facets) facets[field] = this.facet(field, r, hits, set);
     return { total, docs, facets };
