@@ -331,6 +331,11 @@ async function benchWorkers(name: StoreName, env: Record<string, string>, passwo
   try {
     for (let i = 0; i < 100 && (server.output().match(/"msg":"listening"/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
     const c = await Client.login(server.base, password);
+    // Each process opens the index (loads its doc values) before it answers a search: measure
+    // the steady state, after a few concurrent searches (spread over both processes) came back.
+    const opened = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: 8 }, () => c.call('GET', one.search!.url)));
+    log(`WORKERS=2: both processes answered searches ${secondsSince(opened).toFixed(1)} s after listening`);
     for (const [what, m] of [['GET one accession', one.get], ['search, one term matching 1% of documents', one.search]] as const) {
       const two = await load(server.base + m.url, c.headers);
       record({

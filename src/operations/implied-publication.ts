@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Obj } from '../json';
+import { publishedClause } from '../store/connect';
 import { underHiddenAncestor } from '../store/visibility';
 import type { Services } from './context';
 
@@ -40,6 +41,9 @@ export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Ser
       const next = (uri: string, from: number) => db('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
         .where('x.to_uri', uri).andWhere('x.from_rid', '>', from).whereIn('r.type', publishable).where('r.suppressed', false)
         .whereNotIn('r.repo_id', hiddenRepos)
+        // Published ones only, decided by the store: an agent linked by thousands of unpublished
+        // records costs one index range read there, not their JSON parsed here.
+        .andWhereRaw(publishedClause(s.db))
         .orderBy('x.from_rid').limit(round).select('x.to_uri', 'x.from_rid as rid');
       const [first, ...rest] = open.slice(i, i + 50);
       const query = db.select('*').from(next(...first).as('p0'));

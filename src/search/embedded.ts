@@ -28,7 +28,7 @@ const MAX_KEY = 200;
 const SLOTS = 256;
 
 /** Bumped when the index's tables change shape. */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 
 /** Fields kept out of the stored body: never returned in results. */
 const UNSTORED = new Set(['fullrecord', 'fullrecord_published']);
@@ -44,8 +44,11 @@ interface DocRow {
   uri: string;
   boost: number;
   text_codes: string;
-  vals: Buffer;
+  vals: string;
 }
+
+/** A document's exact-field values as stored: [field code, value or values, field code, ...] (JSON). */
+type PackedValues = Array<number | string | string[]>;
 
 function ftsPhrase(text: string): string | undefined {
   if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
@@ -90,7 +93,7 @@ function codecFor(kind: FieldKind): ValueCodec {
   };
 }
 
-/** Stored documents and doc values are compressed: read a page at a time (and once at open), they would otherwise be most of the file. */
+/** Stored documents are compressed: read a page at a time, they would otherwise be most of the file. */
 function pack(body: string): Buffer {
   return zlib.deflateRawSync(body, { level: 1 });
 }
@@ -108,6 +111,9 @@ export class EmbeddedIndex implements SearchIndex {
   readonly kind = 'embedded' as const;
   private readonly db: Database.Database;
   private readonly fieldCodes = new Map<string, number>();
+  /** Exact fields by code (search_value_fields), and codes by field. */
+  private readonly valueFields: string[] = [];
+  private readonly valueCodes = new Map<string, number>();
   private readonly stmts = new Map<string, Database.Statement>();
 
   // What this process holds in memory, and how far it has followed the file.
@@ -137,14 +143,16 @@ export class EmbeddedIndex implements SearchIndex {
     if (Number(this.db.pragma('user_version', { simple: true })) < SCHEMA_VERSION) {
       // An index is derived data: an older layout is dropped, and the indexer rebuilds it from the store.
       this.db.exec(`DROP TABLE IF EXISTS search_meta; DROP TABLE IF EXISTS search_docs; DROP TABLE IF EXISTS search_bodies; DROP TABLE IF EXISTS search_values;
-        DROP TABLE IF EXISTS search_text_fields; DROP TABLE IF EXISTS search_text; DROP TABLE IF EXISTS search_changes;`);
+        DROP TABLE IF EXISTS search_text_fields; DROP TABLE IF EXISTS search_text; DROP TABLE IF EXISTS search_changes;
+        DROP TABLE IF EXISTS search_value_fields;`);
       this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      -- vals: the exact fields' values as compressed JSON ({field: [values]}), loaded into doc values at open.
+      -- vals: the exact fields' values (PackedValues: field codes, not names), loaded into doc values at open.
       CREATE TABLE IF NOT EXISTS search_docs (
-        id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, boost INTEGER NOT NULL, text_codes TEXT NOT NULL DEFAULT '', vals BLOB NOT NULL);
+        id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, boost INTEGER NOT NULL, text_codes TEXT NOT NULL DEFAULT '', vals TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS search_value_fields (code INTEGER PRIMARY KEY, field TEXT NOT NULL UNIQUE);
       CREATE TABLE IF NOT EXISTS search_bodies (id INTEGER PRIMARY KEY, body BLOB NOT NULL);
       CREATE TABLE IF NOT EXISTS search_changes (seq INTEGER PRIMARY KEY, doc INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS search_text_fields (code INTEGER PRIMARY KEY, field TEXT NOT NULL UNIQUE);
@@ -202,14 +210,23 @@ export class EmbeddedIndex implements SearchIndex {
     this.setLive(doc, false);
   }
 
-  private remember(row: DocRow, vals = JSON.parse(unpack(row.vals)) as Record<string, string[]>): void {
+  private remember(row: DocRow): void {
     this.forget(row.id);
-    this.docOf.set(row.uri, row.id);
-    this.uriOf[row.id] = row.uri;
-    this.textCodesOf[row.id] = row.text_codes;
-    this.setLive(row.id, true);
-    this.boostOf[row.id] = row.boost;
-    for (const [field, values] of Object.entries(vals)) this.column(field).set(row.id, values);
+    this.place(row.id, row.uri, row.boost, row.text_codes, JSON.parse(row.vals) as PackedValues);
+  }
+
+  /** Puts a document this process does not hold into memory. */
+  private place(id: number, uri: string, boost: number, textCodes: string, vals: PackedValues): void {
+    this.cached.clear();
+    this.docOf.set(uri, id);
+    this.uriOf[id] = uri;
+    this.textCodesOf[id] = textCodes;
+    this.setLive(id, true);
+    this.boostOf[id] = boost;
+    for (let i = 0; i < vals.length; i += 2) {
+      const values = vals[i + 1];
+      this.column(this.valueField(vals[i] as number)).set(id, typeof values === 'string' ? [values] : (values as string[]));
+    }
   }
 
   private loadAll(): void {
@@ -226,7 +243,11 @@ export class EmbeddedIndex implements SearchIndex {
       for (const row of this.stmt('SELECT code, field FROM search_text_fields').all() as Array<{ code: number; field: string }>) {
         this.fieldCodes.set(row.field, row.code);
       }
-      for (const row of this.stmt('SELECT id, uri, boost, text_codes, vals FROM search_docs').iterate() as IterableIterator<DocRow>) this.remember(row);
+      // Rows as arrays: no object per row for 100,000s of documents.
+      const rows = this.db.prepare('SELECT id, uri, boost, text_codes, vals FROM search_docs').raw(true);
+      for (const [id, uri, boost, codes, vals] of rows.iterate() as IterableIterator<[number, string, number, string, string]>) {
+        this.place(id, uri, boost, codes, JSON.parse(vals) as PackedValues);
+      }
       this.epoch = this.meta('epoch') ?? '';
       this.seenSeq = Number((this.stmt('SELECT MAX(seq) AS m FROM search_changes').get() as { m: number | null }).m ?? 0);
     })();
@@ -256,6 +277,31 @@ export class EmbeddedIndex implements SearchIndex {
       this.fieldCodes.set(row.field, row.code);
     }
     this.seenSeq = changes[changes.length - 1].seq;
+  }
+
+  /** The field of a value code; one another process added since this one looked is read from the file. */
+  private valueField(code: number): string {
+    let field = this.valueFields[code];
+    if (field === undefined) {
+      for (const row of this.stmt('SELECT code, field FROM search_value_fields').all() as Array<{ code: number; field: string }>) {
+        this.valueFields[row.code] = row.field;
+        this.valueCodes.set(row.field, row.code);
+      }
+      field = this.valueFields[code];
+      if (field === undefined) throw new Error(`the search index names an unknown field code ${code}`);
+    }
+    return field;
+  }
+
+  private valueCodeFor(field: string): number {
+    let code = this.valueCodes.get(field);
+    if (code === undefined) {
+      const row = this.stmt('SELECT code FROM search_value_fields WHERE field = ?').get(field) as { code: number } | undefined;
+      code = row ? row.code : Number(this.stmt('INSERT INTO search_value_fields (field) VALUES (?)').run(field).lastInsertRowid);
+      this.valueCodes.set(field, code);
+      this.valueFields[code] = field;
+    }
+    return code;
   }
 
   private codeFor(field: string): number {
@@ -304,7 +350,7 @@ export class EmbeddedIndex implements SearchIndex {
       }
       for (const doc of upserts) {
         const stored: SearchDoc = {};
-        const vals: Record<string, string[]> = {};
+        const vals: PackedValues = [];
         const texts: Array<[number, string]> = [];
         for (const [field, value] of Object.entries(doc)) {
           if (!UNSTORED.has(field)) stored[field] = value;
@@ -315,12 +361,13 @@ export class EmbeddedIndex implements SearchIndex {
           // Text fields live in FTS; id repeats uri; json is only returned.
           if (kind !== 'text' && field !== 'json' && field !== 'id') {
             const strings = list.map((v) => String(v).slice(0, MAX_VALUE));
-            vals[field] = kind === 'int' ? integerRuns(strings) : strings;
+            const values = kind === 'int' ? integerRuns(strings) : strings;
+            vals.push(this.valueCodeFor(field), values.length === 1 ? values[0] : values);
           }
         }
         const row: DocRow = {
           id: 0, uri: String(doc.uri), boost: this.boosts[String(doc.primary_type)] ?? 0,
-          text_codes: texts.map(([code]) => code).join(','), vals: pack(JSON.stringify(vals)),
+          text_codes: texts.map(([code]) => code).join(','), vals: JSON.stringify(vals),
         };
         const existing = this.docOf.get(row.uri);
         if (existing !== undefined) {
@@ -333,7 +380,8 @@ export class EmbeddedIndex implements SearchIndex {
         putBody.run(row.id, pack(JSON.stringify(stored)));
         for (const [code, text] of texts) addText.run(row.id * SLOTS + code, text);
         seq = Number(changed.run(row.id).lastInsertRowid);
-        this.remember(row, vals);
+        this.forget(row.id);
+        this.place(row.id, row.uri, row.boost, row.text_codes, vals);
       }
       if (seq - Number(this.meta('changes_from') ?? 0) > 2 * CHANGES_KEPT) {
         this.stmt('DELETE FROM search_changes WHERE seq <= ?').run(seq - CHANGES_KEPT);
