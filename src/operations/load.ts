@@ -29,12 +29,17 @@ export async function readRecord(s: Services, where: Where, id: number, db: Knex
   return JSON.parse((await fetchRow(new RecordQueries(db), where, id)).json);
 }
 
-/** Loader for resolve[]: a batch of URIs → records (scope is not checked, as in the reference). */
-export function uriLoader(s: Services) {
+/**
+ * Loader for resolve[]: a batch of URIs → records (scope is not checked, as in the reference).
+ * `impliedPublication: false` (the search indexer): linked records come without
+ * is_linked_to_published_record, which no document reads from a link and which costs a look at
+ * the linked record's own referrers (an agent may have thousands) on every write that links it.
+ */
+export function uriLoader(s: Services, o: { impliedPublication?: boolean } = {}) {
   return async (uris: string[]) => {
     const rows = await new RecordQueries(s.db.knex).getByUris(uris);
     const records = rows.map((r) => JSON.parse(r.json) as Obj);
-    await decorateRecords(s, records);
+    await decorateRecords(s, records, s.db.knex, o);
     const found = new Map(records.map((r) => [r.uri as string, r]));
     for (const uri of uris.filter((u) => u.endsWith('/tree'))) {
       const tree = await loadTree(s, uri);
@@ -63,10 +68,13 @@ export function decoratesType(s: Services, typeName: string): boolean {
  * Adds what is computed from storage at read time: each type's hook, one batch per type, and the
  * implied publication of every type whose schema declares the field.
  */
-export async function decorateRecords(s: Services, records: Obj[], db: Knex | Knex.Transaction = s.db.knex): Promise<void> {
+export async function decorateRecords(
+  s: Services, records: Obj[], db: Knex | Knex.Transaction = s.db.knex, o: { impliedPublication?: boolean } = {},
+): Promise<void> {
   const byType = new Map<string, Obj[]>();
   for (const r of records) byType.set(r.jsonmodel_type, [...(byType.get(r.jsonmodel_type) ?? []), r]);
   for (const [type, group] of byType) await s.hooks[type]?.decorate?.(db, s, group);
+  if (o.impliedPublication === false) return;
   const implied = records.filter((r) => s.registry.types[r.jsonmodel_type]?.props[IMPLIED_PUBLICATION_FIELD]);
   if (implied.length) await markImpliedPublication(db, s, implied);
 }

@@ -260,7 +260,7 @@ export class Indexer {
     return { docs: await this.build(byType), found };
   }
 
-  private async build(byType: Map<string, Obj[]>, load: UriLoader = uriLoader(this.s)): Promise<SearchDoc[]> {
+  private async build(byType: Map<string, Obj[]>, load: UriLoader = uriLoader(this.s, { impliedPublication: false })): Promise<SearchDoc[]> {
     const docs: SearchDoc[] = [];
     for (const [type, records] of byType) {
       const mapping = this.mappingOf(type)!;
@@ -294,7 +294,7 @@ export class Indexer {
     const page = this.batchSize;
     // The few records most pages link to (subjects, agents) are read once per rebuild, not once
     // per page: a change to one of them after the rebuild's checkpoint re-indexes its referrers.
-    const load = cachedLoader(uriLoader(this.s), LINKED_CACHE);
+    const load = cachedLoader(uriLoader(this.s, { impliedPublication: false }), LINKED_CACHE);
     // One page is written while the next is read and built.
     let writing: Promise<void> | undefined;
     const indexedTypes = new Set(types);
