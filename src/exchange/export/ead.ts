@@ -32,6 +32,7 @@ import type { Obj } from '../../json';
 import type { Services } from '../../operations/context';
 import { uriLoader } from '../../operations/load';
 import { resolveLinks } from '../../operations/resolve';
+import { parentKey } from '../../store/positions';
 import { XmlWriter } from '../xml';
 import { dateText, isPublished } from './common';
 import { paragraphs, phrase } from './mixed-content';
@@ -112,9 +113,9 @@ export class TreeReader {
     this.parents.delete(parent);
     let after = -Infinity;
     for (;;) {
-      const q = this.s.db.knex('records').where({ root_uri: this.rootUri, hidden: false });
-      if (parent === null) q.whereNull('parent_rid');
-      else q.where({ parent_rid: parent });
+      // Along the (parent_key, position) index: a page costs its own rows, not a scan and sort of
+      // every node of the tree (quadratic for a resource with 100,000 components).
+      const q = this.s.db.knex('records').where({ parent_key: parentKey(this.rootUri, parent), hidden: false });
       if (after !== -Infinity) q.where('position', '>', after);
       const rows: Array<{ rid: number; json: string; suppressed: unknown; position: number }> =
         await q.orderBy('position').limit(pageSize).select('rid', 'json', 'suppressed', 'position');
