@@ -14,10 +14,15 @@ export async function benchEadExport(base: string, store: string, pid: number | 
   let bytes = 0;
   let written = 0;
   const decoder = new TextDecoder();
+  // A tag may be cut between two chunks: the last two characters are read again with the next one
+  // (a three-character match cannot lie wholly inside them, so none is counted twice).
+  let carry = '';
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     firstByteMs ??= Number(process.hrtime.bigint() - started) / 1e6;
     bytes += chunk.length;
-    written += (decoder.decode(chunk, { stream: true }).match(/<c[ >]/g) ?? []).length;
+    const text = carry + decoder.decode(chunk, { stream: true });
+    written += (text.match(/<c[ >]/g) ?? []).length;
+    carry = text.slice(-2);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (written < components) throw new Error(`the EAD export wrote ${written} components, fewer than the ${components} in the tree`);
