@@ -20,6 +20,12 @@ interface Shape {
   loose: boolean;
 }
 
+/** The segments a group is keyed on: the first, and the third (`/repositories/:repo_id/<type>`). */
+const KEYED = [0, 2];
+
+/** What a request segment no row names literally becomes in the key (no path segment holds it). */
+const FOLDED = '\u0000';
+
 /** Bound on the groups kept (keys come from requests, after unknown segments are folded). */
 const MAX_GROUPS = 5_000;
 
@@ -30,7 +36,7 @@ function isParam(segment: string | undefined): boolean {
 export function routeGroups(routes: Route[]): RequestHandler {
   const shapes: Shape[] = routes.map((route) => ({ route, segments: route.path.split('/').slice(1), loose: /[*{(?]/.test(route.path) }));
   // Literal values at the keyed positions; any other request segment is folded into '*'.
-  const literals = [0, 2].map((i) => new Set(shapes.filter((s) => !s.loose && !isParam(s.segments[i])).map((s) => s.segments[i])));
+  const literals = new Map(KEYED.map((i) => [i, new Set(shapes.filter((s) => !s.loose && !isParam(s.segments[i])).map((s) => s.segments[i]))]));
   const groups = new Map<string, RequestHandler>();
 
   const fits = (shape: Shape, method: string, segments: string[]): boolean => {
@@ -38,19 +44,18 @@ export function routeGroups(routes: Route[]): RequestHandler {
     if (m !== method && !(method === 'head' && m === 'get')) return false;
     if (shape.loose) return true;
     if (shape.segments.length !== segments.length) return false;
-    return [0, 2].every((i) => isParam(shape.segments[i]) || shape.segments[i] === segments[i]);
+    return KEYED.every((i) => isParam(shape.segments[i]) || shape.segments[i] === segments[i]);
   };
 
   return (req: Request, res: Response, next: NextFunction) => {
     const method = req.method.toLowerCase();
     const segments = req.path.split('/').slice(1);
-    const keyed = [0, 2].map((i, k) => (literals[k].has(segments[i]) ? segments[i] : '*'));
-    const key = `${method} ${segments.length} ${keyed.join(' ')}`;
+    // A folded segment matches only the rows with a parameter there (the same rows for every folded value).
+    const probe = segments.map((seg, i) => (literals.get(i)?.has(seg) === false ? FOLDED : seg));
+    const key = `${method} ${segments.length} ${KEYED.map((i) => probe[i]).join(' ')}`;
     let group = groups.get(key);
     if (!group) {
       const router = express.Router({ strict: true, caseSensitive: true });
-      // A folded segment matches only the rows with a parameter there (the same rows for every folded value).
-      const probe = segments.map((s, i) => (i === 0 || i === 2 ? (keyed[i === 0 ? 0 : 1] === '*' ? '\u0000' : s) : s));
       for (const shape of shapes) if (fits(shape, method, probe)) (router as any)[shape.route.method](shape.route.path, shape.route.handler);
       group = router;
       if (groups.size < MAX_GROUPS) groups.set(key, group);

@@ -30,7 +30,7 @@ export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Ser
   const hiddenRepos = (await db('records').where('type', 'repository').select('id', 'json'))
     .filter((repo: { json: string }) => JSON.parse(repo.json).publish === false)
     .map((repo: { id: number }) => Number(repo.id));
-  type Row = { rid: number; repo_id: number; json: string; parent_rid: number | null; root_uri: string | null };
+  type Row = { rid: number; parent_rid: number | null; root_uri: string | null };
   // The records linking each one, a few at a time in rid order along the (to_uri, from_rid) index,
   // so a subject linked by thousands costs what its first linking records cost, until one shows it.
   const after = new Map<string, number>(uris.map((u) => [u, 0]));
@@ -51,10 +51,10 @@ export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Ser
       page.push(...(await query));
     }
     if (!page.length) break;
-    const rows: Row[] = await db('records').whereIn('rid', [...new Set(page.map((p) => Number(p.rid)))]).select('rid', 'repo_id', 'json', 'parent_rid', 'root_uri');
-    const published = rows.filter((r) => JSON.parse(r.json).publish === true);
-    const hidden = await underHiddenAncestor(db, published);
-    const showing = new Set(published.filter((r) => !hidden.has(r)).map((r) => Number(r.rid)));
+    // The page holds published, unsuppressed records only (the store decided): what is left is their tree.
+    const rows: Row[] = await db('records').whereIn('rid', [...new Set(page.map((p) => Number(p.rid)))]).select('rid', 'parent_rid', 'root_uri');
+    const hidden = await underHiddenAncestor(db, rows);
+    const showing = new Set(rows.filter((r) => !hidden.has(r)).map((r) => Number(r.rid)));
     const counts = new Map<string, number>();
     for (const p of page) {
       if (showing.has(Number(p.rid))) linked.add(p.to_uri);

@@ -7,6 +7,12 @@
  * consecutive numbers as one value ("1801..1851"), so a date range is one value, not fifty.
  */
 
+/** The bounds of a run value ("1801..1851"), or undefined for any other value. */
+export function runBounds(value: string): [number, number] | undefined {
+  const run = /^(-?\d+)\.\.(-?\d+)$/.exec(value);
+  return run ? [Number(run[1]), Number(run[2])] : undefined;
+}
+
 /** Whole numbers as runs: [1801, 1802, 1803, 1900] → ["1801..1803", "1900"]; other values as they are. */
 export function integerRuns(values: string[]): string[] {
   const numbers = [...new Set(values.filter((v) => /^-?\d{1,15}$/.test(v)).map(Number))].sort((a, b) => a - b);
@@ -138,10 +144,10 @@ export class Column {
   /** The values an ordinal stands for: a run "1801..1851" is each of its numbers. */
   expanded(ord: number): string[] {
     const value = this.values[ord];
-    const run = /^(-?\d+)\.\.(-?\d+)$/.exec(value);
+    const run = runBounds(value);
     if (!run) return [value];
     const out: string[] = [];
-    for (let n = Number(run[1]); n <= Number(run[2]); n++) out.push(String(n));
+    for (let n = run[0]; n <= run[1]; n++) out.push(String(n));
     return out;
   }
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { SearchDoc } from './documents';
-import { Column, DocSet, integerRuns, type ValueCodec } from './doc-values';
+import { Column, DocSet, integerRuns, runBounds, type ValueCodec } from './doc-values';
 import { collationKey, FieldCatalogue, foldText, type FieldKind } from './fields';
 import type { IndexState, SearchIndex, SearchRequest, SearchResult, SortKey } from './port';
 import { and, resolveDateMath, type Query } from './query';
@@ -84,8 +84,8 @@ function codecFor(kind: FieldKind): ValueCodec {
   return {
     span: (v) => {
       if (!numeric) return undefined;
-      const run = kind === 'int' ? /^(-?\d+)\.\.(-?\d+)$/.exec(v) : null;
-      if (run) return [Number(run[1]), Number(run[2])];
+      const run = kind === 'int' ? runBounds(v) : undefined;
+      if (run) return run;
       const n = numberOf(kind, v);
       return n === undefined ? undefined : [n, n];
     },
