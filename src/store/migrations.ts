@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { Knex } from 'knex';
+import { recountChildren } from './child-counts';
 
 /**
  * Migrations live in code (not files) so that the same list runs from tsx and from dist/.
@@ -331,6 +332,50 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       await knex.schema.alterTable('record_refs', (t) => t.dropIndex(['to_uri', 'from_rid'], 'record_refs_to_from'));
+    },
+  },
+  {
+    name: '014_tree_child_counts',
+    async up(knex) {
+      // Children per sibling group, kept by triggers on `records`: exact whatever writes a tree
+      // (positions, moves, deletes, repository deletes, imports, import-from, merges), and
+      // tree/root no longer counts 100,000 index entries on every call.
+      await knex.schema.createTable('tree_child_counts', (t) => {
+        t.string('parent_key', 255).primary();
+        t.integer('n').notNullable();
+      });
+      await recountChildren(knex);
+      const mysql = knex.client.config.client === 'mysql2';
+      const add = (key: string) => mysql
+        ? `INSERT INTO tree_child_counts (parent_key, n) VALUES (${key}, 1) ON DUPLICATE KEY UPDATE n = n + 1`
+        : `INSERT INTO tree_child_counts (parent_key, n) VALUES (${key}, 1) ON CONFLICT (parent_key) DO UPDATE SET n = n + 1`;
+      const remove = (key: string) => `UPDATE tree_child_counts SET n = n - 1 WHERE parent_key = ${key}`;
+      if (mysql) {
+        await knex.raw(`CREATE TRIGGER records_child_count_insert AFTER INSERT ON records FOR EACH ROW
+          IF NEW.parent_key IS NOT NULL THEN ${add('NEW.parent_key')}; END IF`);
+        await knex.raw(`CREATE TRIGGER records_child_count_delete AFTER DELETE ON records FOR EACH ROW
+          IF OLD.parent_key IS NOT NULL THEN ${remove('OLD.parent_key')}; END IF`);
+        await knex.raw(`CREATE TRIGGER records_child_count_update AFTER UPDATE ON records FOR EACH ROW
+          IF NOT (OLD.parent_key <=> NEW.parent_key) THEN
+            IF OLD.parent_key IS NOT NULL THEN ${remove('OLD.parent_key')}; END IF;
+            IF NEW.parent_key IS NOT NULL THEN ${add('NEW.parent_key')}; END IF;
+          END IF`);
+      } else {
+        await knex.raw(`CREATE TRIGGER records_child_count_insert AFTER INSERT ON records
+          WHEN NEW.parent_key IS NOT NULL BEGIN ${add('NEW.parent_key')}; END`);
+        await knex.raw(`CREATE TRIGGER records_child_count_delete AFTER DELETE ON records
+          WHEN OLD.parent_key IS NOT NULL BEGIN ${remove('OLD.parent_key')}; END`);
+        await knex.raw(`CREATE TRIGGER records_child_count_update AFTER UPDATE OF parent_key ON records
+          WHEN OLD.parent_key IS NOT NEW.parent_key BEGIN
+            ${remove('OLD.parent_key')};
+            INSERT INTO tree_child_counts (parent_key, n) SELECT NEW.parent_key, 1 WHERE NEW.parent_key IS NOT NULL
+              ON CONFLICT (parent_key) DO UPDATE SET n = n + 1;
+          END`);
+      }
+    },
+    async down(knex) {
+      for (const t of ['insert', 'delete', 'update']) await knex.raw(`DROP TRIGGER IF EXISTS records_child_count_${t}`);
+      await knex.schema.dropTableIfExists('tree_child_counts');
     },
   },
 ];

@@ -5,6 +5,7 @@ import type { Services } from '../operations/context';
 import type { Obj } from '../json';
 import { inOrder } from '../store/records';
 import { publishedClause } from '../store/connect';
+import { childCount, childCountsOf } from '../store/child-counts';
 import { ancestorsOf, logicalPosition, parentKey, placeOf } from '../store/positions';
 
 /** Children of any node are cut into pages of this size (trees-and-positions.md section 5). */
@@ -32,7 +33,9 @@ function siblings(s: Services, db: Db, key: string, publishedOnly: boolean) {
   return q;
 }
 
+/** Staff views read the counts the store keeps; the public user's view counts published children. */
 async function countChildren(s: Services, db: Db, key: string, publishedOnly: boolean): Promise<number> {
+  if (!publishedOnly) return childCount(db, key);
   const row = await siblings(s, db, key, publishedOnly).count({ n: '*' }).first();
   return Number((row as any).n);
 }
@@ -40,6 +43,10 @@ async function countChildren(s: Services, db: Db, key: string, publishedOnly: bo
 /** Child counts of many nodes in one query. */
 async function childCounts(s: Services, db: Db, rids: number[], publishedOnly: boolean): Promise<Map<number, number>> {
   if (!rids.length) return new Map();
+  if (!publishedOnly) {
+    const kept = await childCountsOf(db, rids.map((rid) => `node:${rid}`));
+    return new Map(rids.map((rid) => [rid, kept.get(`node:${rid}`) ?? 0]));
+  }
   const q = db('records').whereIn('parent_rid', rids);
   if (publishedOnly) q.andWhereRaw(publishedClause(s.db));
   const rows = await q.groupBy('parent_rid').select('parent_rid').count({ n: '*' });

@@ -368,7 +368,7 @@ describe(`the archive-records command line (${STORE})`, function () {
     const report = JSON.parse(json.stdout);
     assert.equal(report.ok, true);
     assert.deepEqual(report.checks.map((c: any) => [c.name, c.status]), [
-      ['store', 'ok'], ['migrations', 'ok'], ['records', 'ok'], ['links', 'ok'], ['search index', 'ok'],
+      ['store', 'ok'], ['migrations', 'ok'], ['records', 'ok'], ['links', 'ok'], ['trees', 'ok'], ['search index', 'ok'],
     ]);
     const records = report.checks.find((c: any) => c.name === 'records').details;
     assert.deepEqual([records.accession, records.archival_object, records.repository, records.user], [4, 4, 3, 3]);

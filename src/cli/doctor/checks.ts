@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { migrationNames } from '../../store/migrations';
 import { databaseVersion } from '../../store/connect';
+import { childCountDrift } from '../../store/child-counts';
 import type { CheckResult, DoctorCheck, DoctorContext } from './types';
 
 const MIGRATE = 'run `archive-records migrate` (or start the server once) with the same DB_URL';
@@ -8,7 +9,7 @@ const MIGRATE = 'run `archive-records migrate` (or start the server once) with t
 /** Tables the store's code reads and writes (src/store/migrations.ts). */
 const TABLES = [
   'records', 'id_sequences', 'unique_keys', 'lookup_keys', 'record_refs', 'change_log', 'enumerations',
-  'enumeration_values', 'enumeration_version', 'credentials', 'sessions', 'group_members', 'group_grants', 'search_state',
+  'enumeration_values', 'enumeration_version', 'credentials', 'sessions', 'group_members', 'group_grants', 'search_state', 'tree_child_counts',
 ];
 
 export const storeCheck: DoctorCheck = {
@@ -94,6 +95,19 @@ export const linksCheck: DoctorCheck = {
     return {
       name: this.name, status: 'warn', summary: `${count} link(s) point to records that do not exist`, details: { examples },
       fix: 'usually left by an import of one repository whose records link to another repository\'s; import that repository too, or edit the linking records',
+    };
+  },
+};
+
+export const treesCheck: DoctorCheck = {
+  name: 'trees',
+  async run(ctx) {
+    const drift = await childCountDrift(ctx.db!.knex);
+    if (!drift.length) return { name: this.name, status: 'ok', summary: 'every kept child count matches the records' };
+    return {
+      name: this.name, status: 'warn', summary: `${drift.length} sibling group(s) with a kept child count that differs from the records`,
+      details: { examples: drift.slice(0, 5) },
+      fix: 'run `archive-records migrate`: it counts every tree\'s children again (tree views show the kept counts)',
     };
   },
 };

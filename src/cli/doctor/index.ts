@@ -7,15 +7,15 @@ import path from 'node:path';
 import type { Config } from '../../config';
 import { loadRegistry } from '../../registry';
 import { connect, Database } from '../../store/connect';
-import { linksCheck, migrationsCheck, recordsCheck, storeCheck } from './checks';
+import { linksCheck, migrationsCheck, recordsCheck, storeCheck, treesCheck } from './checks';
 import { searchCheck } from './search';
 import type { CheckResult, DoctorCheck, DoctorContext } from './types';
 
 /** In the order they run and are shown. A new check is one entry here. */
-export const CHECKS: DoctorCheck[] = [storeCheck, migrationsCheck, recordsCheck, linksCheck, searchCheck];
+export const CHECKS: DoctorCheck[] = [storeCheck, migrationsCheck, recordsCheck, linksCheck, treesCheck, searchCheck];
 
 /** Checks that read tables skip themselves until the store is reachable and migrated. */
-const NEEDS_TABLES = new Set(['records', 'links', 'search index']);
+const NEEDS_TABLES = new Set(['records', 'links', 'trees', 'search index']);
 
 export interface DoctorReport {
   ok: boolean;

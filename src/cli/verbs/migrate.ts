@@ -1,5 +1,6 @@
 import { connect } from '../../store/connect';
 import { migrate } from '../../store/migrations';
+import { recountChildren } from '../../store/child-counts';
 import { action, cliConfig, withServices } from '../context';
 import { say } from '../output';
 import type { Verb } from './verb';
@@ -17,6 +18,8 @@ export const migrateVerb: Verb = {
         let applied: string[];
         try {
           applied = await migrate(db.knex);
+          // Counted again here, not at every start-up: a restored or hand-edited store gets exact tree counts.
+          await db.knex.transaction((trx) => recountChildren(trx));
         } finally {
           await db.close();
         }
