@@ -124,6 +124,15 @@ export class Column {
   private first: Int32Array = new Int32Array(0);
   /** Per document with more than one value: the others. */
   private readonly more = new Map<number, number[]>();
+  /** Bumped by every change of a document's values: what is derived from them below follows it. */
+  private version = 0;
+  /** Every document's ordinals in two flat arrays (document d: ords[offs[d]] to ords[offs[d + 1]]). */
+  private flat?: { version: number; offs: Int32Array; ords: Int32Array };
+  /** Ordinals in their keys' order (the dictionary only grows: new ones are merged in). */
+  private sortedOrds: number[] = [];
+  /** Per ordinal, its key's place among the distinct keys (equal keys, equal places). */
+  private keyRanks?: Int32Array;
+  private readonly docRanks = new Map<string, { version: number; ranks: Float64Array }>();
 
   constructor(private readonly codec: ValueCodec) {}
 
@@ -177,6 +186,7 @@ export class Column {
       if (!ords.includes(ord)) ords.push(ord);
     }
     for (const ord of ords) this.docsPer[ord]++;
+    this.version++;
     this.first = grown(this.first, doc + 1);
     this.first[doc] = ords[0] + 1;
     if (ords.length > 1) this.more.set(doc, ords.slice(1));
@@ -184,6 +194,7 @@ export class Column {
 
   remove(doc: number): void {
     if (doc >= this.first.length || this.first[doc] === 0) return;
+    this.version++;
     this.docsPer[this.first[doc] - 1]--;
     this.first[doc] = 0;
     const rest = this.more.get(doc);
@@ -247,16 +258,97 @@ export class Column {
     return out;
   }
 
-  /** Per ordinal, how many of the documents (`docs`, the same as `set`) hold it. */
-  countIn(docs: Int32Array, set: DocSet): Int32Array {
-    const counts = new Int32Array(this.values.length);
+  /** Every document's ordinals as flat arrays, rebuilt after a change. */
+  private flattened(): { offs: Int32Array; ords: Int32Array } {
+    if (this.flat?.version === this.version) return this.flat;
     const first = this.first;
+    const n = first.length;
+    const offs = new Int32Array(n + 1);
+    for (let doc = 0; doc < n; doc++) if (first[doc] !== 0) offs[doc + 1] = 1;
+    for (const [doc, rest] of this.more) offs[doc + 1] += rest.length;
+    for (let doc = 0; doc < n; doc++) offs[doc + 1] += offs[doc];
+    const ords = new Int32Array(offs[n]);
+    for (let doc = 0; doc < n; doc++) if (first[doc] !== 0) ords[offs[doc]] = first[doc] - 1;
+    for (const [doc, rest] of this.more) ords.set(rest, offs[doc] + 1);
+    this.flat = { version: this.version, offs, ords };
+    return this.flat;
+  }
+
+  /** Per ordinal, how many of the documents (ascending ids) hold it. */
+  countIn(docs: Int32Array): Int32Array {
+    const counts = new Int32Array(this.values.length);
+    const { offs, ords } = this.flattened();
+    const n = offs.length - 1;
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i];
-      if (doc < first.length && first[doc] !== 0) counts[first[doc] - 1]++;
+      if (doc >= n) break;
+      for (let j = offs[doc], end = offs[doc + 1]; j < end; j++) counts[ords[j]]++;
     }
-    for (const [doc, rest] of this.more) if (set.has(doc)) for (const ord of rest) counts[ord]++;
     return counts;
+  }
+
+  /** Per ordinal, its key's place in binary order among the distinct keys. */
+  private ranksOfKeys(): Int32Array {
+    const size = this.values.length;
+    if (this.keyRanks?.length === size) return this.keyRanks;
+    const byKey = (a: number, b: number) => {
+      const ka = this.key(a);
+      const kb = this.key(b);
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    };
+    const fresh: number[] = [];
+    for (let ord = this.sortedOrds.length; ord < size; ord++) fresh.push(ord);
+    fresh.sort(byKey);
+    const old = this.sortedOrds;
+    const merged: number[] = new Array(size);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < old.length && j < fresh.length) merged[k++] = byKey(fresh[j], old[i]) < 0 ? fresh[j++] : old[i++];
+    while (i < old.length) merged[k++] = old[i++];
+    while (j < fresh.length) merged[k++] = fresh[j++];
+    this.sortedOrds = merged;
+    const ranks = new Int32Array(size);
+    let rank = 0;
+    for (let m = 0; m < size; m++) {
+      if (m > 0 && this.key(merged[m]) !== this.key(merged[m - 1])) rank++;
+      ranks[merged[m]] = rank;
+    }
+    this.keyRanks = ranks;
+    return ranks;
+  }
+
+  /**
+   * Per document (ids below `size`), its place in a sort on this field as a number, lower first:
+   * as `sortValue` orders documents (equal values, equal numbers; Infinity without a value).
+   */
+  sortRanks(desc: boolean, numeric: boolean, size: number): Float64Array {
+    const name = `${desc}:${numeric}`;
+    const known = this.docRanks.get(name);
+    if (known?.version === this.version && known.ranks.length === size) return known.ranks;
+    const perOrd = new Float64Array(this.values.length);
+    if (numeric) {
+      for (let ord = 0; ord < perOrd.length; ord++) {
+        const span = this.span(ord);
+        perOrd[ord] = span ? (desc ? -span[1] : span[0]) : Infinity;
+      }
+    } else {
+      const keyRanks = this.ranksOfKeys();
+      const top = perOrd.length;
+      for (let ord = 0; ord < perOrd.length; ord++) perOrd[ord] = desc ? top - keyRanks[ord] : keyRanks[ord];
+    }
+    // The lowest of a document's numbers (descending: of the negated ones, so its highest value).
+    const ranks = new Float64Array(size).fill(Infinity);
+    const { offs, ords } = this.flattened();
+    const end = Math.min(size, offs.length - 1);
+    for (let doc = 0; doc < end; doc++) {
+      for (let j = offs[doc], stop = offs[doc + 1]; j < stop; j++) {
+        const r = perOrd[ords[j]];
+        if (r < ranks[doc]) ranks[doc] = r;
+      }
+    }
+    this.docRanks.set(name, { version: this.version, ranks });
+    return ranks;
   }
 
   /** Ordinals marked by a test of each distinct value. */

@@ -201,6 +201,7 @@ export class EmbeddedIndex implements SearchIndex {
 
   private forget(doc: number): void {
     this.cached.clear();
+    this.scoreRanks = undefined;
     const uri = this.uriOf[doc];
     if (uri === undefined) return;
     this.docOf.delete(uri);
@@ -218,6 +219,7 @@ export class EmbeddedIndex implements SearchIndex {
   /** Puts a document this process does not hold into memory. */
   private place(id: number, uri: string, boost: number, textCodes: string, vals: PackedValues): void {
     this.cached.clear();
+    this.scoreRanks = undefined;
     this.docOf.set(uri, id);
     this.uriOf[id] = uri;
     this.textCodesOf[id] = textCodes;
@@ -231,6 +233,7 @@ export class EmbeddedIndex implements SearchIndex {
 
   private loadAll(): void {
     this.cached.clear();
+    this.scoreRanks = undefined;
     this.columns.clear();
     this.docOf.clear();
     this.uriOf.length = 0;
@@ -654,10 +657,100 @@ export class EmbeddedIndex implements SearchIndex {
     return out;
   }
 
-  /** The hits of one page, in the requested order (then index order). */
+  /** Per document, its boost negated (the most boosted first: sorted by score descending), kept until the next change. */
+  private scoreRanks?: Float64Array;
+
+  /** Per document id, its place in one sort key's order as a number, lower first (Infinity: no value). */
+  private sortRanks(key: SortKey): Float64Array {
+    if (key.field === 'score') {
+      if (this.scoreRanks?.length !== this.bound) {
+        const ranks = new Float64Array(this.bound);
+        for (let doc = 0; doc < this.bound; doc++) ranks[doc] = -this.boostOf[doc];
+        this.scoreRanks = ranks;
+      }
+      return key.desc ? this.scoreRanks : this.scoreRanks.map((v) => -v);
+    }
+    const kind = this.fields.kind(key.field);
+    const column = this.columns.get(key.field === 'id' ? 'uri' : key.field);
+    if (!column) return new Float64Array(this.bound).fill(Infinity);
+    return column.sortRanks(key.desc, kind === 'int' || kind === 'date', this.bound);
+  }
+
+  /**
+   * The hits of one page, in the requested order (then index order): the sort keys' places per
+   * document are kept between searches, so a page of the first hits is one pass over the hits.
+   */
   private page(hits: Int32Array, sort: SortKey[], offset: number, limit: number): number[] {
     const wanted = Math.min(hits.length, offset + limit);
     if (!sort.length) return Array.from(hits.subarray(offset, wanted));
+    if (sort.some((key) => key.field !== 'score' && this.fields.kind(key.field) === 'text')) return this.pageByValues(hits, sort, offset, wanted);
+    const ranks = sort.map((key) => this.sortRanks(key));
+    if (wanted * 8 >= hits.length) {
+      const before = (a: number, b: number): number => {
+        for (let k = 0; k < ranks.length; k++) {
+          const ra = ranks[k][a];
+          const rb = ranks[k][b];
+          if (ra !== rb) return ra < rb ? -1 : 1;
+        }
+        return a - b;
+      };
+      return Array.from(hits).sort(before).slice(offset, wanted);
+    }
+    // A page near the front: the best `wanted` so far, in order, in typed arrays. Hits come in
+    // ascending ids, so a hit tied with the last kept one comes after it.
+    const top = new Int32Array(wanted);
+    let kept = 0;
+    if (ranks.length === 1) {
+      const rank = ranks[0];
+      const topRank = new Float64Array(wanted);
+      for (let i = 0; i < hits.length; i++) {
+        const doc = hits[i];
+        const r = rank[doc];
+        if (kept === wanted && !(r < topRank[kept - 1])) continue;
+        let lo = 0;
+        let hi = kept;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (topRank[mid] <= r) lo = mid + 1;
+          else hi = mid;
+        }
+        const end = kept === wanted ? kept - 1 : kept;
+        top.copyWithin(lo + 1, lo, end);
+        topRank.copyWithin(lo + 1, lo, end);
+        top[lo] = doc;
+        topRank[lo] = r;
+        if (kept < wanted) kept++;
+      }
+    } else {
+      // Whether document a (a later hit) sorts before b on the keys alone.
+      const ahead = (a: number, b: number): boolean => {
+        for (let k = 0; k < ranks.length; k++) {
+          const ra = ranks[k][a];
+          const rb = ranks[k][b];
+          if (ra !== rb) return ra < rb;
+        }
+        return false;
+      };
+      for (let i = 0; i < hits.length; i++) {
+        const doc = hits[i];
+        if (kept === wanted && !ahead(doc, top[kept - 1])) continue;
+        let lo = 0;
+        let hi = kept;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (!ahead(doc, top[mid])) lo = mid + 1;
+          else hi = mid;
+        }
+        top.copyWithin(lo + 1, lo, kept === wanted ? kept - 1 : kept);
+        top[lo] = doc;
+        if (kept < wanted) kept++;
+      }
+    }
+    return Array.from(top.subarray(offset, wanted));
+  }
+
+  /** `page` for sorts on text fields, read from the stored documents. */
+  private pageByValues(hits: Int32Array, sort: SortKey[], offset: number, wanted: number): number[] {
     const values = sort.map((key) => this.sortValues(key, hits));
     const before = (i: number, j: number): number => {
       for (let k = 0; k < sort.length; k++) {
@@ -693,10 +786,10 @@ export class EmbeddedIndex implements SearchIndex {
     return order.slice(offset, wanted).map((i) => hits[i]);
   }
 
-  private facet(field: string, r: SearchRequest, hits: Int32Array, set: DocSet): Array<[string, number]> {
+  private facet(field: string, r: SearchRequest, hits: Int32Array): Array<[string, number]> {
     const column = this.columns.get(field === 'id' ? 'uri' : field);
     if (!column || this.fields.kind(field) === 'text') return [];
-    const perOrd = column.countIn(hits, set);
+    const perOrd = column.countIn(hits);
     // Per value; a run of years counts for each year in it.
     const counts = new Map<string, number>();
     const present = new Set<string>();
@@ -731,7 +824,7 @@ export class EmbeddedIndex implements SearchIndex {
     const bodies = this.bodies(ids);
     const docs = ids.map((id) => JSON.parse(bodies.get(id)!) as SearchDoc);
     const facets: SearchResult['facets'] = {};
-    for (const field of r.facets) facets[field] = this.facet(field, r, hits, set);
+    for (const field of r.facets) facets[field] = this.facet(field, r, hits);
     return { total, docs, facets };
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The embedded index against a brute-force evaluator: random documents, random writes (upserts,
  * updates, deletes) and random queries (words, terms, year ranges, exists, and / or / not), with
- * facets and a sort. A second opener of the same file follows the writer and must answer the same.
+ * facets and a sort (one to three keys, single- and multi-valued, pages near the front and further). A second opener of the same file follows the writer and must answer the same.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { SearchDoc } from '../../src/search/documents';
 import { EmbeddedIndex } from '../../src/search/embedded';
 import { collationKey, FieldCatalogue } from '../../src/search/fields';
-import type { SearchRequest } from '../../src/search/port';
+import type { SearchRequest, SortKey } from '../../src/search/port';
 import type { Query } from '../../src/search/query';
 
 const fields = new FieldCatalogue([]);
@@ -94,6 +94,39 @@ function facet(hits: Doc[], of: (d: Doc) => string[]): Array<[string, number]> {
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, 10);
 }
 
+/** Sorts ending in title_sort (unique per document), so the expected order is total. */
+const sortArb = fc.tuple(
+  fc.constantFrom([], ['years'], ['primary_type', 'years'], ['score'], ['years', 'primary_type']),
+  fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+).map(([lead, descs]): SortKey[] => [...lead, 'title_sort'].map((field, i) => ({ field, desc: descs[i] })));
+
+/** Pages: small ones near the front take the top-k path, larger ones a full sort. */
+const pageArb = fc.tuple(fc.constantFrom(0, 0, 1, 3, 7), fc.constantFrom(1, 2, 5));
+
+/** One sort key's value of a brute-force document (null: missing, last either way). */
+function sortValue(d: Doc, key: SortKey): string | number | null {
+  switch (key.field) {
+    case 'title_sort': return collationKey(d.title).slice(0, 200);
+    case 'primary_type': return d.primary_type;
+    case 'years': return d.years.length ? (key.desc ? Math.max(...d.years) : Math.min(...d.years)) : null;
+    default: return 0;
+  }
+}
+
+function bySort(sort: SortKey[]): (a: Doc, b: Doc) => number {
+  return (a, b) => {
+    for (const key of sort) {
+      const va = sortValue(a, key);
+      const vb = sortValue(b, key);
+      if (va === vb) continue;
+      if (va === null) return 1;
+      if (vb === null) return -1;
+      return (va < vb) !== key.desc ? -1 : 1;
+    }
+    return 0;
+  };
+}
+
 const stepArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 39 }), fc.constantFrom('put', 'put', 'delete' as const), fc.integer({ min: 0, max: 1_000_000 })), { minLength: 5, maxLength: 60 });
 
 describe('embedded index against a brute-force evaluator (property)', () => {
@@ -101,7 +134,7 @@ describe('embedded index against a brute-force evaluator (property)', () => {
     const runs = Number(process.env.FUZZ_RUNS ?? 40);
     const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
     await fc.assert(
-      fc.asyncProperty(stepArb, fc.array(queryArb, { minLength: 3, maxLength: 6 }), fc.boolean(), async (steps, queries, desc) => {
+      fc.asyncProperty(stepArb, fc.array(queryArb, { minLength: 3, maxLength: 6 }), sortArb, pageArb, async (steps, queries, sort, [offset, limit]) => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emb-prop-'));
         const writer = new EmbeddedIndex(path.join(dir, 'i.db'), fields);
         const reader = new EmbeddedIndex(path.join(dir, 'i.db'), fields);
@@ -134,20 +167,16 @@ describe('embedded index against a brute-force evaluator (property)', () => {
           }
           for (const q of queries) {
             const expected = [...truth.values()].filter((d) => matches(d, q));
-            const sorted = [...expected].sort((a, b) => {
-              const ka = collationKey(a.title).slice(0, 200);
-              const kb = collationKey(b.title).slice(0, 200);
-              return ka === kb ? 0 : (ka < kb) !== desc ? -1 : 1;
-            });
+            const sorted = [...expected].sort(bySort(sort));
             const request: SearchRequest = {
-              query: q, filters: [], sort: [{ field: 'title_sort', desc }], offset: 0, limit: 5,
+              query: q, filters: [], sort, offset, limit,
               facets: ['primary_type', 'subjects'], facetMincount: 1, facetLimit: 10,
             };
             for (const index of [writer, reader]) {
               const r = await index.search(request);
               const where = `${index === writer ? 'writer' : 'reader'}, query ${JSON.stringify(q)}`;
               assert.equal(r.total, expected.length, where);
-              assert.deepEqual(r.docs.map((d) => d.uri), sorted.slice(0, 5).map((d) => d.uri), where);
+              assert.deepEqual(r.docs.map((d) => d.uri), sorted.slice(offset, offset + limit).map((d) => d.uri), `${where}, sort ${JSON.stringify(sort)}, offset ${offset}, limit ${limit}`);
               assert.deepEqual(r.facets.primary_type, facet(expected, (d) => [d.primary_type]), where);
               assert.deepEqual(r.facets.subjects, facet(expected, (d) => d.subjects), where);
             }
