@@ -12,6 +12,7 @@ import { resolveLinks, type UriLoader } from '../operations/resolve';
 import type { TypeInfo } from '../registry';
 import type { Obj } from '../json';
 import { log } from '../log';
+import { changeLogHead } from '../store/records';
 import { buildDocument, SearchDoc } from './documents';
 import type { SearchMapping } from '../registry';
 import type { SearchIndex } from './port';
@@ -343,11 +344,6 @@ export class Indexer {
 }
 
 /** The newest change-log entry's sequence number (0 when the log is empty). */
-export async function changeLogHead(knex: Knex): Promise<number> {
-  const row = await knex('change_log').max('seq as seq').first();
-  return Number(row?.seq ?? 0);
-}
-
 /** The store's identity: an index records the one it was built from. */
 export async function storeIdOf(knex: Knex): Promise<string> {
   const row = await knex('search_state').where({ name: 'store_id' }).first('value');

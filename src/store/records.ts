@@ -68,6 +68,19 @@ export interface RecordGetter {
   get(type: string, id: number): Promise<RecordRow | undefined>;
 }
 
+/** The last change-log entry (0 when empty): any record written since moves it. */
+export async function changeLogHead(knex: Knex | Knex.Transaction): Promise<number> {
+  const row = await knex('change_log').max('seq as seq').first();
+  return Number(row?.seq ?? 0);
+}
+
+/** changeLogHead outside a transaction, through the SQLite read connection where there is one. */
+export async function committedChangeLogHead(db: Database): Promise<number> {
+  const conn = db.readConnection?.();
+  if (!conn) return changeLogHead(db.knex);
+  return Number((conn.prepare('SELECT MAX(seq) AS seq FROM change_log').get() as { seq: number | null }).seq ?? 0);
+}
+
 /**
  * The record getter for reads outside a transaction: the SQLite read connection where there is
  * one (a prepared statement, never queued behind a write), else the pool.

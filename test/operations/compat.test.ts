@@ -135,6 +135,15 @@ describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
     assert.deepEqual(await linked(), [true, true, true]);
     const listed = await t.http.get('/subjects').query({ page: 1, page_size: 250 }).set(H);
     assert.equal(listed.body.results.find((r: any) => r.uri === subject.uri).is_linked_to_published_record, true);
+    // Answers are kept while nothing is written: a repository marked unpublished takes them back at once.
+    const setRepoPublish = async (publish: boolean) => {
+      const current = (await t.http.get(repo).set(H)).body;
+      assert.equal((await t.http.post(repo).set(H).send({ ...current, publish })).status, 200);
+    };
+    await setRepoPublish(false);
+    assert.deepEqual(await linked(), [false, false, false], 'an unpublished repository shows nothing');
+    await setRepoPublish(true);
+    assert.deepEqual(await linked(), [true, true, true]);
     assert.equal((await t.http.post(`${ao.uri}/suppressed`).query({ suppressed: true }).set(H)).status, 200);
     assert.deepEqual(await linked(), [false, false, false], 'a suppressed record does not count');
   });

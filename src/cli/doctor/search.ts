@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openIndex } from '../../search';
-import { changeLogHead, storeIdOf } from '../../search/indexer';
+import { storeIdOf } from '../../search/indexer';
+import { changeLogHead } from '../../store/records';
 import type { SearchIndex } from '../../search/port';
 import type { CheckResult, DoctorCheck } from './types';
 
