@@ -97,6 +97,52 @@ export class DocSet {
   }
 }
 
+/**
+ * One sort key's order over document ids: each document's place (equal values, equal places;
+ * documents without a value last, at `top`), and, built when first asked, every id in that order
+ * (ties in id order), so a page of a dense match is the first matching ids of a walk along it.
+ */
+export class SortOrder {
+  private order?: Int32Array;
+
+  constructor(readonly ranks: Int32Array, readonly top: number) {}
+
+  /** Places from numbers, lower first (Infinity: no value, last). */
+  static of(values: Float64Array): SortOrder {
+    const distinct = [...new Set(values)].filter((v) => v !== Infinity).sort((a, b) => a - b);
+    const place = new Map<number, number>();
+    distinct.forEach((v, i) => place.set(v, i));
+    const ranks = new Int32Array(values.length);
+    for (let doc = 0; doc < values.length; doc++) ranks[doc] = values[doc] === Infinity ? distinct.length : place.get(values[doc])!;
+    return new SortOrder(ranks, distinct.length);
+  }
+
+  /** Every document id by place, then id (a counting sort). */
+  sorted(): Int32Array {
+    if (this.order) return this.order;
+    const { ranks, top } = this;
+    const starts = new Int32Array(top + 2);
+    for (let doc = 0; doc < ranks.length; doc++) starts[ranks[doc] + 1]++;
+    for (let r = 0; r <= top; r++) starts[r + 1] += starts[r];
+    const order = new Int32Array(ranks.length);
+    for (let doc = 0; doc < ranks.length; doc++) order[starts[ranks[doc]]++] = doc;
+    this.order = order;
+    return order;
+  }
+
+  /** The first `wanted` ids of `set` in this order. */
+  firstIn(set: DocSet, wanted: number): number[] {
+    const order = this.sorted();
+    const words = set.words;
+    const out: number[] = [];
+    for (let i = 0; i < order.length && out.length < wanted; i++) {
+      const doc = order[i];
+      if ((words[doc >>> 5] & (1 << (doc & 31))) !== 0) out.push(doc);
+    }
+    return out;
+  }
+}
+
 function grown(a: Int32Array, need: number): Int32Array {
   if (need <= a.length) return a;
   const next = new Int32Array(Math.max(need, a.length * 2, 64));
@@ -132,7 +178,7 @@ export class Column {
   private sortedOrds: number[] = [];
   /** Per ordinal, its key's place among the distinct keys (equal keys, equal places). */
   private keyRanks?: Int32Array;
-  private readonly docRanks = new Map<string, { version: number; ranks: Float64Array }>();
+  private readonly sortOrders = new Map<string, { version: number; order: SortOrder }>();
 
   constructor(private readonly codec: ValueCodec) {}
 
@@ -274,13 +320,39 @@ export class Column {
     return this.flat;
   }
 
-  /** Per ordinal, how many of the documents (ascending ids) hold it. */
-  countIn(docs: Int32Array): Int32Array {
-    const counts = new Int32Array(this.values.length);
+  /** Documents with at least one value and how many, kept until the next change. */
+  private holding(size: number): { set: DocSet; count: number } {
+    if (this.held?.version !== this.version || this.held.set.size !== size) {
+      const set = this.docsWithAny(size);
+      this.held = { version: this.version, set, count: set.count() };
+    }
+    return this.held;
+  }
+
+  private held?: { version: number; set: DocSet; count: number };
+
+  /**
+   * Per ordinal, how many documents of `set` (`count` of them; `docs` lists them) hold it. When
+   * most documents with a value are in the set, the ones left out are counted instead and taken
+   * from each ordinal's holders.
+   */
+  countIn(set: DocSet, count: number, docs: () => Int32Array): Int32Array {
     const { offs, ords } = this.flattened();
+    const held = this.holding(set.size);
+    if (count * 2 > held.count) {
+      const left = held.set.clone().andNot(set).toArray();
+      const counts = this.docsPer.slice(0, this.values.length);
+      for (let i = 0; i < left.length; i++) {
+        const doc = left[i];
+        for (let j = offs[doc], end = offs[doc + 1]; j < end; j++) counts[ords[j]]--;
+      }
+      return counts;
+    }
+    const counts = new Int32Array(this.values.length);
     const n = offs.length - 1;
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i];
+    const list = docs();
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i];
       if (doc >= n) break;
       for (let j = offs[doc], end = offs[doc + 1]; j < end; j++) counts[ords[j]]++;
     }
@@ -319,26 +391,29 @@ export class Column {
   }
 
   /**
-   * Per document (ids below `size`), its place in a sort on this field as a number, lower first:
-   * as `sortValue` orders documents (equal values, equal numbers; Infinity without a value).
+   * A sort on this field over document ids below `size`: documents in the order `sortValue`
+   * gives them (the lowest of a document's values ascending, the highest descending).
    */
-  sortRanks(desc: boolean, numeric: boolean, size: number): Float64Array {
+  sortOrder(desc: boolean, numeric: boolean, size: number): SortOrder {
     const name = `${desc}:${numeric}`;
-    const known = this.docRanks.get(name);
-    if (known?.version === this.version && known.ranks.length === size) return known.ranks;
-    const perOrd = new Float64Array(this.values.length);
+    const known = this.sortOrders.get(name);
+    if (known?.version === this.version && known.order.ranks.length === size) return known.order;
+    // Per ordinal, its place among the distinct values (descending: from the highest); `top` without a number.
+    let perOrd: Int32Array;
+    let top: number;
     if (numeric) {
-      for (let ord = 0; ord < perOrd.length; ord++) {
+      const numbers = new Float64Array(this.values.length);
+      for (let ord = 0; ord < numbers.length; ord++) {
         const span = this.span(ord);
-        perOrd[ord] = span ? (desc ? -span[1] : span[0]) : Infinity;
+        numbers[ord] = span ? (desc ? -span[1] : span[0]) : Infinity;
       }
+      ({ ranks: perOrd, top } = SortOrder.of(numbers));
     } else {
       const keyRanks = this.ranksOfKeys();
-      const top = perOrd.length;
-      for (let ord = 0; ord < perOrd.length; ord++) perOrd[ord] = desc ? top - keyRanks[ord] : keyRanks[ord];
+      top = keyRanks.length;
+      perOrd = desc ? keyRanks.map((r) => top - 1 - r) : keyRanks;
     }
-    // The lowest of a document's numbers (descending: of the negated ones, so its highest value).
-    const ranks = new Float64Array(size).fill(Infinity);
+    const ranks = new Int32Array(size).fill(top);
     const { offs, ords } = this.flattened();
     const end = Math.min(size, offs.length - 1);
     for (let doc = 0; doc < end; doc++) {
@@ -347,8 +422,9 @@ export class Column {
         if (r < ranks[doc]) ranks[doc] = r;
       }
     }
-    this.docRanks.set(name, { version: this.version, ranks });
-    return ranks;
+    const order = new SortOrder(ranks, top);
+    this.sortOrders.set(name, { version: this.version, order });
+    return order;
   }
 
   /** Ordinals marked by a test of each distinct value. */

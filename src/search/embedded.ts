@@ -13,7 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { SearchDoc } from './documents';
-import { Column, DocSet, integerRuns, runBounds, type ValueCodec } from './doc-values';
+import { Column, DocSet, integerRuns, runBounds, SortOrder, type ValueCodec } from './doc-values';
 import { collationKey, FieldCatalogue, foldText, type FieldKind } from './fields';
 import type { IndexState, SearchIndex, SearchRequest, SearchResult, SortKey } from './port';
 import { and, resolveDateMath, type Query } from './query';
@@ -201,7 +201,7 @@ export class EmbeddedIndex implements SearchIndex {
 
   private forget(doc: number): void {
     this.cached.clear();
-    this.scoreRanks = undefined;
+    this.scoreOrders = undefined;
     const uri = this.uriOf[doc];
     if (uri === undefined) return;
     this.docOf.delete(uri);
@@ -219,7 +219,7 @@ export class EmbeddedIndex implements SearchIndex {
   /** Puts a document this process does not hold into memory. */
   private place(id: number, uri: string, boost: number, textCodes: string, vals: PackedValues): void {
     this.cached.clear();
-    this.scoreRanks = undefined;
+    this.scoreOrders = undefined;
     this.docOf.set(uri, id);
     this.uriOf[id] = uri;
     this.textCodesOf[id] = textCodes;
@@ -233,7 +233,7 @@ export class EmbeddedIndex implements SearchIndex {
 
   private loadAll(): void {
     this.cached.clear();
-    this.scoreRanks = undefined;
+    this.scoreOrders = undefined;
     this.columns.clear();
     this.docOf.clear();
     this.uriOf.length = 0;
@@ -657,40 +657,47 @@ export class EmbeddedIndex implements SearchIndex {
     return out;
   }
 
-  /** Per document, its boost negated (the most boosted first: sorted by score descending), kept until the next change. */
-  private scoreRanks?: Float64Array;
+  /** Sorts by score (boost), descending and ascending, kept until the next change. */
+  private scoreOrders?: { desc?: SortOrder; asc?: SortOrder };
 
-  /** Per document id, its place in one sort key's order as a number, lower first (Infinity: no value). */
-  private sortRanks(key: SortKey): Float64Array {
+  /** One sort key's order over document ids below the bound. */
+  private sortOrder(key: SortKey): SortOrder {
     if (key.field === 'score') {
-      if (this.scoreRanks?.length !== this.bound) {
-        const ranks = new Float64Array(this.bound);
-        for (let doc = 0; doc < this.bound; doc++) ranks[doc] = -this.boostOf[doc];
-        this.scoreRanks = ranks;
-      }
-      return key.desc ? this.scoreRanks : this.scoreRanks.map((v) => -v);
+      const orders = (this.scoreOrders ??= {});
+      const known = key.desc ? orders.desc : orders.asc;
+      if (known?.ranks.length === this.bound) return known;
+      const values = new Float64Array(this.bound);
+      for (let doc = 0; doc < this.bound; doc++) values[doc] = key.desc ? -this.boostOf[doc] : this.boostOf[doc];
+      const order = SortOrder.of(values);
+      if (key.desc) orders.desc = order;
+      else orders.asc = order;
+      return order;
     }
     const kind = this.fields.kind(key.field);
     const column = this.columns.get(key.field === 'id' ? 'uri' : key.field);
-    if (!column) return new Float64Array(this.bound).fill(Infinity);
-    return column.sortRanks(key.desc, kind === 'int' || kind === 'date', this.bound);
+    if (!column) return new SortOrder(new Int32Array(this.bound), 0);
+    return column.sortOrder(key.desc, kind === 'int' || kind === 'date', this.bound);
   }
 
   /**
-   * The hits of one page, in the requested order (then index order): the sort keys' places per
-   * document are kept between searches, so a page of the first hits is one pass over the hits.
+   * The hits of one page, in the requested order (then index order), from each sort key's order
+   * over all documents, kept between searches: on one key and a match of an eighth of the ids or
+   * more, a walk along that order to the page's last hit; otherwise one pass over the hits.
    */
-  private page(hits: Int32Array, sort: SortKey[], offset: number, limit: number): number[] {
-    const wanted = Math.min(hits.length, offset + limit);
-    if (!sort.length) return Array.from(hits.subarray(offset, wanted));
-    if (sort.some((key) => key.field !== 'score' && this.fields.kind(key.field) === 'text')) return this.pageByValues(hits, sort, offset, wanted);
-    const ranks = sort.map((key) => this.sortRanks(key));
+  private page(set: DocSet, total: number, hitsOf: () => Int32Array, sort: SortKey[], offset: number, limit: number): number[] {
+    const wanted = Math.min(total, offset + limit);
+    if (!sort.length) return Array.from(hitsOf().subarray(offset, wanted));
+    if (sort.some((key) => key.field !== 'score' && this.fields.kind(key.field) === 'text')) return this.pageByValues(hitsOf(), sort, offset, wanted);
+    const orders = sort.map((key) => this.sortOrder(key));
+    if (orders.length === 1 && total * 8 >= this.bound) return orders[0].firstIn(set, wanted).slice(offset);
+    const ranks = orders.map((o) => o.ranks);
+    const hits = hitsOf();
     if (wanted * 8 >= hits.length) {
       const before = (a: number, b: number): number => {
         for (let k = 0; k < ranks.length; k++) {
           const ra = ranks[k][a];
           const rb = ranks[k][b];
-          if (ra !== rb) return ra < rb ? -1 : 1;
+          if (ra !== rb) return ra - rb;
         }
         return a - b;
       };
@@ -702,11 +709,11 @@ export class EmbeddedIndex implements SearchIndex {
     let kept = 0;
     if (ranks.length === 1) {
       const rank = ranks[0];
-      const topRank = new Float64Array(wanted);
+      const topRank = new Int32Array(wanted);
       for (let i = 0; i < hits.length; i++) {
         const doc = hits[i];
         const r = rank[doc];
-        if (kept === wanted && !(r < topRank[kept - 1])) continue;
+        if (kept === wanted && r >= topRank[kept - 1]) continue;
         let lo = 0;
         let hi = kept;
         while (lo < hi) {
@@ -786,10 +793,10 @@ export class EmbeddedIndex implements SearchIndex {
     return order.slice(offset, wanted).map((i) => hits[i]);
   }
 
-  private facet(field: string, r: SearchRequest, hits: Int32Array): Array<[string, number]> {
+  private facet(field: string, r: SearchRequest, set: DocSet, total: number, hitsOf: () => Int32Array): Array<[string, number]> {
     const column = this.columns.get(field === 'id' ? 'uri' : field);
     if (!column || this.fields.kind(field) === 'text') return [];
-    const perOrd = column.countIn(hits);
+    const perOrd = column.countIn(set, total, hitsOf);
     // Per value; a run of years counts for each year in it.
     const counts = new Map<string, number>();
     const present = new Set<string>();
@@ -818,13 +825,15 @@ export class EmbeddedIndex implements SearchIndex {
   async search(r: SearchRequest): Promise<SearchResult> {
     this.sync();
     const set = this.evaluate(and([r.query, ...r.filters])).and(this.live);
-    const hits = set.toArray();
-    const total = hits.length;
-    const ids = r.limit > 0 && total > r.offset ? this.page(hits, r.sort, r.offset, r.limit) : [];
+    const total = set.count();
+    // The hits as a list only when a step needs one (a dense match's page and facets do not).
+    let hits: Int32Array | undefined;
+    const hitsOf = () => (hits ??= set.toArray());
+    const ids = r.limit > 0 && total > r.offset ? this.page(set, total, hitsOf, r.sort, r.offset, r.limit) : [];
     const bodies = this.bodies(ids);
     const docs = ids.map((id) => JSON.parse(bodies.get(id)!) as SearchDoc);
     const facets: SearchResult['facets'] = {};
-    for (const field of r.facets) facets[field] = this.facet(field, r, hits);
+    for (const field of r.facets) facets[field] = this.facet(field, r, set, total, hitsOf);
     return { total, docs, facets };
   }
 }
