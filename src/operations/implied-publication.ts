@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Obj } from '../json';
 import { publishedClause } from '../store/connect';
-import { committedChangeLogHead } from '../store/records';
+import { untilNextWrite } from '../store/until-next-write';
 import { underHiddenAncestor } from '../store/visibility';
 import type { Services } from './context';
 
@@ -22,32 +22,16 @@ export const IMPLIED_PUBLICATION_FIELD = 'is_linked_to_published_record';
  */
 const FIRST_ROUND = 16;
 
-/**
- * Answers kept per process while the change log's head stays where it was: every write that can
- * change an answer (a record's publish or suppressed flag, links, a tree move, a repository's
- * publish flag, a delete) appends to the change log in its transaction, so a moved head drops
- * them all. An agent linked by 10,000 unpublished records then costs their scan once per write,
- * not once per GET with resolve[].
- */
-const kept = new WeakMap<Services['db'], { head: number; linked: Map<string, boolean> }>();
-const KEPT_MAX = 50_000;
-
 export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void> {
   const uris = [...new Set(records.map((r) => r.uri).filter((u): u is string => typeof u === 'string'))];
-  // Inside a transaction the head may be this transaction's own, not committed: nothing is kept.
-  const committed = db === s.db.knex;
-  let memo = kept.get(s.db);
-  if (committed) {
-    const head = await committedChangeLogHead(s.db);
-    if (!memo || memo.head !== head) kept.set(s.db, (memo = { head, linked: new Map() }));
-  }
-  const unknown = committed ? uris.filter((u) => !memo!.linked.has(u)) : uris;
+  // Kept until the next write (an agent linked by 10,000 unpublished records is looked at once per
+  // write, not once per GET with resolve[]); inside a transaction nothing is kept or reused.
+  const kept = db === s.db.knex ? await untilNextWrite(s.db) : undefined;
+  const key = (uri: string) => `implied-publication:${uri}`;
+  const unknown = kept ? uris.filter((u) => !kept.has(key(u))) : uris;
   const linked = unknown.length ? await linkedToPublished(db, s, unknown) : new Set<string>();
-  if (committed) {
-    if (memo!.linked.size + unknown.length > KEPT_MAX) memo!.linked.clear();
-    for (const uri of unknown) memo!.linked.set(uri, linked.has(uri));
-  }
-  for (const record of records) record[IMPLIED_PUBLICATION_FIELD] = linked.has(record.uri) || (committed && memo!.linked.get(record.uri) === true);
+  for (const uri of unknown) kept?.set(key(uri), linked.has(uri));
+  for (const record of records) record[IMPLIED_PUBLICATION_FIELD] = linked.has(record.uri) || kept?.get(key(record.uri)) === true;
 }
 
 async function linkedToPublished(db: Knex | Knex.Transaction, s: Services, uris: string[]): Promise<Set<string>> {

@@ -1,6 +1,7 @@
 import { errors } from '../errors';
 import type { Obj } from '../json';
 import { RecordQueries, RecordRow, recordReads, SORT_COLUMNS } from '../store/records';
+import { untilNextWrite } from '../store/until-next-write';
 import type { Services, Where } from './context';
 import { decorateRecords, decoratesType, fetchRow, uriLoader } from './load';
 import { resolveLinks } from './resolve';
@@ -52,8 +53,11 @@ async function rowsToJson(s: Services, rows: RecordRow[], o: ListOptions): Promi
 export async function listPage(s: Services, where: Where, page: number, pageSize: number, o: ListOptions): Promise<string> {
   const q = new RecordQueries(s.db.knex);
   const base = listQuery(s, where, o);
+  // The total is kept until the next write: paging through 100,000 records counts them once.
+  const kept = await untilNextWrite(s.db);
+  const countKey = `count:${JSON.stringify(base)}`;
   const [total, rows] = await Promise.all([
-    q.count(base),
+    (kept.get(countKey) as number | undefined) ?? q.count(base).then((n) => (kept.set(countKey, n), n)),
     q.list({ ...base, limit: pageSize, offset: (page - 1) * pageSize }),
   ]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));

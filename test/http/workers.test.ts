@@ -68,6 +68,11 @@ describe(`WORKERS=2: two server processes on one port (${STORE})`, function () {
       assert.equal(made.status, 200, JSON.stringify(made.body));
       const read = await request(server.base, 'GET', made.body.uri, admin);
       assert.equal(read.body.title, `Accession ${i}`);
+      // A listing's total is kept by each process until the next write anywhere: both see this one.
+      for (let k = 0; k < 2; k++) {
+        const listed = await request(server.base, 'GET', `/repositories/${repo.body.id}/accessions?page=1&page_size=5`, admin);
+        assert.equal(listed.body.total, i + 1);
+      }
       ids.push(made.id, read.id);
     }
     await sleep(300); // request lines are logged once the answer is sent
