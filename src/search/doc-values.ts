@@ -143,6 +143,9 @@ export class SortOrder {
   }
 }
 
+/** Fields with at most this many distinct values count facets over a bitmap per value. */
+const BITMAP_VALUES = 64;
+
 function grown(a: Int32Array, need: number): Int32Array {
   if (need <= a.length) return a;
   const next = new Int32Array(Math.max(need, a.length * 2, 64));
@@ -331,6 +334,22 @@ export class Column {
 
   private held?: { version: number; set: DocSet; count: number };
 
+  /** Per ordinal, the documents holding it as a bitmap over ids below `size`, kept until the next change. */
+  private bitmaps(size: number): Uint32Array[] {
+    const words = (size + 31) >>> 5;
+    if (this.perOrdSets?.version === this.version && this.perOrdSets.words === words && this.perOrdSets.sets.length === this.values.length) return this.perOrdSets.sets;
+    const sets = Array.from(this.values, () => new Uint32Array(words));
+    const { offs, ords } = this.flattened();
+    const end = Math.min(size, offs.length - 1);
+    for (let doc = 0; doc < end; doc++) {
+      for (let j = offs[doc], stop = offs[doc + 1]; j < stop; j++) sets[ords[j]][doc >>> 5] |= 1 << (doc & 31);
+    }
+    this.perOrdSets = { version: this.version, words, sets };
+    return sets;
+  }
+
+  private perOrdSets?: { version: number; words: number; sets: Uint32Array[] };
+
   /**
    * Per ordinal, how many documents of `set` (`count` of them; `docs` lists them) hold it. When
    * most documents with a value are in the set, the ones left out are counted instead and taken
@@ -339,6 +358,27 @@ export class Column {
   countIn(set: DocSet, count: number, docs: () => Int32Array): Int32Array {
     const { offs, ords } = this.flattened();
     const held = this.holding(set.size);
+    const listed = Math.min(count, held.count - count);
+    // A few values and many documents to list: each value's documents as a bitmap, counted in the set word by word.
+    if (this.values.length <= BITMAP_VALUES && this.values.length * set.words.length < 4 * listed) {
+      const bitmaps = this.bitmaps(set.size);
+      const counts = new Int32Array(this.values.length);
+      const w = set.words;
+      for (let ord = 0; ord < bitmaps.length; ord++) {
+        if (this.docsPer[ord] === 0) continue;
+        const b = bitmaps[ord];
+        let n = 0;
+        for (let i = 0; i < w.length; i++) {
+          let v = w[i] & b[i];
+          if (v === 0) continue;
+          v -= (v >>> 1) & 0x55555555;
+          v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+          n += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+        }
+        counts[ord] = n;
+      }
+      return counts;
+    }
     if (count * 2 > held.count) {
       const left = held.set.clone().andNot(set).toArray();
       const counts = this.docsPer.slice(0, this.values.length);

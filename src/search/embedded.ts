@@ -461,7 +461,7 @@ export class EmbeddedIndex implements SearchIndex {
     const all = Array.from(ids);
     for (let i = 0; i < all.length; i += 500) {
       const part = all.slice(i, i + 500);
-      const rows = this.db.prepare(`SELECT id, body FROM search_bodies WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as Array<{ id: number; body: Buffer }>;
+      const rows = this.stmt(`SELECT id, body FROM search_bodies WHERE id IN (${part.map(() => '?').join(',')})`).all(...part) as Array<{ id: number; body: Buffer }>;
       for (const row of rows) out.set(row.id, unpack(row.body));
     }
     return out;
