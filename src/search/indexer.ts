@@ -63,6 +63,8 @@ export class Indexer {
   private readonly batchSize: number;
   private readonly pollMs: number;
   private readonly leaseMs: number;
+  /** Until when this process's lease holds, as far as it knows (0: not held). */
+  private leaseUntil = 0;
   private readonly gapWaitMs: number;
   private readonly pauseMs: number;
   private timer: NodeJS.Timeout | undefined;
@@ -100,6 +102,7 @@ export class Indexer {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running?.catch(() => undefined);
+    this.leaseUntil = 0;
     await this.s.db.knex('search_state').where({ name: LEASE, value: this.holder }).update({ expires_ms: 0 }).catch(() => undefined);
   }
 
@@ -161,12 +164,18 @@ export class Indexer {
     return storeIdOf(this.s.db.knex);
   }
 
+  /**
+   * Takes or renews the lease. A lease held with more than half its time left is not renewed: a
+   * round per API write would otherwise add a write of its own to each (SQLite has one writer).
+   */
   private async takeLease(): Promise<boolean> {
     const now = Date.now();
+    if (this.leaseUntil - now > this.leaseMs / 2) return true;
     const n = await this.s.db.knex('search_state')
       .where({ name: LEASE })
       .andWhere((w) => w.where('value', this.holder).orWhere('expires_ms', '<', now))
       .update({ value: this.holder, expires_ms: now + this.leaseMs });
+    this.leaseUntil = n === 1 ? now + this.leaseMs : 0;
     return n === 1;
   }
 
