@@ -171,12 +171,22 @@ export class Column {
   private docsPer: Int32Array = new Int32Array(0);
   /** Per document: its first ordinal + 1 (0: no value). */
   private first: Int32Array = new Int32Array(0);
-  /** Per document with more than one value: the others. */
-  private readonly more = new Map<number, number[]>();
-  /** Bumped by every change of a document's values: what is derived from them below follows it. */
+  /**
+   * Per document with more than one value, the others: moreLen[doc] of them from pool[moreAt[doc]].
+   * A document's new values go to the pool's end; the pool is compacted when mostly unused.
+   */
+  private moreAt: Int32Array = new Int32Array(0);
+  private moreLen: Int32Array = new Int32Array(0);
+  private pool: Int32Array = new Int32Array(0);
+  private poolEnd = 0;
+  private poolUnused = 0;
+  /** Bumped by every change of a document's values: the sort orders below follow it. */
   private version = 0;
-  /** Every document's ordinals in two flat arrays (document d: ords[offs[d]] to ords[offs[d + 1]]). */
-  private flat?: { version: number; offs: Int32Array; ords: Int32Array };
+  /** Documents with at least one value (a bitmap kept up to date), and how many. */
+  private heldWords = new Uint32Array(0);
+  private heldCount = 0;
+  /** Once a facet needed them (at most BITMAP_VALUES values): each ordinal's documents as a bitmap, kept up to date. */
+  private ordBits?: Uint32Array[];
   /** Ordinals in their keys' order (the dictionary only grows: new ones are merged in). */
   private sortedOrds: number[] = [];
   /** Per ordinal, its key's place among the distinct keys (equal keys, equal places). */
@@ -225,31 +235,108 @@ export class Column {
     return ord;
   }
 
-  /** Replaces a document's values (distinct, in the given order). */
+  /** Replaces a document's values (distinct, in the given order); the same values again change nothing. */
   set(doc: number, values: string[]): void {
-    this.remove(doc);
-    if (!values.length) return;
     const ords: number[] = [];
     for (const v of values) {
       const ord = this.intern(v);
       if (!ords.includes(ord)) ords.push(ord);
     }
+    if (this.holds(doc, ords)) return;
+    this.remove(doc);
+    if (!ords.length) return;
     for (const ord of ords) this.docsPer[ord]++;
     this.version++;
     this.first = grown(this.first, doc + 1);
     this.first[doc] = ords[0] + 1;
-    if (ords.length > 1) this.more.set(doc, ords.slice(1));
+    if (ords.length > 1) this.setMore(doc, ords);
+    this.track(doc, ords, true);
+  }
+
+  /** Whether the document holds exactly these ordinals, in this order. */
+  private holds(doc: number, ords: number[]): boolean {
+    const firstOrd = doc < this.first.length ? this.first[doc] - 1 : -1;
+    if (!ords.length || firstOrd !== ords[0]) return !ords.length && firstOrd === -1;
+    const rest = this.rest(doc);
+    return rest.length === ords.length - 1 && rest.every((ord, i) => ord === ords[i + 1]);
+  }
+
+  /** A document's values after its first. */
+  private rest(doc: number): Int32Array {
+    const len = doc < this.moreLen.length ? this.moreLen[doc] : 0;
+    return this.pool.subarray(len ? this.moreAt[doc] : 0, len ? this.moreAt[doc] + len : 0);
+  }
+
+  private setMore(doc: number, ords: number[]): void {
+    const len = ords.length - 1;
+    if (this.moreLen.length <= doc) {
+      this.moreLen = grown(this.moreLen, this.first.length);
+      this.moreAt = grown(this.moreAt, this.first.length);
+    }
+    if (this.poolEnd + len > this.pool.length) {
+      const pool = new Int32Array(Math.max(this.poolEnd + len, this.pool.length * 2, 64));
+      pool.set(this.pool.subarray(0, this.poolEnd));
+      this.pool = pool;
+    }
+    for (let i = 0; i < len; i++) this.pool[this.poolEnd + i] = ords[i + 1];
+    this.moreAt[doc] = this.poolEnd;
+    this.moreLen[doc] = len;
+    this.poolEnd += len;
+  }
+
+  private dropMore(doc: number): void {
+    if (doc >= this.moreLen.length || this.moreLen[doc] === 0) return;
+    this.poolUnused += this.moreLen[doc];
+    this.moreLen[doc] = 0;
+    if (this.poolUnused > 1024 && this.poolUnused * 2 > this.poolEnd) {
+      const pool = new Int32Array(Math.max(64, (this.poolEnd - this.poolUnused) * 2));
+      let end = 0;
+      for (let d = 0; d < this.moreLen.length; d++) {
+        const len = this.moreLen[d];
+        if (len === 0) continue;
+        pool.set(this.pool.subarray(this.moreAt[d], this.moreAt[d] + len), end);
+        this.moreAt[d] = end;
+        end += len;
+      }
+      this.pool = pool;
+      this.poolEnd = end;
+      this.poolUnused = 0;
+    }
   }
 
   remove(doc: number): void {
     if (doc >= this.first.length || this.first[doc] === 0) return;
+    const ords = this.ordsOf(doc);
     this.version++;
-    this.docsPer[this.first[doc] - 1]--;
+    for (const ord of ords) this.docsPer[ord]--;
     this.first[doc] = 0;
-    const rest = this.more.get(doc);
-    if (rest) {
-      for (const ord of rest) this.docsPer[ord]--;
-      this.more.delete(doc);
+    this.dropMore(doc);
+    this.track(doc, ords, false);
+  }
+
+  /** Keeps the bitmaps of documents with values (and of each value, once built) up to date. */
+  private track(doc: number, ords: number[], on: boolean): void {
+    const word = doc >>> 5;
+    const bit = 1 << (doc & 31);
+    if (word >= this.heldWords.length) {
+      const words = new Uint32Array(Math.max(word + 1, this.heldWords.length * 2, 64));
+      words.set(this.heldWords);
+      this.heldWords = words;
+    }
+    if (on) this.heldWords[word] |= bit;
+    else this.heldWords[word] &= ~bit;
+    this.heldCount += on ? 1 : -1;
+    const bits = this.ordBits;
+    if (!bits) return;
+    if (this.values.length > BITMAP_VALUES || word >= bits[0].length) {
+      // Too many values, or a document beyond the bitmaps: built again when next needed.
+      this.ordBits = undefined;
+      return;
+    }
+    while (bits.length < this.values.length) bits.push(new Uint32Array(bits[0].length));
+    for (const ord of ords) {
+      if (on) bits[ord][word] |= bit;
+      else bits[ord][word] &= ~bit;
     }
   }
 
@@ -260,12 +347,9 @@ export class Column {
   sortValue(doc: number, desc: boolean, numeric: boolean): string | number | null {
     if (doc >= this.first.length || this.first[doc] === 0) return null;
     let best = this.ordSortValue(this.first[doc] - 1, desc, numeric);
-    const rest = this.more.get(doc);
-    if (rest) {
-      for (const ord of rest) {
-        const v = this.ordSortValue(ord, desc, numeric);
-        if (v !== null && (best === null || (desc ? v > best : v < best))) best = v;
-      }
+    for (const ord of this.rest(doc)) {
+      const v = this.ordSortValue(ord, desc, numeric);
+      if (v !== null && (best === null || (desc ? v > best : v < best))) best = v;
     }
     return best;
   }
@@ -279,8 +363,7 @@ export class Column {
   /** A document's ordinals. */
   ordsOf(doc: number): number[] {
     if (doc >= this.first.length || this.first[doc] === 0) return [];
-    const rest = this.more.get(doc);
-    return rest ? [this.first[doc] - 1, ...rest] : [this.first[doc] - 1];
+    return [this.first[doc] - 1, ...this.rest(doc)];
   }
 
   /** Documents holding any ordinal that `wanted` marks (indexed by ordinal). */
@@ -292,8 +375,9 @@ export class Column {
       const o = first[doc];
       if (o !== 0 && wanted[o - 1] === 1) out.words[doc >>> 5] |= 1 << (doc & 31);
     }
-    for (const [doc, rest] of this.more) {
-      for (const ord of rest) if (wanted[ord] === 1) out.add(doc);
+    const { moreAt, moreLen, pool } = this;
+    for (let doc = 0; doc < moreLen.length && doc < size; doc++) {
+      for (let j = moreAt[doc], stop = j + moreLen[doc]; j < stop; j++) if (wanted[pool[j]] === 1) out.words[doc >>> 5] |= 1 << (doc & 31);
     }
     return out;
   }
@@ -307,64 +391,41 @@ export class Column {
     return out;
   }
 
-  /** Every document's ordinals as flat arrays, rebuilt after a change. */
-  private flattened(): { offs: Int32Array; ords: Int32Array } {
-    if (this.flat?.version === this.version) return this.flat;
+  /** Per ordinal, the documents holding it as a bitmap of at least `words` words (built once, then kept up to date). */
+  private bitmaps(words: number): Uint32Array[] {
+    if (this.ordBits && this.ordBits[0].length >= words && this.ordBits.length === this.values.length) return this.ordBits;
+    const width = Math.max(words, this.heldWords.length);
+    const bits = Array.from({ length: Math.max(1, this.values.length) }, () => new Uint32Array(width));
     const first = this.first;
-    const n = first.length;
-    const offs = new Int32Array(n + 1);
-    for (let doc = 0; doc < n; doc++) if (first[doc] !== 0) offs[doc + 1] = 1;
-    for (const [doc, rest] of this.more) offs[doc + 1] += rest.length;
-    for (let doc = 0; doc < n; doc++) offs[doc + 1] += offs[doc];
-    const ords = new Int32Array(offs[n]);
-    for (let doc = 0; doc < n; doc++) if (first[doc] !== 0) ords[offs[doc]] = first[doc] - 1;
-    for (const [doc, rest] of this.more) ords.set(rest, offs[doc] + 1);
-    this.flat = { version: this.version, offs, ords };
-    return this.flat;
-  }
-
-  /** Documents with at least one value and how many, kept until the next change. */
-  private holding(size: number): { set: DocSet; count: number } {
-    if (this.held?.version !== this.version || this.held.set.size !== size) {
-      const set = this.docsWithAny(size);
-      this.held = { version: this.version, set, count: set.count() };
+    for (let doc = 0; doc < first.length; doc++) if (first[doc] !== 0) bits[first[doc] - 1][doc >>> 5] |= 1 << (doc & 31);
+    const { moreAt, moreLen, pool } = this;
+    for (let doc = 0; doc < moreLen.length; doc++) {
+      for (let j = moreAt[doc], stop = j + moreLen[doc]; j < stop; j++) bits[pool[j]][doc >>> 5] |= 1 << (doc & 31);
     }
-    return this.held;
+    this.ordBits = bits;
+    return bits;
   }
 
-  private held?: { version: number; set: DocSet; count: number };
-
-  /** Per ordinal, the documents holding it as a bitmap over ids below `size`, kept until the next change. */
-  private bitmaps(size: number): Uint32Array[] {
-    const words = (size + 31) >>> 5;
-    if (this.perOrdSets?.version === this.version && this.perOrdSets.words === words && this.perOrdSets.sets.length === this.values.length) return this.perOrdSets.sets;
-    const sets = Array.from(this.values, () => new Uint32Array(words));
-    const { offs, ords } = this.flattened();
-    const end = Math.min(size, offs.length - 1);
-    for (let doc = 0; doc < end; doc++) {
-      for (let j = offs[doc], stop = offs[doc + 1]; j < stop; j++) sets[ords[j]][doc >>> 5] |= 1 << (doc & 31);
-    }
-    this.perOrdSets = { version: this.version, words, sets };
-    return sets;
+  /** Adds a document's ordinals to per-ordinal counts (by `step`: 1 or -1). */
+  private tally(counts: Int32Array, doc: number, step: number): void {
+    if (doc >= this.first.length || this.first[doc] === 0) return;
+    counts[this.first[doc] - 1] += step;
+    if (doc < this.moreLen.length) for (let j = this.moreAt[doc], stop = j + this.moreLen[doc]; j < stop; j++) counts[this.pool[j]] += step;
   }
-
-  private perOrdSets?: { version: number; words: number; sets: Uint32Array[] };
 
   /**
-   * Per ordinal, how many documents of `set` (`count` of them; `docs` lists them) hold it. When
-   * most documents with a value are in the set, the ones left out are counted instead and taken
+   * Per ordinal, how many documents of `set` (`count` of them; `docs` lists them) hold it.
+   * Fields of a few values and a dense set: word by word against each value's bitmap. Otherwise,
+   * when most documents with a value are in the set, the ones left out are counted and taken
    * from each ordinal's holders.
    */
   countIn(set: DocSet, count: number, docs: () => Int32Array): Int32Array {
-    const { offs, ords } = this.flattened();
-    const held = this.holding(set.size);
-    const listed = Math.min(count, held.count - count);
-    // A few values and many documents to list: each value's documents as a bitmap, counted in the set word by word.
-    if (this.values.length <= BITMAP_VALUES && this.values.length * set.words.length < 4 * listed) {
-      const bitmaps = this.bitmaps(set.size);
+    const listed = Math.min(count, this.heldCount - count);
+    const w = set.words;
+    if (this.values.length <= BITMAP_VALUES && this.values.length * w.length < 4 * listed) {
+      const bitmaps = this.bitmaps(w.length);
       const counts = new Int32Array(this.values.length);
-      const w = set.words;
-      for (let ord = 0; ord < bitmaps.length; ord++) {
+      for (let ord = 0; ord < this.values.length; ord++) {
         if (this.docsPer[ord] === 0) continue;
         const b = bitmaps[ord];
         let n = 0;
@@ -379,23 +440,22 @@ export class Column {
       }
       return counts;
     }
-    if (count * 2 > held.count) {
-      const left = held.set.clone().andNot(set).toArray();
+    if (count * 2 > this.heldCount) {
       const counts = this.docsPer.slice(0, this.values.length);
-      for (let i = 0; i < left.length; i++) {
-        const doc = left[i];
-        for (let j = offs[doc], end = offs[doc + 1]; j < end; j++) counts[ords[j]]--;
+      const held = this.heldWords;
+      for (let i = 0; i < held.length; i++) {
+        let left = held[i] & ~(i < w.length ? w[i] : 0);
+        while (left !== 0) {
+          const low = left & -left;
+          this.tally(counts, (i << 5) + 31 - Math.clz32(low), -1);
+          left ^= low;
+        }
       }
       return counts;
     }
     const counts = new Int32Array(this.values.length);
-    const n = offs.length - 1;
     const list = docs();
-    for (let i = 0; i < list.length; i++) {
-      const doc = list[i];
-      if (doc >= n) break;
-      for (let j = offs[doc], end = offs[doc + 1]; j < end; j++) counts[ords[j]]++;
-    }
+    for (let i = 0; i < list.length; i++) this.tally(counts, list[i], 1);
     return counts;
   }
 
@@ -454,13 +514,12 @@ export class Column {
       perOrd = desc ? keyRanks.map((r) => top - 1 - r) : keyRanks;
     }
     const ranks = new Int32Array(size).fill(top);
-    const { offs, ords } = this.flattened();
-    const end = Math.min(size, offs.length - 1);
-    for (let doc = 0; doc < end; doc++) {
-      for (let j = offs[doc], stop = offs[doc + 1]; j < stop; j++) {
-        const r = perOrd[ords[j]];
-        if (r < ranks[doc]) ranks[doc] = r;
-      }
+    const first = this.first;
+    const end = Math.min(size, first.length);
+    for (let doc = 0; doc < end; doc++) if (first[doc] !== 0) ranks[doc] = perOrd[first[doc] - 1];
+    const { moreAt, moreLen, pool } = this;
+    for (let doc = 0; doc < moreLen.length && doc < size; doc++) {
+      for (let j = moreAt[doc], stop = j + moreLen[doc]; j < stop; j++) if (perOrd[pool[j]] < ranks[doc]) ranks[doc] = perOrd[pool[j]];
     }
     const order = new SortOrder(ranks, top);
     this.sortOrders.set(name, { version: this.version, order });

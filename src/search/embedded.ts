@@ -201,7 +201,6 @@ export class EmbeddedIndex implements SearchIndex {
 
   private forget(doc: number): void {
     this.cached.clear();
-    this.scoreOrders = undefined;
     const uri = this.uriOf[doc];
     if (uri === undefined) return;
     this.docOf.delete(uri);
@@ -212,19 +211,34 @@ export class EmbeddedIndex implements SearchIndex {
   }
 
   private remember(row: DocRow): void {
-    this.forget(row.id);
-    this.place(row.id, row.uri, row.boost, row.text_codes, JSON.parse(row.vals) as PackedValues);
+    this.replace(row.id, row.uri, row.boost, row.text_codes, JSON.parse(row.vals) as PackedValues);
   }
 
-  /** Puts a document this process does not hold into memory. */
+  /**
+   * Puts a document's new state into memory. A document held under the same uri keeps the values
+   * that did not change, and with them what the columns keep between searches (sort orders).
+   */
+  private replace(id: number, uri: string, boost: number, textCodes: string, vals: PackedValues): void {
+    if (this.uriOf[id] !== uri) this.forget(id);
+    else {
+      const present = new Set<string>();
+      for (let i = 0; i < vals.length; i += 2) present.add(this.valueField(vals[i] as number));
+      for (const [field, column] of this.columns) if (!present.has(field)) column.remove(id);
+    }
+    this.place(id, uri, boost, textCodes, vals);
+  }
+
+  /** Puts a document this process does not hold (or holds under the same uri) into memory. */
   private place(id: number, uri: string, boost: number, textCodes: string, vals: PackedValues): void {
     this.cached.clear();
-    this.scoreOrders = undefined;
     this.docOf.set(uri, id);
     this.uriOf[id] = uri;
     this.textCodesOf[id] = textCodes;
     this.setLive(id, true);
-    this.boostOf[id] = boost;
+    if (this.boostOf[id] !== boost) {
+      this.boostOf[id] = boost;
+      this.scoreOrders = undefined;
+    }
     for (let i = 0; i < vals.length; i += 2) {
       const values = vals[i + 1];
       this.column(this.valueField(vals[i] as number)).set(id, typeof values === 'string' ? [values] : (values as string[]));
@@ -383,8 +397,7 @@ export class EmbeddedIndex implements SearchIndex {
         putBody.run(row.id, pack(JSON.stringify(stored)));
         for (const [code, text] of texts) addText.run(row.id * SLOTS + code, text);
         seq = Number(changed.run(row.id).lastInsertRowid);
-        this.forget(row.id);
-        this.place(row.id, row.uri, row.boost, row.text_codes, vals);
+        this.replace(row.id, row.uri, row.boost, row.text_codes, vals);
       }
       if (seq - Number(this.meta('changes_from') ?? 0) > 2 * CHANGES_KEPT) {
         this.stmt('DELETE FROM search_changes WHERE seq <= ?').run(seq - CHANGES_KEPT);

@@ -142,6 +142,23 @@ describe('embedded index against a brute-force evaluator (property)', () => {
         const reader = new EmbeddedIndex(path.join(dir, 'i.db'), fields);
         try {
           const truth = new Map<string, Doc>();
+          const check = async (q: Query) => {
+            const expected = [...truth.values()].filter((d) => matches(d, q));
+            // Ties in index order: the ids the index gave the documents (the same in both openers).
+            const sorted = [...expected].sort(bySort(sort, (uri) => (writer as unknown as { docOf: Map<string, number> }).docOf.get(uri)!));
+            const request: SearchRequest = {
+              query: q, filters: [], sort, offset, limit,
+              facets: ['primary_type', 'subjects'], facetMincount: 1, facetLimit: 10,
+            };
+            for (const index of [writer, reader]) {
+              const r = await index.search(request);
+              const where = `${index === writer ? 'writer' : 'reader'}, query ${JSON.stringify(q)}`;
+              assert.equal(r.total, expected.length, where);
+              assert.deepEqual(r.docs.map((d) => d.uri), sorted.slice(offset, offset + limit).map((d) => d.uri), `${where}, sort ${JSON.stringify(sort)}, offset ${offset}, limit ${limit}`);
+              assert.deepEqual(r.facets.primary_type, facet(expected, (d) => [d.primary_type]), where);
+              assert.deepEqual(r.facets.subjects, facet(expected, (d) => d.subjects), where);
+            }
+          };
           // Writes in a few batches, each an upsert / delete mix.
           for (let b = 0; b < steps.length; b += 7) {
             const upserts: SearchDoc[] = [];
@@ -166,24 +183,10 @@ describe('embedded index against a brute-force evaluator (property)', () => {
             }
             // Deletes go first in an apply: a uri deleted then written in one batch is written.
             await writer.apply(upserts, deletes.filter((u) => !upserts.some((x) => x.uri === u)), { checkpoint: b + 1, storeId: 's' });
+            // Between writes too: what the index keeps between searches must follow each write.
+            await check(queries[(b / 7) % queries.length]);
           }
-          for (const q of queries) {
-            const expected = [...truth.values()].filter((d) => matches(d, q));
-            // Ties in index order: the ids the index gave the documents (the same in both openers).
-            const sorted = [...expected].sort(bySort(sort, (uri) => (writer as unknown as { docOf: Map<string, number> }).docOf.get(uri)!));
-            const request: SearchRequest = {
-              query: q, filters: [], sort, offset, limit,
-              facets: ['primary_type', 'subjects'], facetMincount: 1, facetLimit: 10,
-            };
-            for (const index of [writer, reader]) {
-              const r = await index.search(request);
-              const where = `${index === writer ? 'writer' : 'reader'}, query ${JSON.stringify(q)}`;
-              assert.equal(r.total, expected.length, where);
-              assert.deepEqual(r.docs.map((d) => d.uri), sorted.slice(offset, offset + limit).map((d) => d.uri), `${where}, sort ${JSON.stringify(sort)}, offset ${offset}, limit ${limit}`);
-              assert.deepEqual(r.facets.primary_type, facet(expected, (d) => [d.primary_type]), where);
-              assert.deepEqual(r.facets.subjects, facet(expected, (d) => d.subjects), where);
-            }
-          }
+          for (const q of queries) await check(q);
         } finally {
           await writer.close();
           await reader.close();
