@@ -50,6 +50,8 @@ const BASELINE_DOCS = Number(process.env.BENCH_BASELINE_DOCS ?? 10_000);
 const SEARCH_ONLY = process.env.BENCH_PARTS === 'search';
 
 const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 30);
+/** The index-lag row writes for this many seconds at 500 records/s. */
+const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 15);
 const MARIADB_URL = process.env.MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';
 const REPO = 2;
 
@@ -626,6 +628,43 @@ async function benchStore(name: StoreName): Promise<void> {
         await raw.transaction(async (trx) => insertChunks(trx, 'records', rows));
       }
       await raw('id_sequences').where({ type: 'archival_object' }).update({ last_id: nextId });
+
+      // Index lag under a steady 500 record writes/s (issue 20): 50 children every 100 ms for
+      // LAG_SECONDS; each batch's lag is from its answer until the index's checkpoint passes the
+      // change-log head read right after it.
+      {
+        const health = async () => (await (await fetch(`${server.base}/health`)).json()) as { index: { checkpoint: number }; queue: { head: number } };
+        const waiting: Array<{ head: number; at: bigint }> = [];
+        const lags: number[] = [];
+        let writing = true;
+        const poll = (async () => {
+          while (writing || waiting.length) {
+            const { index } = await health();
+            while (waiting.length && index.checkpoint >= waiting[0].head) lags.push(secondsSince(waiting.shift()!.at) * 1000);
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        })();
+        const t0 = process.hrtime.bigint();
+        let written = 0;
+        for (let tick = 0; secondsSince(t0) < LAG_SECONDS; tick++) {
+          const children = Array.from({ length: 50 }, (_, k) => childBody(written + k, bulk.uri));
+          await c.call('POST', `${repo}/resources/${bulk.id}/children`, { jsonmodel_type: 'archival_record_children', children });
+          waiting.push({ head: (await health()).queue.head, at: process.hrtime.bigint() });
+          written += children.length;
+          const next = (tick + 1) * 0.1 - secondsSince(t0);
+          if (next > 0) await new Promise((r) => setTimeout(r, next * 1000));
+        }
+        const rate = Math.round(written / secondsSince(t0));
+        writing = false;
+        await poll;
+        lags.sort((a, b) => a - b);
+        const p95 = Math.round(lags[Math.floor(lags.length * 0.95)] ?? 0);
+        record({
+          workload: 'index lag under 500 record writes/s (POST …/children, 50 every 100 ms)', store: name, value: p95, unit: 'ms p95',
+          baseline: null, ratio: null, target: 'p95 < 1000 ms at ≥ 500 writes/s', met: p95 < 1000 && rate >= 500,
+          note: `${written} records in ${LAG_SECONDS} s: ${rate} writes/s; lag p50 ${Math.round(lags[Math.floor(lags.length / 2)] ?? 0)} ms, max ${Math.round(lags[lags.length - 1] ?? 0)} ms over ${lags.length} batches`,
+        });
+      }
 
       // Trees: a resource with TREE_CHILDREN children.
       const root = await c.call('GET', `${repo}/resources/${tree.id}/tree/root`);
