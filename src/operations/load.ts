@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { Obj } from '../json';
-import { RecordGetter, RecordQueries, RecordRow } from '../store/records';
+import { RecordGetter, RecordQueries, RecordRow, recordReads } from '../store/records';
 import type { Services, Where } from './context';
 import { IMPLIED_PUBLICATION_FIELD, markImpliedPublication } from './implied-publication';
 
@@ -37,7 +37,7 @@ export async function readRecord(s: Services, where: Where, id: number, db: Knex
  */
 export function uriLoader(s: Services, o: { impliedPublication?: boolean } = {}) {
   return async (uris: string[]) => {
-    const rows = await new RecordQueries(s.db.knex).getByUris(uris);
+    const rows = await recordReads(s.db).getByUris(uris);
     const records = rows.map((r) => JSON.parse(r.json) as Obj);
     await decorateRecords(s, records, s.db.knex, o);
     const found = new Map(records.map((r) => [r.uri as string, r]));

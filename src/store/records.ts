@@ -66,6 +66,7 @@ export class UniqueKeyTaken extends Error {
 /** Reads one record by type and id. */
 export interface RecordGetter {
   get(type: string, id: number): Promise<RecordRow | undefined>;
+  getByUris(uris: string[]): Promise<RecordRow[]>;
 }
 
 /** The last change-log entry (0 when empty): any record written since moves it. */
@@ -88,7 +89,18 @@ export async function committedChangeLogHead(db: Database): Promise<number> {
 export function recordReads(db: Database): RecordGetter {
   const conn = db.readConnection?.();
   if (!conn) return new RecordQueries(db.knex);
-  return { get: async (type, id) => normalise(conn.prepare('SELECT * FROM records WHERE type = ? AND id = ? LIMIT 1').get(type, id)) };
+  return {
+    get: async (type, id) => normalise(conn.prepare('SELECT * FROM records WHERE type = ? AND id = ? LIMIT 1').get(type, id)),
+    getByUris: async (uris) => {
+      const rows: unknown[] = [];
+      // One statement per list length up to 50 (the connection keeps them prepared), then chunks.
+      for (let i = 0; i < uris.length; i += 50) {
+        const chunk = uris.slice(i, i + 50);
+        rows.push(...conn.prepare(`SELECT * FROM records WHERE uri IN (${chunk.map(() => '?').join(',')})`).all(...chunk));
+      }
+      return rows.map(normalise) as RecordRow[];
+    },
+  };
 }
 
 export class RecordQueries implements RecordGetter {
