@@ -34,6 +34,13 @@ export async function placeOf(db: Db, rid: number): Promise<NodePlace | undefine
   };
 }
 
+/** The position of every `size`-th sibling from the first (where each page of `size` starts), in one pass over the index. */
+export async function waypointStarts(db: Db, parentKey: string, size: number): Promise<number[]> {
+  const numbered = db('records').where({ parent_key: parentKey }).select('position').rowNumber('n', 'position');
+  const rows = await db.from(numbered.as('s')).whereRaw('(n - 1) % ? = 0', [size]).orderBy('position').select('position');
+  return rows.map((r: { position: number }) => Number(r.position));
+}
+
 /** 0-based index among siblings. */
 export async function logicalPosition(db: Db, place: NodePlace): Promise<number> {
   const row = await db('records').where({ parent_key: place.parent_key }).andWhere('position', '<', place.position).count({ n: '*' }).first();

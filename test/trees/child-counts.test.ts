@@ -75,6 +75,26 @@ describe(`kept child counts (${STORE})`, () => {
     assert.equal((await doctor()).status, 'ok');
   });
 
+  it('waypoints past the first follow inserts, moves and deletes at once (their starts are kept until the next write)', async () => {
+    const repo = await createRepository(t, 'WAYPT');
+    const r = (await post(`/repositories/${repo}/resources`, { ...sampleRecord('resource', repo), title: 'W' })).uri;
+    await post(`${r}/children`, { children: Array.from({ length: 450 }, (_, i) => ({ title: `C${i}`, level: 'file', resource: { ref: r } })) });
+    const titles = async (offset: number) =>
+      (await t.http.get(`${r}/tree/waypoint`).query({ offset, parent_node: '' }).set(H)).body.map((e: { title: string }) => e.title);
+    assert.deepEqual((await titles(1)).slice(0, 2), ['C200', 'C201']);
+    assert.equal((await titles(2)).length, 50);
+    assert.deepEqual(await titles(3), []);
+    await post(`/repositories/${repo}/archival_objects`, { title: 'Front', level: 'file', resource: { ref: r }, position: 0 });
+    assert.deepEqual((await titles(1)).slice(0, 2), ['C199', 'C200']);
+    assert.equal((await titles(2)).length, 51);
+    const first = (await titles(0))[1];
+    assert.equal(first, 'C0');
+    const c0 = (await t.http.get(`${r}/tree/waypoint`).query({ offset: 0, parent_node: '' }).set(H)).body[1].uri;
+    assert.equal((await t.http.delete(c0).set(H)).status, 200);
+    assert.deepEqual((await titles(1)).slice(0, 2), ['C200', 'C201']);
+    assert.equal((await titles(2)).length, 50);
+  });
+
   it('doctor warns when a kept count differs from the records, and a recount (archive-records migrate) repairs it', async () => {
     const repo = await createRepository(t, 'DRIFT');
     const r = (await post(`/repositories/${repo}/resources`, { ...sampleRecord('resource', repo), title: 'R' })).uri;
