@@ -187,10 +187,8 @@ export class Column {
   private heldCount = 0;
   /** Once a facet needed them (at most BITMAP_VALUES values): each ordinal's documents as a bitmap, kept up to date. */
   private ordBits?: Uint32Array[];
-  /** Ordinals in their keys' order (the dictionary only grows: new ones are merged in). */
-  private sortedOrds: number[] = [];
-  /** Per ordinal, its key's place among the distinct keys (equal keys, equal places). */
-  private keyRanks?: Int32Array;
+  /** Ordinals in each sort's order of their values (the dictionary only grows: new ones are merged in). */
+  private readonly ordSorts = new Map<string, { sorted: number[]; ranks: Int32Array; top: number }>();
   private readonly sortOrders = new Map<string, { version: number; order: SortOrder }>();
 
   constructor(private readonly codec: ValueCodec) {}
@@ -459,35 +457,55 @@ export class Column {
     return counts;
   }
 
-  /** Per ordinal, its key's place in binary order among the distinct keys. */
-  private ranksOfKeys(): Int32Array {
+  /**
+   * Per ordinal, its place among the distinct values in one order (equal values, equal places;
+   * ordinals without a number last, at `top`): by key ('key'), by lowest number ('low'), by
+   * highest number from the highest down ('high'). Kept while the dictionary does not grow; new
+   * values are merged into the kept order.
+   */
+  private ordRanks(mode: 'key' | 'low' | 'high'): { ranks: Int32Array; top: number } {
     const size = this.values.length;
-    if (this.keyRanks?.length === size) return this.keyRanks;
-    const byKey = (a: number, b: number) => {
-      const ka = this.key(a);
-      const kb = this.key(b);
-      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    const known = this.ordSorts.get(mode);
+    if (known?.ranks.length === size) return known;
+    const value = mode === 'key' ? (ord: number) => this.key(ord)
+      : mode === 'low' ? (ord: number) => this.span(ord)?.[0]
+      : (ord: number) => { const span = this.span(ord); return span ? -span[1] : undefined; };
+    const compare = (a: number, b: number) => {
+      const va = value(a);
+      const vb = value(b);
+      if (va === vb) return 0;
+      if (va === undefined) return 1;
+      if (vb === undefined) return -1;
+      return va < vb ? -1 : 1;
     };
+    const old = known?.sorted ?? [];
     const fresh: number[] = [];
-    for (let ord = this.sortedOrds.length; ord < size; ord++) fresh.push(ord);
-    fresh.sort(byKey);
-    const old = this.sortedOrds;
-    const merged: number[] = new Array(size);
+    for (let ord = old.length; ord < size; ord++) fresh.push(ord);
+    fresh.sort(compare);
+    const sorted: number[] = new Array(size);
     let i = 0;
     let j = 0;
     let k = 0;
-    while (i < old.length && j < fresh.length) merged[k++] = byKey(fresh[j], old[i]) < 0 ? fresh[j++] : old[i++];
-    while (i < old.length) merged[k++] = old[i++];
-    while (j < fresh.length) merged[k++] = fresh[j++];
-    this.sortedOrds = merged;
+    while (i < old.length && j < fresh.length) sorted[k++] = compare(fresh[j], old[i]) < 0 ? fresh[j++] : old[i++];
+    while (i < old.length) sorted[k++] = old[i++];
+    while (j < fresh.length) sorted[k++] = fresh[j++];
     const ranks = new Int32Array(size);
-    let rank = 0;
+    let rank = -1;
+    let top = 0;
     for (let m = 0; m < size; m++) {
-      if (m > 0 && this.key(merged[m]) !== this.key(merged[m - 1])) rank++;
-      ranks[merged[m]] = rank;
+      const v = value(sorted[m]);
+      if (v === undefined) {
+        ranks[sorted[m]] = -1;
+        continue;
+      }
+      if (m === 0 || v !== value(sorted[m - 1])) rank++;
+      ranks[sorted[m]] = rank;
+      top = rank + 1;
     }
-    this.keyRanks = ranks;
-    return ranks;
+    for (let m = 0; m < size; m++) if (ranks[m] === -1) ranks[m] = top;
+    const out = { sorted, ranks, top };
+    this.ordSorts.set(mode, out);
+    return out;
   }
 
   /**
@@ -499,20 +517,9 @@ export class Column {
     const known = this.sortOrders.get(name);
     if (known?.version === this.version && known.order.ranks.length === size) return known.order;
     // Per ordinal, its place among the distinct values (descending: from the highest); `top` without a number.
-    let perOrd: Int32Array;
-    let top: number;
-    if (numeric) {
-      const numbers = new Float64Array(this.values.length);
-      for (let ord = 0; ord < numbers.length; ord++) {
-        const span = this.span(ord);
-        numbers[ord] = span ? (desc ? -span[1] : span[0]) : Infinity;
-      }
-      ({ ranks: perOrd, top } = SortOrder.of(numbers));
-    } else {
-      const keyRanks = this.ranksOfKeys();
-      top = keyRanks.length;
-      perOrd = desc ? keyRanks.map((r) => top - 1 - r) : keyRanks;
-    }
+    const placed = this.ordRanks(numeric ? (desc ? 'high' : 'low') : 'key');
+    const top = placed.top;
+    const perOrd = !numeric && desc ? placed.ranks.map((r) => top - 1 - r) : placed.ranks;
     const ranks = new Int32Array(size).fill(top);
     const first = this.first;
     const end = Math.min(size, first.length);
