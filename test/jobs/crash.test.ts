@@ -17,7 +17,7 @@ function bigEad(n: number): string {
     + `<physdesc><extent>10 linear feet</extent></physdesc><langmaterial><language langcode="eng">English</language></langmaterial></did><dsc>${components}</dsc></archdesc></ead>`;
 }
 
-describe(`an import killed with its process (${STORE})`, function () {
+describe(`an import killed with its process (${STORE}, WORKERS=${process.env.WORKERS ?? '1'})`, function () {
   this.timeout(300_000);
   const password = crypto.randomBytes(8).toString('hex');
   const db = freshDatabase();

@@ -15,7 +15,7 @@ function logLines(output: string): any[] {
  * Crash safety with real processes and SIGKILL: acknowledged writes survive a killed server,
  * and a killed indexer resumes to an index that matches the store exactly.
  */
-describe(`crash safety (${STORE})`, function () {
+describe(`crash safety (${STORE}, WORKERS=${process.env.WORKERS ?? '1'})`, function () {
   this.timeout(180_000);
   const password = crypto.randomBytes(8).toString('hex');
   const db = freshDatabase();
