@@ -30,7 +30,7 @@ function groupEndpoints(): Endpoint[] {
       method: 'get', path: base, permission: 'manage_repository', summary: 'List the groups of a repository (without members)',
       params: [{ name: 'group_code', type: 'string' }],
       handle: async (call) => {
-        const groups: Obj[] = JSON.parse(await listAll(call.s, groupWhere(call), {}));
+        const groups: Obj[] = JSON.parse((await listAll(call.s, groupWhere(call), {})).toString());
         const code = call.params.group_code as string | undefined;
         return json(
           groups

@@ -51,8 +51,8 @@ export interface Call {
 
 export interface Reply {
   status?: number;
-  /** JSON text as it goes out (a newline is added). */
-  json?: string;
+  /** JSON text, or its UTF-8 bytes, as it goes out (a newline is added). */
+  json?: string | Buffer;
   text?: string;
   /**
    * A body written as it is produced (exports): the function gets a sink that resolves once the
@@ -95,7 +95,7 @@ export interface Endpoint {
 }
 
 export const json = (value: unknown, status?: number): Reply => ({ status, json: JSON.stringify(value) });
-export const rawJson = (text: string): Reply => ({ json: text });
+export const rawJson = (text: string | Buffer): Reply => ({ json: text });
 
 /**
  * Every error kind a row answers: what its declaration implies (a session header is always read:

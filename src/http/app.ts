@@ -36,6 +36,8 @@ function sessionToken(req: Request): string | undefined {
   return undefined;
 }
 
+const NEWLINE = Buffer.from('\n');
+
 /** Raised into a streaming body's writer when the client went away, so the producer stops. */
 class ClientGone extends Error {}
 
@@ -66,8 +68,11 @@ async function send(res: Response, reply: Reply): Promise<void> {
     await sendStream(res, reply);
   } else if (reply.text !== undefined) {
     res.type(reply.contentType ?? 'text/plain').send(reply.text);
-  } else {
+  } else if (typeof reply.json === 'string') {
     res.type('application/json').send(`${reply.json}\n`);
+  } else {
+    // Bytes get the header Express gives text.
+    res.type('application/json; charset=utf-8').send(Buffer.concat([reply.json!, NEWLINE]));
   }
 }
 

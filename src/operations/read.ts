@@ -1,6 +1,6 @@
 import { errors } from '../errors';
 import type { Obj } from '../json';
-import { RecordQueries, RecordRow, recordReads, SORT_COLUMNS } from '../store/records';
+import { ListedRow, RecordQueries, recordReads, SORT_COLUMNS } from '../store/records';
 import { untilNextWrite } from '../store/until-next-write';
 import type { Services, Where } from './context';
 import { decorateRecords, decoratesType, fetchRow, uriLoader } from './load';
@@ -11,8 +11,12 @@ import { resolveLinks } from './resolve';
 /** One record as JSON text; the stored text is served as is unless links are resolved. */
 export async function getRecordJson(s: Services, where: Where, id: number, o: ListOptions = {}): Promise<string> {
   const row = await fetchRow(recordReads(s.db), where, id);
-  return (await rowsToJson(s, [row], o)).slice(1, -1);
+  if (!o.resolve?.length && !o.decorate && !decoratesType(s, row.type)) return row.json;
+  return JSON.stringify((await servedRecords(s, [row], o))[0]);
 }
+
+/** JSON text or, for listings, bytes as they go out. */
+export type JsonBody = string | Buffer;
 
 export interface ListOptions {
   modifiedSince?: number;
@@ -40,17 +44,27 @@ function listQuery(s: Services, where: Where, o: ListOptions) {
   } as const;
 }
 
-async function rowsToJson(s: Services, rows: RecordRow[], o: ListOptions): Promise<string> {
-  const typeDecorates = rows.some((r) => decoratesType(s, r.type));
-  if (!o.resolve?.length && !o.decorate && !typeDecorates) return `[${rows.map((r) => r.json).join(',')}]`;
-  const records = rows.map((r) => JSON.parse(r.json));
-  if (typeDecorates) await decorateRecords(s, records);
+/** The records with what is computed at read time (type hooks, the caller's decorate, resolve[]). */
+async function servedRecords(s: Services, rows: Array<{ type: string; json: string | Buffer }>, o: ListOptions): Promise<Obj[]> {
+  const records = rows.map((r) => JSON.parse(r.json.toString()));
+  if (rows.some((r) => decoratesType(s, r.type))) await decorateRecords(s, records);
   await o.decorate?.(records);
   if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s));
-  return JSON.stringify(records);
+  return records;
 }
 
-export async function listPage(s: Services, where: Where, page: number, pageSize: number, o: ListOptions): Promise<string> {
+const COMMA = Buffer.from(',');
+
+/** A JSON array of the listed records: their stored bytes joined where nothing is computed at read time. */
+async function rowsToJson(s: Services, rows: ListedRow[], o: ListOptions): Promise<JsonBody> {
+  if (o.resolve?.length || o.decorate || rows.some((r) => decoratesType(s, r.type))) return JSON.stringify(await servedRecords(s, rows, o));
+  const parts: Buffer[] = [Buffer.from('[')];
+  rows.forEach((r, i) => (i ? parts.push(COMMA, r.json) : parts.push(r.json)));
+  parts.push(Buffer.from(']'));
+  return Buffer.concat(parts);
+}
+
+export async function listPage(s: Services, where: Where, page: number, pageSize: number, o: ListOptions): Promise<JsonBody> {
   const q = new RecordQueries(s.db.knex);
   const base = listQuery(s, where, o);
   // The total is kept until the next write: paging through 100,000 records counts them once.
@@ -62,10 +76,11 @@ export async function listPage(s: Services, where: Where, page: number, pageSize
   ]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
   const results = await rowsToJson(s, rows, o);
-  return `{"first_page":1,"last_page":${lastPage},"this_page":${page},"total":${total},"results":${results}}`;
+  const head = `{"first_page":1,"last_page":${lastPage},"this_page":${page},"total":${total},"results":`;
+  return typeof results === 'string' ? `${head}${results}}` : Buffer.concat([Buffer.from(head), results, Buffer.from('}')]);
 }
 
-export async function listIdSet(s: Services, where: Where, ids: number[], o: ListOptions): Promise<string> {
+export async function listIdSet(s: Services, where: Where, ids: number[], o: ListOptions): Promise<JsonBody> {
   const rows = await new RecordQueries(s.db.knex).list({ ...listQuery(s, where, o), ids });
   return rowsToJson(s, rows, o);
 }
@@ -75,7 +90,7 @@ export async function listAllIds(s: Services, where: Where, o: ListOptions): Pro
 }
 
 /** Unlimited listings: every visible record, as a plain array. */
-export async function listAll(s: Services, where: Where, o: ListOptions): Promise<string> {
+export async function listAll(s: Services, where: Where, o: ListOptions): Promise<JsonBody> {
   const rows = await new RecordQueries(s.db.knex).list(listQuery(s, where, o));
   return rowsToJson(s, rows, o);
 }

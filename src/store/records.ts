@@ -17,6 +17,15 @@ export interface RecordRow {
   hidden?: boolean;
 }
 
+/** A listed record: its JSON as stored bytes. */
+export interface ListedRow {
+  rid: number;
+  type: string;
+  id: number;
+  uri: string;
+  json: Buffer;
+}
+
 export interface KeyRow {
   rule: string;
   scope: string;
@@ -238,16 +247,21 @@ export class RecordQueries implements RecordGetter {
     return Number((row as any)?.n ?? 0);
   }
 
-  async list(q: ListQuery): Promise<RecordRow[]> {
-    const columns = ['rid', 'type', 'id', 'uri', 'json'];
-    if (q.limit === undefined) return (await this.listBase(q).select(columns).orderBy(q.sortColumn, q.sortDirection)) as RecordRow[];
+  /**
+   * A listing's rows, each record's JSON as the stored UTF-8 bytes: a page is served by joining
+   * them, with no decoding into strings and encoding back (for 250 records of 2 KB that costs
+   * several times the query).
+   */
+  async list(q: ListQuery): Promise<ListedRow[]> {
+    const columns = ['rid', 'type', 'id', 'uri', this.db.raw(`CAST(json AS ${this.db.client.config.client === 'mysql2' ? 'BINARY' : 'BLOB'}) AS json`)];
+    if (q.limit === undefined) return (await this.listBase(q).select(columns).orderBy(q.sortColumn, q.sortDirection)) as ListedRow[];
     // A page far down a listing: the rows before it are skipped in the index (rid alone), and
     // only the page's rows are read whole; one query would read every skipped row too.
     const page = this.listBase(q).select('rid').orderBy(q.sortColumn, q.sortDirection);
     // Ids are unique per type; other sort columns tie, and a tie needs an order for pages to hold still.
     if (q.sortColumn !== 'id') page.orderBy('rid');
     const rids = (await page.limit(q.limit).offset(q.offset ?? 0)).map((r: { rid: number }) => Number(r.rid));
-    return inOrder(rids, (await this.db('records').whereIn('rid', rids).select(columns)) as RecordRow[]);
+    return inOrder(rids, (await this.db('records').whereIn('rid', rids).select(columns)) as ListedRow[]);
   }
 
   async listIds(q: ListQuery): Promise<number[]> {

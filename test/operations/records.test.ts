@@ -32,6 +32,21 @@ describe(`generic record API (${STORE})`, () => {
       assert.equal(res.body.uri, `/repositories/${repo}/accessions/${res.body.id}`);
     });
 
+    it('serves text beyond ASCII byte for byte in a record, a page, an id_set and an unpaged listing', async () => {
+      const title = 'Café – Ōsaka 東京 🗺 "quoted" \\ end';
+      const made = await createAccession({ id_0: 'UTF', title });
+      assert.equal(made.status, 200, made.text);
+      const one = await t.http.get(made.body.uri).set(auth());
+      assert.equal(one.body.title, title);
+      const page = await t.http.get(`/repositories/${repo}/accessions`).query({ page: 1, page_size: 250 }).set(auth());
+      assert.equal(page.headers['content-type'], 'application/json; charset=utf-8');
+      assert.ok(page.text.endsWith('}\n'));
+      assert.equal(page.body.results.find((r: any) => r.uri === made.body.uri).title, title);
+      const set = await t.http.get(`/repositories/${repo}/accessions`).query({ 'id_set[]': [made.body.id] }).set(auth());
+      assert.deepEqual(set.body.map((r: any) => r.title), [title]);
+      assert.equal(Buffer.byteLength(set.text), Number(set.headers['content-length']));
+    });
+
     it('sets the system fields itself and ignores values sent for them', async () => {
       const res = await createAccession({
         id_0: 'A2', title: 'T', uri: '/repositories/99/accessions/5', lock_version: 7,
