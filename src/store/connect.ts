@@ -128,6 +128,9 @@ export async function connect(dbUrl: string): Promise<Database> {
           conn.pragma('synchronous = NORMAL');
           conn.pragma('busy_timeout = 5000');
           conn.pragma('foreign_keys = ON');
+          // Statement journals (a write that fires triggers or cascades keeps one so it can be
+          // undone alone) in memory, not a temporary file per statement.
+          conn.pragma('temp_store = MEMORY');
           cachePreparedStatements(conn);
           done(null, conn);
         },

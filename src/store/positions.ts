@@ -47,6 +47,30 @@ export async function logicalPosition(db: Db, place: NodePlace): Promise<number>
   return Number((row as any).n);
 }
 
+/**
+ * 0-based indexes of many records among their siblings: one pass per sibling group up to its
+ * furthest record, not one count per record (the indexer decorates 500 new children of one
+ * parent at a time; counted one by one, loading a tree was quadratic).
+ */
+export async function logicalPositions(db: Db, places: NodePlace[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  const groups = new Map<string, NodePlace[]>();
+  for (const p of places) groups.set(p.parent_key, [...(groups.get(p.parent_key) ?? []), p]);
+  for (const [key, group] of groups) {
+    if (group.length === 1) {
+      out.set(group[0].rid, await logicalPosition(db, group[0]));
+      continue;
+    }
+    const furthest = Math.max(...group.map((p) => p.position));
+    const numbered = db('records').where({ parent_key: key }).andWhere('position', '<=', furthest).select('rid').rowNumber('n', 'position');
+    for (let i = 0; i < group.length; i += 500) {
+      const rows = await db.from(numbered.clone().as('s')).whereIn('rid', group.slice(i, i + 500).map((p) => p.rid)).select('rid', 'n');
+      for (const r of rows as Array<{ rid: number; n: number }>) out.set(Number(r.rid), Number(r.n) - 1);
+    }
+  }
+  return out;
+}
+
 /** The first or last physical position in a sibling group: one step down the (parent_key, position) index. */
 async function edgePosition(db: Db, key: string, edge: 'min' | 'max'): Promise<number | undefined> {
   const row = await db('records').where({ parent_key: key })[edge]({ p: 'position' }).first();

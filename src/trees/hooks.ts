@@ -6,7 +6,7 @@ import { RecordQueries } from '../store/records';
 import { rewriteStored } from '../operations/write';
 import type { Obj } from '../json';
 import { fullTree, type TreeTypes } from './views';
-import { ancestorsOf, descendants, logicalPosition, place, placeOf } from '../store/positions';
+import { ancestorsOf, descendants, logicalPositions, place, placeOf } from '../store/positions';
 
 interface NodeState {
   rootUri: string;
@@ -99,12 +99,13 @@ function nodeHooks(type: TypeInfo): TypeHooks {
         const root = await db('records').where({ uri }).first('json');
         roots.set(uri, root ? JSON.parse(root.json) : {});
       }
+      const positions = await logicalPositions(db, [...placeOfUri.values()]);
       for (const record of records) {
         const where = placeOfUri.get(record.uri);
         if (!where) continue;
         const chain = await ancestorsOf(db, where.rid);
         const steps = [...chain.map((c) => ({ uri: c.uri, record: JSON.parse(c.json) })), { uri: where.root_uri, record: roots.get(where.root_uri)! }];
-        record.position = await logicalPosition(db, where);
+        record.position = positions.get(where.rid);
         if (chain.length) record[parentProperty] = { ref: chain[0].uri };
         record.ancestors = steps.map((step) => (step.record.level ? { ref: step.uri, level: step.record.other_level ?? step.record.level } : { ref: step.uri }));
         record.has_unpublished_ancestor = steps.some((step) => step.record.publish !== true || step.record.suppressed === true);

@@ -84,6 +84,12 @@ describe(`kept child counts (${STORE})`, () => {
     assert.deepEqual((await titles(1)).slice(0, 2), ['C200', 'C201']);
     assert.equal((await titles(2)).length, 50);
     assert.deepEqual(await titles(3), []);
+    // Positions of many siblings read together (a listing, the indexer) match each record's own.
+    const uris: string[] = (await t.http.get(`${r}/tree/waypoint`).query({ offset: 1, parent_node: '' }).set(H)).body.map((e: { uri: string }) => e.uri);
+    const picked = [uris[0], uris[7], uris[199]];
+    const listed = await t.http.get(`/repositories/${repo}/archival_objects`).query({ 'id_set[]': picked.map((u) => u.split('/').pop()) }).set(H);
+    assert.deepEqual(listed.body.map((x: { position: number }) => x.position).sort((a: number, b: number) => a - b), [200, 207, 399]);
+    for (const uri of picked) assert.equal((await t.http.get(uri).set(H)).body.position, 200 + uris.indexOf(uri));
     await post(`/repositories/${repo}/archival_objects`, { title: 'Front', level: 'file', resource: { ref: r }, position: 0 });
     assert.deepEqual((await titles(1)).slice(0, 2), ['C199', 'C200']);
     assert.equal((await titles(2)).length, 51);
