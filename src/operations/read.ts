@@ -1,7 +1,7 @@
 import { errors } from '../errors';
 import type { Obj } from '../json';
 import { ListedRow, RecordQueries, recordReads, SORT_COLUMNS } from '../store/records';
-import { untilNextWrite } from '../store/until-next-write';
+import { keptUntilNextWrite } from '../store/until-next-write';
 import type { Services, Where } from './context';
 import { decorateRecords, decoratesType, fetchRow, uriLoader } from './load';
 import { resolveLinks } from './resolve';
@@ -68,10 +68,8 @@ export async function listPage(s: Services, where: Where, page: number, pageSize
   const q = new RecordQueries(s.db.knex);
   const base = listQuery(s, where, o);
   // The total is kept until the next write: paging through 100,000 records counts them once.
-  const kept = await untilNextWrite(s.db);
-  const countKey = `count:${JSON.stringify(base)}`;
   const [total, rows] = await Promise.all([
-    (kept.get(countKey) as number | undefined) ?? q.count(base).then((n) => (kept.set(countKey, n), n)),
+    keptUntilNextWrite(s.db, `count:${JSON.stringify(base)}`, () => q.count(base)),
     q.list({ ...base, limit: pageSize, offset: (page - 1) * pageSize }),
   ]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));

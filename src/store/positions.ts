@@ -55,7 +55,11 @@ export async function logicalPosition(db: Db, place: NodePlace): Promise<number>
 export async function logicalPositions(db: Db, places: NodePlace[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   const groups = new Map<string, NodePlace[]>();
-  for (const p of places) groups.set(p.parent_key, [...(groups.get(p.parent_key) ?? []), p]);
+  for (const p of places) {
+    const group = groups.get(p.parent_key);
+    if (group) group.push(p);
+    else groups.set(p.parent_key, [p]);
+  }
   for (const [key, group] of groups) {
     if (group.length === 1) {
       out.set(group[0].rid, await logicalPosition(db, group[0]));

@@ -17,3 +17,12 @@ export async function untilNextWrite(db: Database): Promise<Map<string, unknown>
   if (memo.values.size > MAX_VALUES) memo.values.clear();
   return memo.values;
 }
+
+/** The value kept under `key` until the next write, computed by `load` when there is none. */
+export async function keptUntilNextWrite<T>(db: Database, key: string, load: () => Promise<T>): Promise<T> {
+  const kept = await untilNextWrite(db);
+  if (kept.has(key)) return kept.get(key) as T;
+  const value = await load();
+  kept.set(key, value);
+  return value;
+}

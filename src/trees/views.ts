@@ -6,9 +6,8 @@ import type { Obj } from '../json';
 import { inOrder } from '../store/records';
 import { publishedClause } from '../store/connect';
 import { childCount, childCountsOf } from '../store/child-counts';
-import { waypointStarts } from '../store/positions';
-import { untilNextWrite } from '../store/until-next-write';
-import { ancestorsOf, logicalPosition, parentKey, placeOf } from '../store/positions';
+import { keptUntilNextWrite } from '../store/until-next-write';
+import { ancestorsOf, logicalPosition, parentKey, placeOf, waypointStarts } from '../store/positions';
 
 /** Children of any node are cut into pages of this size (trees-and-positions.md section 5). */
 export const WAYPOINT_SIZE = 200;
@@ -46,11 +45,10 @@ async function countChildren(s: Services, db: Db, key: string, publishedOnly: bo
 async function childCounts(s: Services, db: Db, rids: number[], publishedOnly: boolean): Promise<Map<number, number>> {
   if (!rids.length) return new Map();
   if (!publishedOnly) {
-    const kept = await childCountsOf(db, rids.map((rid) => `node:${rid}`));
-    return new Map(rids.map((rid) => [rid, kept.get(`node:${rid}`) ?? 0]));
+    const kept = await childCountsOf(db, rids.map((rid) => parentKey('', rid)));
+    return new Map(rids.map((rid) => [rid, kept.get(parentKey('', rid)) ?? 0]));
   }
-  const q = db('records').whereIn('parent_rid', rids);
-  if (publishedOnly) q.andWhereRaw(publishedClause(s.db));
+  const q = db('records').whereIn('parent_rid', rids).andWhereRaw(publishedClause(s.db));
   const rows = await q.groupBy('parent_rid').select('parent_rid').count({ n: '*' });
   return new Map(rows.map((r: any) => [Number(r.parent_rid), Number(r.n)]));
 }
@@ -130,13 +128,7 @@ async function readNodes(db: Db, query: Knex.QueryBuilder): Promise<NodeRow[]> {
  */
 async function waypointStart(s: Services, db: Db, key: string, offset: number): Promise<number | null | undefined> {
   if (offset === 0 || db !== s.db.knex) return undefined;
-  const kept = await untilNextWrite(s.db);
-  const name = `waypoint-starts:${key}`;
-  let starts = kept.get(name) as number[] | undefined;
-  if (!starts) {
-    starts = await waypointStarts(db, key, WAYPOINT_SIZE);
-    kept.set(name, starts);
-  }
+  const starts = await keptUntilNextWrite(s.db, `waypoint-starts:${key}`, () => waypointStarts(db, key, WAYPOINT_SIZE));
   return offset < starts.length ? starts[offset] : null;
 }
 
