@@ -12,7 +12,7 @@ import { preferredFieldDefaults } from '../operations/record-defaults';
 import { requireRepository } from '../operations/repositories';
 import { prepareRecord } from '../validation';
 import { log } from '../log';
-import { checkResolveDepth, jsonNestedDeeperThan, urlLengthLimit } from './limits';
+import { checkResolveDepth, checkUrlLength, jsonNestedDeeperThan } from './limits';
 import { parseParams, parsePaging } from './params';
 import { securityHeaders } from './security';
 import { routeGroups } from './routes';
@@ -61,18 +61,19 @@ async function sendStream(res: Response, reply: Reply): Promise<void> {
   }
 }
 
-async function send(res: Response, reply: Reply): Promise<void> {
+async function send(req: Request, res: Response, reply: Reply): Promise<void> {
   res.status(reply.status ?? 200);
   if (reply.headers) res.set(reply.headers);
   if (reply.stream) {
     await sendStream(res, reply);
   } else if (reply.text !== undefined) {
     res.type(reply.contentType ?? 'text/plain').send(reply.text);
-  } else if (typeof reply.json === 'string') {
-    res.type('application/json').send(`${reply.json}\n`);
   } else {
-    // Bytes get the header Express gives text.
-    res.type('application/json; charset=utf-8').send(Buffer.concat([reply.json!, NEWLINE]));
+    // JSON goes out as the bytes it is (stored records are served as stored): no charset parsing or re-encoding by res.send.
+    const body = typeof reply.json === 'string' ? Buffer.from(`${reply.json}\n`) : Buffer.concat([reply.json!, NEWLINE]);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', body.length);
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 }
 
@@ -179,16 +180,47 @@ function handlerFor(s: Services, endpoint: Endpoint) {
       throw errors.accessDenied();
     }
     call.maySeeSuppressed = await maySeeSuppressed(s, call.actor, call.repoId);
-    await send(res, await endpoint.handle(call));
+    await send(req, res, await endpoint.handle(call));
   };
 }
 
-/** `/repositories/6//search` is `/repositories/6/search`, as Rack (ArchivesSpace's server) reads it. */
-function collapseSlashes(req: Request, _res: Response, next: NextFunction): void {
+/** Stage: the request's id (a caller's or proxy's kept when it looks like one, so logs line up across hops) and its log line. */
+function tagRequest(s: Services, req: Request, res: Response): void {
+  const given = req.headers['x-request-id'];
+  const requestId = typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : crypto.randomUUID();
+  res.setHeader('X-Request-Id', requestId);
+  if (!s.config.logRequests) return;
+  const started = process.hrtime.bigint();
+  res.on('finish', () => {
+    log.info('request', {
+      request_id: requestId,
+      method: req.method,
+      path: req.path,
+      status: res.statusCode,
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+      user: (res.locals as Locals).actor?.username,
+    });
+  });
+}
+
+/** Stage: `/repositories/6//search` is `/repositories/6/search`, as Rack (ArchivesSpace's server) reads it. */
+function collapseSlashes(req: Request): void {
   const q = req.url.indexOf('?');
   const path = q < 0 ? req.url : req.url.slice(0, q);
   if (path.includes('//')) req.url = path.replace(/\/{2,}/g, '/') + (q < 0 ? '' : req.url.slice(q));
-  next();
+}
+
+/** Stage: the caller's session (412 when it is unknown or expired), with this process's kept access view. */
+async function openSession(s: Services, req: Request, res: Response): Promise<void> {
+  const locals = res.locals as Locals;
+  locals.actor = null;
+  const token = sessionToken(req);
+  if (token === undefined) return;
+  const access = await accessCacheFor(s.db).sync(s.db);
+  const session = await access.session(s.config, token);
+  locals.token = token;
+  locals.actor = { username: session.username, access };
+  locals.access = access;
 }
 
 /** `endpoints` defaults to the endpoint table; tests pass extra rows. */
@@ -201,39 +233,13 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
   app.set('trust proxy', s.config.trustProxy);
   app.set('query parser', (text: string) => qs.parse(text, { arrayLimit: 1000, parameterLimit: 10000, depth: 3 }));
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
-    // A caller's (or proxy's) request id is kept when it looks like one, so logs line up across hops.
-    const given = req.headers['x-request-id'];
-    const requestId = typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : crypto.randomUUID();
-    res.setHeader('X-Request-Id', requestId);
-    res.on('finish', () => {
-      if (!s.config.logRequests) return;
-      log.info('request', {
-        request_id: requestId,
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-        user: (res.locals as Locals).actor?.username,
-      });
-    });
-    next();
-  });
-  app.use(securityHeaders);
-  app.use(urlLengthLimit(s.config));
-  app.use(collapseSlashes);
-
+  // The stages every request passes before routing, in one middleware (each Express layer costs a match and a call).
   app.use(async (req: Request, res: Response, next: NextFunction) => {
-    const locals = res.locals as Locals;
-    locals.actor = null;
-    const token = sessionToken(req);
-    if (token === undefined) return next();
-    const access = await accessCacheFor(s.db).sync(s.db);
-    const session = await access.session(s.config, token);
-    locals.token = token;
-    locals.actor = { username: session.username, access };
-    locals.access = access;
+    tagRequest(s, req, res);
+    securityHeaders(res);
+    checkUrlLength(s.config, req);
+    collapseSlashes(req);
+    await openSession(s, req, res);
     next();
   });
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 import type { Config } from '../config';
 import { errors } from '../errors';
 
@@ -8,11 +8,8 @@ import { errors } from '../errors';
  * Refuses over-long request targets before the session is looked up or the body read: a URL
  * is bounded by Node's header limit (16 KB) anyway, and below that this answers in JSON.
  */
-export function urlLengthLimit(config: Config) {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    if (req.originalUrl.length > config.maxUrlLength) return next(errors.urlTooLong(config.maxUrlLength));
-    next();
-  };
+export function checkUrlLength(config: Config, req: Request): void {
+  if (req.originalUrl.length > config.maxUrlLength) throw errors.urlTooLong(config.maxUrlLength);
 }
 
 /**

@@ -1,11 +1,14 @@
 /**
- * Routing in front of Express's router: a request is matched only against the rows that could
- * answer it. Express tries every route in registration order (over 300 rows, 200 of them under
- * /repositories); here the rows are grouped by method, number of path segments, first segment
- * and third segment (`/repositories/:repo_id/<type>/...`), each group an Express router of its
- * own with the rows in table order, so the match itself and its order are Express's.
+ * Routing of the endpoint table. A request is matched only against the rows that could answer
+ * it: the rows are grouped by method, number of path segments, first segment and third segment
+ * (`/repositories/:repo_id/<type>/...`); in its group the first row (in table order) whose
+ * path matches answers. Each row's path is compiled once by path-to-regexp with the options
+ * Express's router gives a route under strict, case-sensitive routing, so what matches and the
+ * parameters' decoding (a malformed escape is a 400) are Express's; what is saved is a router,
+ * a layer and a route dispatch per request.
  */
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { match, type MatchFunction } from 'path-to-regexp';
 
 export interface Route {
   method: string;
@@ -16,8 +19,7 @@ export interface Route {
 interface Shape {
   route: Route;
   segments: string[];
-  /** Optional or wildcard parts: the row may match any number of segments. */
-  loose: boolean;
+  matches: MatchFunction<Record<string, string>>;
 }
 
 /** The segments a group is keyed on: the first, and the third (`/repositories/:repo_id/<type>`). */
@@ -30,36 +32,57 @@ const FOLDED = '\u0000';
 const MAX_GROUPS = 5_000;
 
 function isParam(segment: string | undefined): boolean {
-  return segment !== undefined && /[:*{(]/.test(segment);
+  return segment !== undefined && segment.includes(':');
+}
+
+/** A path parameter as Express decodes it: a malformed escape is the client's error. */
+function decodeParam(value: string): string {
+  if (!value.includes('%')) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw Object.assign(new Error(`Failed to decode param '${value}'`), { status: 400 });
+  }
 }
 
 export function routeGroups(routes: Route[]): RequestHandler {
-  const shapes: Shape[] = routes.map((route) => ({ route, segments: route.path.split('/').slice(1), loose: /[*{(?]/.test(route.path) }));
-  // Literal values at the keyed positions; any other request segment is folded into '*'.
-  const literals = new Map(KEYED.map((i) => [i, new Set(shapes.filter((s) => !s.loose && !isParam(s.segments[i])).map((s) => s.segments[i]))]));
-  const groups = new Map<string, RequestHandler>();
+  for (const route of routes) {
+    if (/[*{(?]/.test(route.path)) throw new Error(`route ${route.path}: only :name parameters are supported`);
+  }
+  const shapes: Shape[] = routes.map((route) => ({
+    route,
+    segments: route.path.split('/').slice(1),
+    matches: match<Record<string, string>>(route.path, { sensitive: true, end: true, trailing: false, decode: decodeParam }),
+  }));
+  // Literal values at the keyed positions; any other request segment is folded.
+  const literals = new Map(KEYED.map((i) => [i, new Set(shapes.filter((s) => !isParam(s.segments[i])).map((s) => s.segments[i]))]));
+  const groups = new Map<string, Shape[]>();
 
   const fits = (shape: Shape, method: string, segments: string[]): boolean => {
     const m = shape.route.method;
     if (m !== method && !(method === 'head' && m === 'get')) return false;
-    if (shape.loose) return true;
     if (shape.segments.length !== segments.length) return false;
     return KEYED.every((i) => isParam(shape.segments[i]) || shape.segments[i] === segments[i]);
   };
 
   return (req: Request, res: Response, next: NextFunction) => {
     const method = req.method.toLowerCase();
-    const segments = req.path.split('/').slice(1);
+    const path = req.path;
+    const segments = path.split('/').slice(1);
     // A folded segment matches only the rows with a parameter there (the same rows for every folded value).
     const probe = segments.map((seg, i) => (literals.get(i)?.has(seg) === false ? FOLDED : seg));
     const key = `${method} ${segments.length} ${KEYED.map((i) => probe[i]).join(' ')}`;
     let group = groups.get(key);
     if (!group) {
-      const router = express.Router({ strict: true, caseSensitive: true });
-      for (const shape of shapes) if (fits(shape, method, probe)) (router as any)[shape.route.method](shape.route.path, shape.route.handler);
-      group = router;
+      group = shapes.filter((shape) => fits(shape, method, probe));
       if (groups.size < MAX_GROUPS) groups.set(key, group);
     }
-    group(req, res, next);
+    for (const shape of group) {
+      const found = shape.matches(path);
+      if (!found) continue;
+      req.params = found.params;
+      return Promise.resolve(shape.route.handler(req, res, next)).catch(next);
+    }
+    next();
   };
 }

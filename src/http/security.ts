@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Response } from 'express';
 
 /**
  * A JSON API is never framed, never a document with scripts, and its answers (tokens, records
@@ -17,7 +17,8 @@ const HEADERS: Record<string, string> = {
   'Cache-Control': 'no-store',
 };
 
-export function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
-  for (const [name, value] of Object.entries(HEADERS)) res.setHeader(name, value);
-  next();
+const ENTRIES = Object.entries(HEADERS);
+
+export function securityHeaders(res: Response): void {
+  for (const [name, value] of ENTRIES) res.setHeader(name, value);
 }
