@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { Knex } from 'knex';
+import { SAFETY_NET_PAGES, startCheckpointer } from './checkpointer';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -115,6 +116,7 @@ export async function connect(dbUrl: string): Promise<Database> {
     const file = dbUrl.slice('sqlite://'.length);
     if (!file) throw new Error(`DB_URL ${dbUrl} names no file`);
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const checkpointer = file === ':memory:' ? undefined : startCheckpointer(file);
     const knex = knexFactory({
       client: 'better-sqlite3',
       connection: { filename: file },
@@ -131,6 +133,8 @@ export async function connect(dbUrl: string): Promise<Database> {
           // Statement journals (a write that fires triggers or cascades keeps one so it can be
           // undone alone) in memory, not a temporary file per statement.
           conn.pragma('temp_store = MEMORY');
+          // Checkpoints run in their own thread (checkpointer.ts); this only bounds the WAL should it lag.
+          if (checkpointer) conn.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
           cachePreparedStatements(conn);
           done(null, conn);
         },
@@ -151,6 +155,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       reader?.close();
       reader = undefined;
       await knex.destroy();
+      await checkpointer?.stop();
     };
     return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: withRetries(knex, onCommit), onCommit, readConnection, close };
   }
