@@ -132,8 +132,18 @@ async function waypointStart(s: Services, db: Db, key: string, offset: number): 
   return offset < starts.length ? starts[offset] : null;
 }
 
-/** One waypoint: the records offset*200 .. offset*200+199 of a sibling group, in order. */
+/**
+ * One waypoint: the records offset*200 .. offset*200+199 of a sibling group, in order. Outside a
+ * transaction it is kept until the next write (a tree is browsed far more often than written:
+ * each waypoint parses 200 records).
+ */
 export async function waypoint(s: Services, db: Db, key: string, offset: number, publishedOnly: boolean): Promise<Obj[]> {
+  if (db !== s.db.knex) return readWaypoint(s, db, key, offset, publishedOnly);
+  return keptUntilNextWrite(s.db, `waypoint:${publishedOnly ? 'public' : 'staff'}:${key}:${offset}`,
+    () => readWaypoint(s, db, key, offset, publishedOnly), (entries) => entries.length);
+}
+
+async function readWaypoint(s: Services, db: Db, key: string, offset: number, publishedOnly: boolean): Promise<Obj[]> {
   const start = publishedOnly ? undefined : await waypointStart(s, db, key, offset);
   if (start === null) return [];
   const page = start === undefined
@@ -230,7 +240,7 @@ export async function treeNode(s: Services, types: TreeTypes, repoId: number, _i
   const db = s.db.knex;
   const node = await nodeByUri(db, types, repoId, nodeUri, 'node_uri');
   const place = await placeOf(db, node.rid);
-  const key = `node:${node.rid}`;
+  const key = parentKey(node.uri, node.rid);
   const count = await countChildren(s, db, key, publishedOnly);
   const out: Obj = {
     child_count: count,

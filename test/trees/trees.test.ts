@@ -207,4 +207,32 @@ describe(`trees and positions (${STORE})`, () => {
     assert.equal(root.body.child_count, 1);
     assert.equal(root.body.precomputed_waypoints[''][0][0].uri, comp.body.uri);
   });
+
+  it('serves a waypoint read before a write as it stands after it (own fields, a linked container, publication)', async () => {
+    const r = await t.http.post(`/repositories/${repo}/resources`).set(H).send({ ...sampleRecord('resource', repo), publish: true });
+    const box = await t.http.post(`/repositories/${repo}/top_containers`).set(H).send({ indicator: '1', type: 'box' });
+    assert.equal(box.status, 200, box.text);
+    const child = await create('Before', { publish: true, instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box.body.uri } } }] }, r.body.uri);
+    const first = async (user = H) => (await t.http.get(`${r.body.uri}/tree/root`).set(user)).body.precomputed_waypoints['']?.[0][0];
+    const waypoint = async () => (await t.http.get(`${r.body.uri}/tree/waypoint`).query({ offset: 0 }).set(H)).body[0];
+    assert.equal((await first()).title, 'Before');
+    assert.equal((await waypoint()).containers[0].top_container_indicator, '1');
+
+    const record = (await t.http.get(child).set(H)).body;
+    assert.equal((await t.http.post(child).set(H).send({ ...record, title: 'After' })).status, 200);
+    assert.equal((await first()).title, 'After');
+    assert.equal((await waypoint()).title, 'After');
+
+    const stored = (await t.http.get(box.body.uri).set(H)).body;
+    assert.equal((await t.http.post(box.body.uri).set(H).send({ ...stored, indicator: '2' })).status, 200);
+    assert.equal((await waypoint()).containers[0].top_container_indicator, '2');
+
+    // published_only leaves out what is no longer published; the staff view keeps it.
+    const published = async () => (await t.http.get(`${r.body.uri}/tree/root`).query({ published_only: true }).set(H)).body.precomputed_waypoints[''];
+    assert.equal((await published())[0].length, 1);
+    const latest = (await t.http.get(child).set(H)).body;
+    assert.equal((await t.http.post(child).set(H).send({ ...latest, publish: false })).status, 200);
+    assert.equal(await published(), undefined);
+    assert.equal((await first()).title, 'After');
+  });
 });
