@@ -4,6 +4,7 @@ import type { Obj } from '../json';
 import { RecordGetter, RecordQueries, RecordRow, recordReads } from '../store/records';
 import type { Services, Where } from './context';
 import { IMPLIED_PUBLICATION_FIELD, markImpliedPublication } from './implied-publication';
+import { untilNextWrite } from '../store/until-next-write';
 
 /**
  * The record loader every reader shares (the read operations, resolve[], the search indexer,
@@ -36,11 +37,23 @@ export async function readRecord(s: Services, where: Where, id: number, db: Knex
  * the linked record's own referrers (an agent may have thousands) on every write that links it.
  */
 export function uriLoader(s: Services, o: { impliedPublication?: boolean } = {}) {
+  const keyOf = (uri: string) => `linked:${o.impliedPublication === false ? 'plain' : 'decorated'}:${uri}`;
   return async (uris: string[]) => {
-    const rows = await recordReads(s.db).getByUris(uris);
-    const records = rows.map((r) => JSON.parse(r.json) as Obj);
-    await decorateRecords(s, records, s.db.knex, o);
-    const found = new Map(records.map((r) => [r.uri as string, r]));
+    // Linked records are kept until the next write (the same subjects and agents are linked from
+    // many records); resolveLinks copies each before it is placed, so the kept ones stay as read.
+    const kept = await untilNextWrite(s.db);
+    const missing = uris.filter((u) => !u.endsWith('/tree') && !kept.has(keyOf(u)));
+    if (missing.length) {
+      const rows = await recordReads(s.db).getByUris(missing);
+      const records = rows.map((r) => JSON.parse(r.json) as Obj);
+      await decorateRecords(s, records, s.db.knex, o);
+      records.forEach((record, i) => kept.set(keyOf(record.uri), record, 1 + (rows[i].json.length >> 10)));
+    }
+    const found = new Map<string, Obj>();
+    for (const uri of uris) {
+      const record = kept.get<Obj>(keyOf(uri));
+      if (record) found.set(uri, record);
+    }
     for (const uri of uris.filter((u) => u.endsWith('/tree'))) {
       const tree = await loadTree(s, uri);
       if (tree) found.set(uri, tree);

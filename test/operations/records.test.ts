@@ -394,6 +394,13 @@ describe(`generic record API (${STORE})`, () => {
       const resolved = await t.http.get(acc.body.uri).query({ 'resolve[]': 'subjects' }).set(auth());
       assert.equal(resolved.body.subjects[0]._resolved.uri, subject.body.uri);
       assert.equal(resolved.body.subjects[0]._resolved.terms[0].term, 'Resolved');
+      // A linked record read once is read again after a write: an edited subject resolves as edited.
+      const stored = (await t.http.get(subject.body.uri).set(auth())).body;
+      const edited = await t.http.post(subject.body.uri).set(auth()).send({ ...stored, terms: [{ ...stored.terms[0], term: 'Edited' }] });
+      assert.equal(edited.status, 200, edited.text);
+      const again = await t.http.get(acc.body.uri).query({ 'resolve[]': 'subjects' }).set(auth());
+      assert.equal(again.body.subjects[0]._resolved.terms[0].term, 'Edited');
+      assert.equal(again.body.subjects[0]._resolved.lock_version, 1);
       const scalar = await t.http.get(acc.body.uri).query({ resolve: 'subjects' }).set(auth());
       assert.equal(scalar.status, 400);
       assert.deepEqual(scalar.body.error.resolve, [
