@@ -160,7 +160,11 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     if (endpoint.contentSecurityPolicy) res.setHeader('Content-Security-Policy', endpoint.contentSecurityPolicy);
     const bodyParams = endpoint.jsonParams ? jsonFields(req, s.config.maxJsonDepth) : {};
     const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...(req.query as object), ...req.params };
-    const call: Call = { s, actor: locals.actor, token: locals.token, client: req.ip, params: {}, maySeeSuppressed: false, rawParams: source };
+    const call: Call = {
+      s, actor: locals.actor, token: locals.token, params: {}, maySeeSuppressed: false, rawParams: source,
+      // Worked out (proxy headers, TRUST_PROXY) only by the routes that read it.
+      get client() { return req.ip; },
+    };
     if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryId(s, req.params.repo_id, locals.access);
     call.params = parseParams(endpoint.params ?? [], source);
     // A repository named by a repo_id parameter (merge requests, memberships) is checked as a path's is.
