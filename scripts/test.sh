@@ -36,10 +36,10 @@ for store in $stores; do
   k=$(grep -Eo '^ *[0-9]+ pending' "$out" | grep -Eo '[0-9]+' | tail -1)
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0})); skipped=$((skipped + ${k:-0}))
   if [ "$rc" -ne 0 ]; then status=1; [ -z "$f" ] && failed=$((failed + 1)); fi
-  # The crash tests again with two server processes (node:cluster) on the store.
+  # The crash and concurrency tests again with two server processes (node:cluster) on the store.
   if [ "$WORKERS" = 1 ] && [ -z "${MOCHA_ARGS:-}" ]; then
-    echo "=== crash tests on $store with WORKERS=2 ==="
-    WORKERS=2 TEST_STORE=$store npx mocha --no-config -r tsx/cjs --timeout 180000 test/store/crash.test.ts test/jobs/crash.test.ts 2>&1 | tee "$out"
+    echo "=== crash and concurrency tests on $store with WORKERS=2 ==="
+    WORKERS=2 TEST_STORE=$store npx mocha --no-config -r tsx/cjs --timeout 180000 test/store/crash.test.ts test/jobs/crash.test.ts test/operations/concurrency.test.ts 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     p=$(grep -Eo '^ *[0-9]+ passing' "$out" | grep -Eo '[0-9]+' | tail -1)
     f=$(grep -Eo '^ *[0-9]+ failing' "$out" | grep -Eo '[0-9]+' | tail -1)

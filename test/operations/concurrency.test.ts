@@ -1,36 +1,65 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { sampleRecord } from '../fixtures';
-import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
+import { freshDatabase, startTestApp, STORE } from '../helpers';
+import { Server, startServer } from '../processes';
 
 const ROUNDS = Number(process.env.CONCURRENCY_ROUNDS ?? 500);
 const CLIENTS = 8;
+/** make test runs this file again with WORKERS=2: the writers then reach two server processes. */
+const WORKERS = Number(process.env.WORKERS ?? 1);
 
 /**
  * Several writers at once, through a real listening server (so requests really overlap):
  * optimistic locking never loses an update and unique keys never admit two holders.
  */
-describe(`concurrent writers (${STORE})`, function () {
+describe(`concurrent writers (${STORE}, WORKERS=${WORKERS})`, function () {
   this.timeout(600_000);
-  let t: TestApp;
-  let server: http.Server;
   let base: string;
   let repo: number;
   let token: string;
+  let close: () => Promise<void>;
 
   before(async () => {
-    t = await startTestApp();
-    token = await t.adminToken();
-    repo = await createRepository(t, 'RACE');
-    server = t.app.listen(0);
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    if (WORKERS > 1) {
+      // The built server as processes (node:cluster), each with its own pool, on one store.
+      const password = crypto.randomBytes(8).toString('hex');
+      const db = freshDatabase();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'archive-race-'));
+      const server: Server = await startServer({
+        DB_URL: STORE === 'sqlite' ? `sqlite://${path.join(dir, 'archive.db')}` : db.dbUrl,
+        SEARCH_PATH: path.join(dir, 'search.db'), ADMIN_PASSWORD: password, LOG_REQUESTS: 'false', WORKERS: String(WORKERS),
+      });
+      base = server.base;
+      token = (await (await fetch(`${base}/users/admin/login?password=${password}`, { method: 'POST' })).json()).session;
+      close = async () => {
+        const exited = server.exited;
+        server.child.kill('SIGTERM');
+        await exited;
+        await db.drop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      };
+    } else {
+      const t = await startTestApp();
+      token = await t.adminToken();
+      const server: http.Server = t.app.listen(0);
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      close = async () => {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+        await t.close();
+      };
+    }
+    const created = await post('/repositories', { repo_code: 'RACE', name: 'Repository RACE' });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    repo = created.body.id;
   });
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-    await t.close();
-  });
+  after(async () => close());
 
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${base}${path}`, {
