@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Knex } from 'knex';
 import { recountChildren } from './child-counts';
+import { onMysql } from './connect';
 
 /**
  * Migrations live in code (not files) so that the same list runs from tsx and from dist/.
@@ -345,7 +346,7 @@ const migrations: Migration[] = [
         t.integer('n').notNullable();
       });
       await recountChildren(knex);
-      const mysql = knex.client.config.client === 'mysql2';
+      const mysql = onMysql(knex);
       const add = (key: string) => mysql
         ? `INSERT INTO tree_child_counts (parent_key, n) VALUES (${key}, 1) ON DUPLICATE KEY UPDATE n = n + 1`
         : `INSERT INTO tree_child_counts (parent_key, n) VALUES (${key}, 1) ON CONFLICT (parent_key) DO UPDATE SET n = n + 1`;

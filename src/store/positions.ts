@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { onMysql } from './connect';
 
 /**
  * Gapped physical positions (trees-and-positions.md section 2). Siblings share a parent_key;
@@ -104,7 +105,7 @@ async function shiftFrom(db: Db, key: string, from: number): Promise<void> {
  */
 export async function place(db: Db, rid: number, rootUri: string, parentRid: number | null, index?: number, fresh = false): Promise<void> {
   const key = parentKey(rootUri, parentRid);
-  if ((db as Knex).client.config.client === 'mysql2') {
+  if (onMysql(db)) {
     // Writers placing into the same sibling group queue on its parent row instead of racing.
     const parent = db('records');
     if (parentRid === null) parent.where({ uri: rootUri });

@@ -1,5 +1,5 @@
 import { Knex } from 'knex';
-import { type Database, isUniqueViolation } from './connect';
+import { type Database, isUniqueViolation, onMysql } from './connect';
 
 /** One row of the generic records table. `json` is the complete record as served. */
 export interface RecordRow {
@@ -116,18 +116,28 @@ export class RecordQueries implements RecordGetter {
   constructor(readonly db: Knex | Knex.Transaction) {}
 
   async nextId(type: string): Promise<number> {
-    const bumped = await this.db('id_sequences').where({ type }).increment('last_id', 1);
-    if (!bumped) {
-      try {
-        await this.db('id_sequences').insert({ type, last_id: 1 });
-        return 1;
-      } catch (err) {
-        if (!isUniqueViolation(err)) throw err;
-        await this.db('id_sequences').where({ type }).increment('last_id', 1);
-      }
+    const next = await this.bumpId(type);
+    if (next !== undefined) return next;
+    try {
+      await this.db('id_sequences').insert({ type, last_id: 1 });
+      return 1;
+    } catch (err) {
+      // Another transaction made the sequence first: take the next value from it.
+      if (!isUniqueViolation(err)) throw err;
+      return (await this.bumpId(type))!;
     }
-    const row = await this.db('id_sequences').where({ type }).first('last_id');
-    return Number(row.last_id);
+  }
+
+  /** Adds one to the type's sequence and returns the new value; undefined when the type has none yet. */
+  private async bumpId(type: string): Promise<number | undefined> {
+    const bump = this.db('id_sequences').where({ type }).increment('last_id', 1);
+    // SQLite hands the new value back from the UPDATE itself (RETURNING); MySQL has no UPDATE … RETURNING.
+    if (!onMysql(this.db)) {
+      const [row] = await bump.returning('last_id');
+      return row ? Number(row.last_id) : undefined;
+    }
+    if (!(await bump)) return undefined;
+    return Number((await this.db('id_sequences').where({ type }).first('last_id')).last_id);
   }
 
   /** Makes sure the next id handed out for `type` is above `id` (records created with a fixed id). */
@@ -253,7 +263,7 @@ export class RecordQueries implements RecordGetter {
    * several times the query).
    */
   async list(q: ListQuery): Promise<ListedRow[]> {
-    const columns = ['rid', 'type', 'id', 'uri', this.db.raw(`CAST(json AS ${this.db.client.config.client === 'mysql2' ? 'BINARY' : 'BLOB'}) AS json`)];
+    const columns = ['rid', 'type', 'id', 'uri', this.db.raw(`CAST(json AS ${onMysql(this.db) ? 'BINARY' : 'BLOB'}) AS json`)];
     if (q.limit === undefined) return (await this.listBase(q).select(columns).orderBy(q.sortColumn, q.sortDirection)) as ListedRow[];
     // A page far down a listing: the rows before it are skipped in the index (rid alone), and
     // only the page's rows are read whole; one query would read every skipped row too.
