@@ -391,6 +391,11 @@ describe(`generic record API (${STORE})`, () => {
       const acc = await createAccession({ id_0: 'RES', subjects: [{ ref: subject.body.uri }] });
       const plain = await t.http.get(acc.body.uri).set(auth());
       assert.equal(plain.body.subjects[0]._resolved, undefined);
+      // HEAD: the GET's status and length, no body.
+      const head = await t.http.head(acc.body.uri).set(auth());
+      assert.equal(head.status, 200);
+      assert.equal(Number(head.headers['content-length']), Buffer.byteLength(plain.text));
+      assert.equal(head.text, undefined);
       const resolved = await t.http.get(acc.body.uri).query({ 'resolve[]': 'subjects' }).set(auth());
       assert.equal(resolved.body.subjects[0]._resolved.uri, subject.body.uri);
       assert.equal(resolved.body.subjects[0]._resolved.terms[0].term, 'Resolved');
