@@ -49,7 +49,8 @@ async function servedRecords(s: Services, rows: Array<{ type: string; json: stri
   const records = rows.map((r) => JSON.parse(r.json.toString()));
   if (rows.some((r) => decoratesType(s, r.type))) await decorateRecords(s, records);
   await o.decorate?.(records);
-  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s));
+  // Served as JSON text straight away: nothing writes into the resolved records.
+  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s), undefined, { readOnly: true });
   return records;
 }
 

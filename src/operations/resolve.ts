@@ -24,12 +24,24 @@ function findLinks(root: unknown, name: string, found: Obj[]): void {
   }
 }
 
+export interface ResolveOptions {
+  /**
+   * The caller only reads the resolved records (serialises them, builds search documents from
+   * them): loaded records are attached without a copy each where no path goes deeper. The
+   * loader's records may be shared with other callers (kept ones): they must never be written.
+   */
+  readOnly?: boolean;
+}
+
 /**
  * resolve[] (pagination-and-resolve.md section 5): for "a::b::c" every link under a property
  * named "a" gets `_resolved`, then "b" is sought inside those, and so on. One batch per level.
  * The HTTP layer refuses paths deeper than MAX_RESOLVE_DEPTH; maxDepth only guards other callers.
  */
-export async function resolveLinks(records: Obj[], paths: string[], load: UriLoader, maxDepth = RESOLVE_DEPTH_CEILING): Promise<void> {
+export async function resolveLinks(records: Obj[], paths: string[], load: UriLoader, maxDepth = RESOLVE_DEPTH_CEILING, o: ResolveOptions = {}): Promise<void> {
+  // A loaded record may be attached as it is (one object under every link to it) only where
+  // nothing writes into it: no deeper level of any path, and a caller that only reads the result.
+  const shared = o.readOnly === true && !paths.some((p) => p.includes('::'));
   for (const path of paths) {
     let scope: unknown[] = records;
     for (const name of path.split('::').slice(0, maxDepth)) {
@@ -39,8 +51,8 @@ export async function resolveLinks(records: Obj[], paths: string[], load: UriLoa
       const targets = await load([...new Set(links.map((l) => l.ref as string))]);
       for (const link of links) {
         const target = targets.get(link.ref);
-        // Each link gets its own copy so deeper levels resolve per position.
-        if (target && !link._resolved) link._resolved = structuredClone(target);
+        // Otherwise each link gets its own copy so deeper levels resolve per position.
+        if (target && !link._resolved) link._resolved = shared ? target : structuredClone(target);
       }
       scope = links;
     }

@@ -34,6 +34,8 @@ if (parentPort && workerData?.embeddedIndex) {
 /** The SearchIndex port of an EmbeddedIndex living in a worker thread. */
 export class EmbeddedIndexWorker implements SearchIndex {
   readonly kind = 'embedded' as const;
+  /** The thread takes calls in order, one at a time: a rebuild's next page waits in its queue. */
+  readonly pagesInFlight = 2;
   private readonly worker: Worker;
   private next = 1;
   private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();

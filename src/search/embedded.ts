@@ -109,6 +109,7 @@ function compare(a: string, b: string): number {
 
 export class EmbeddedIndex implements SearchIndex {
   readonly kind = 'embedded' as const;
+  readonly pagesInFlight = 2;
   private readonly db: Database.Database;
   private readonly fieldCodes = new Map<string, number>();
   /** Exact fields by code (search_value_fields), and codes by field. */
@@ -364,6 +365,9 @@ export class EmbeddedIndex implements SearchIndex {
     const write = this.db.transaction(() => {
       // Immediate: no other process writes between catching up and this batch.
       this.sync();
+      if (state.rebuiltFrom !== undefined && this.meta('rebuilt_to') !== String(state.rebuiltFrom)) {
+        throw new Error(`a rebuild page after row ${state.rebuiltFrom} came before that row was written`);
+      }
       let seq = this.seenSeq;
       for (const uri of deletes) {
         const id = this.docOf.get(uri);

@@ -19,6 +19,13 @@ import type { SearchIndex } from './port';
 
 const LEASE = 'indexer_lease';
 
+/**
+ * Records per page of a rebuild. Small pages cost less than the live indexer's batches: a page's
+ * records and documents die young instead of being copied through the young generation (500
+ * took 15 % more CPU and 460 MB RSS against 300 MB, measured on 20k records).
+ */
+const REBUILD_PAGE = 100;
+
 /** Linked records a rebuild keeps between pages. */
 const LINKED_CACHE = 20_000;
 
@@ -275,7 +282,7 @@ export class Indexer {
     for (const [type, records] of byType) {
       const mapping = this.mappingOf(type)!;
       await decorateRecords(this.s, records);
-      if (mapping.resolve?.length) await resolveLinks(records, mapping.resolve, load);
+      if (mapping.resolve?.length) await resolveLinks(records, mapping.resolve, load, undefined, { readOnly: true });
       for (const record of records) docs.push(buildDocument(this.s.registry, this.s.registry.types[type], record, mapping));
     }
     return docs;
@@ -301,12 +308,13 @@ export class Indexer {
     let lastRid = resuming ? before.rebuiltTo! : 0;
     let done = lastRid ? Number((await this.s.db.knex('records').whereIn('type', types).andWhere('hidden', false).andWhere('rid', '<=', lastRid).count('* as n').first())?.n ?? 0) : 0;
     if (resuming) log.info('reindex resumes', { after_row: lastRid, done, total });
-    const page = this.batchSize;
+    const page = Math.min(this.batchSize, REBUILD_PAGE);
     // The few records most pages link to (subjects, agents) are read once per rebuild, not once
     // per page: a change to one of them after the rebuild's checkpoint re-indexes its referrers.
     const load = cachedLoader(uriLoader(this.s, { impliedPublication: false }), LINKED_CACHE);
-    // One page is written while the next is read and built.
-    let writing: Promise<void> | undefined;
+    // Pages are written (by the embedded index's own thread) while the next ones are read and
+    // built; with more than one in flight neither side idles while the other finishes a page.
+    const writing: Array<Promise<void>> = [];
     const indexedTypes = new Set(types);
     // Documents this run wrote: only the others are checked against the store at the end.
     const written = new Set<string>();
@@ -329,15 +337,19 @@ export class Indexer {
         taken++;
       }
       const docs = await this.build(byType, load);
-      await writing;
+      if (writing.length >= this.index.pagesInFlight) await writing.shift();
       onProgress?.({ done, total });
+      const after = lastRid;
       lastRid = Number(rows[rows.length - 1].rid);
-      writing = this.index.apply(docs, [], { checkpoint, storeId, rebuiltTo: lastRid });
+      const pageWritten = this.index.apply(docs, [], { checkpoint, storeId, rebuiltTo: lastRid, rebuiltFrom: after });
+      // A failed page fails the rebuild when it is awaited; until then it must not count as unhandled.
+      pageWritten.catch(() => undefined);
+      writing.push(pageWritten);
       done += taken;
       await this.pause();
       await this.takeLease();
     }
-    await writing;
+    for (const w of writing) await w;
     onProgress?.({ done, total });
     // Documents of records that no longer exist (or are no longer indexed) go.
     const indexed = (await this.index.uris()).filter((u) => resuming || !written.has(u));

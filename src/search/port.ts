@@ -32,10 +32,21 @@ export interface IndexState {
   storeId?: string;
   /** While a rebuild runs: the last store row it has written (a restarted rebuild goes on from there). */
   rebuiltTo?: number | null;
+  /**
+   * A rebuild's page written while earlier pages may still be under way: the rebuiltTo the page
+   * before it left. An index that finds another refuses the page, so a page that failed is never
+   * passed over by the next one (pagesInFlight above 1).
+   */
+  rebuiltFrom?: number;
 }
 
 export interface SearchIndex {
   readonly kind: 'embedded' | 'typesense';
+  /**
+   * How many rebuild pages may be handed over before the first is written: above 1 only for an
+   * index that writes them one after another in call order and checks IndexState.rebuiltFrom.
+   */
+  readonly pagesInFlight: number;
   state(): Promise<IndexState>;
   /** Writes documents and removals, and moves the checkpoint, as one step where the index allows. */
   apply(upserts: SearchDoc[], deletes: string[], state: IndexState): Promise<void>;

@@ -176,6 +176,8 @@ export class TypesenseTranslator {
 
 export class TypesenseIndex implements SearchIndex {
   readonly kind = 'typesense' as const;
+  /** Imports run side by side over HTTP: one rebuild page at a time keeps their order. */
+  readonly pagesInFlight = 1;
   private readonly client: any;
   private readonly translator: TypesenseTranslator;
   private ready: Promise<void> | undefined;

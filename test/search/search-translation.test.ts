@@ -73,6 +73,30 @@ describe('embedded index doc values (one file, two openers)', () => {
   });
 });
 
+describe('embedded index: rebuild pages in flight', () => {
+  it('refuses a page whose predecessor did not land (rebuiltFrom), writing nothing of it, and takes pages in order', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'emb-')), 'search.db');
+    const index = new EmbeddedIndex(file, fields);
+    try {
+      const doc = (n: number) => ({ id: `/x/${n}`, uri: `/x/${n}`, primary_type: 'accession', title: `t ${n}`, fullrecord: `page word${n}` });
+      await index.apply([], [], { checkpoint: 0, storeId: 's', rebuiltTo: 0 });
+      await index.apply([doc(1)], [], { checkpoint: 0, storeId: 's', rebuiltTo: 10, rebuiltFrom: 0 });
+      // The page after row 20 arrives while the one up to row 20 failed: it must not mark the rebuild as past it.
+      await assert.rejects(index.apply([doc(3)], [], { checkpoint: 0, storeId: 's', rebuiltTo: 30, rebuiltFrom: 20 }), /after row 20 came before that row was written/);
+      assert.equal((await index.state()).rebuiltTo, 10, 'a resumed rebuild goes on after the last page written');
+      assert.deepEqual((await index.uris()).sort(), ['/x/1']);
+      const word3 = await index.search({ query: lucene('word3'), filters: [], sort: [], offset: 0, limit: 10, facets: [], facetMincount: 1, facetLimit: 10 });
+      assert.equal(word3.total, 0, 'nothing of the refused page is searchable');
+      await index.apply([doc(2)], [], { checkpoint: 0, storeId: 's', rebuiltTo: 20, rebuiltFrom: 10 });
+      await index.apply([doc(3)], [], { checkpoint: 0, storeId: 's', rebuiltTo: 30, rebuiltFrom: 20 });
+      assert.equal((await index.state()).rebuiltTo, 30);
+      assert.equal(await index.count(), 3);
+    } finally {
+      await index.close();
+    }
+  });
+});
+
 describe('Typesense translation (no server)', () => {
   const t = new TypesenseTranslator(fields);
   it('puts words in q and everything else in filter_by', () => {
