@@ -22,21 +22,52 @@ function isEmpty(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
 
-/** Values at a dotted path; arrays are flattened at every step, numeric steps index them. */
+/** A dotted path's steps, split once: a number indexes an array, a name reads a property. */
+const stepsOf = new Map<string, Array<string | number>>();
+function steps(path: string): Array<string | number> {
+  let out = stepsOf.get(path);
+  if (!out) stepsOf.set(path, (out = path.split('.').map((step) => (/^\d+$/.test(step) ? Number(step) : step))));
+  return out;
+}
+
+/**
+ * Values at a dotted path, in document order; arrays are flattened at every step (a numeric step
+ * indexes the array itself), empty values are left out. Walked in place: the indexer calls this
+ * for every field of every record, and arrays built per step were a tenth of a rebuild's time.
+ */
 export function valuesAt(obj: unknown, path: string): unknown[] {
-  let current: unknown[] = [obj];
-  for (const step of path.split('.')) {
-    const next: unknown[] = [];
-    for (const value of current) {
-      if (Array.isArray(value)) {
-        if (/^\d+$/.test(step)) next.push(value[Number(step)]);
-        else for (const item of value.flat(Infinity)) if (item && typeof item === 'object') next.push((item as Obj)[step]);
-      } else if (value && typeof value === 'object') next.push((value as Obj)[step]);
-    }
-    // Arrays stay whole between steps so that a numeric step can index them.
-    current = next.filter((v) => !isEmpty(v));
+  const out: unknown[] = [];
+  walkPath(obj, steps(path), 0, out);
+  return out;
+}
+
+function walkPath(value: unknown, path: Array<string | number>, i: number, out: unknown[]): void {
+  if (i > 0 && isEmpty(value)) return;
+  if (i === path.length) {
+    flattenInto(value, out);
+    return;
   }
-  return current.flat(Infinity).filter((v) => !isEmpty(v));
+  const step = path[i];
+  if (Array.isArray(value)) {
+    if (typeof step === 'number') walkPath(value[step], path, i + 1, out);
+    else eachObjectIn(value, (item) => walkPath(item[step], path, i + 1, out));
+  } else if (value && typeof value === 'object') {
+    walkPath((value as Obj)[step], path, i + 1, out);
+  }
+}
+
+/** Every object in an array, at any depth of nesting. */
+function eachObjectIn(items: unknown[], visit: (item: Obj) => void): void {
+  for (const item of items) {
+    if (Array.isArray(item)) eachObjectIn(item, visit);
+    else if (item && typeof item === 'object') visit(item as Obj);
+  }
+}
+
+/** The value's leaves (arrays flattened at any depth) that are not empty. */
+function flattenInto(value: unknown, out: unknown[]): void {
+  if (Array.isArray(value)) for (const item of value) flattenInto(item, out);
+  else if (!isEmpty(value)) out.push(value);
 }
 
 /** Only letters and digits, lower-cased: "Box 12 [3900]" → "box123900" (typeahead keys). */
@@ -105,8 +136,9 @@ function collectStrings(value: unknown, published: string[], unpublished: string
   else if (Array.isArray(value)) value.forEach((v) => collectStrings(v, published, unpublished, depth + 1));
   else if (value && typeof value === 'object') {
     const target = (value as Obj).publish === false ? unpublished : published;
-    for (const [k, v] of Object.entries(value)) {
-      if (!FULLRECORD_EXCLUDES.has(k) && !k.endsWith('_enum_s')) collectStrings(v, target, unpublished, depth + 1);
+    // for…in over parsed JSON (own keys only): no entries array per object of every record.
+    for (const k in value as Obj) {
+      if (!FULLRECORD_EXCLUDES.has(k) && !k.endsWith('_enum_s')) collectStrings((value as Obj)[k], target, unpublished, depth + 1);
     }
   }
 }
@@ -114,7 +146,8 @@ function collectStrings(value: unknown, published: string[], unpublished: string
 /** Values of controlled-value properties anywhere in the record, outside `_resolved` data. */
 function collectEnums(registry: Registry, props: Record<string, PropInfo>, obj: Obj, out: Map<string, Set<string>>, depth = 0): void {
   if (depth > 20) return;
-  for (const [name, info] of Object.entries(props)) {
+  for (const name in props) {
+    const info = props[name];
     const value = obj[name];
     if (isEmpty(value)) continue;
     const items = Array.isArray(value) ? value : [value];
