@@ -98,6 +98,40 @@ function pack(body: string): Buffer {
   return zlib.deflateRawSync(body, { level: 1 });
 }
 
+/**
+ * A document as the index writes it: its stored body compressed, its text by field, its exact
+ * values by field. Pure (no index state), so the work can be done by either thread: a rebuild
+ * prepares its pages in the thread that builds them, leaving the index's thread the writes.
+ */
+export interface PreparedDoc {
+  uri: string;
+  type: string;
+  body: Uint8Array;
+  texts: Array<[string, string]>;
+  values: Array<[string, string | string[]]>;
+}
+
+export function prepareDocument(doc: SearchDoc, fields: FieldCatalogue): PreparedDoc {
+  const stored: SearchDoc = {};
+  const texts: Array<[string, string]> = [];
+  const values: Array<[string, string | string[]]> = [];
+  for (const field in doc) {
+    const value = doc[field];
+    if (!UNSTORED.has(field)) stored[field] = value;
+    const kind = fields.kind(field);
+    const list = Array.isArray(value) ? value : [value];
+    // Identifiers (collated) are words too: "SC 0123" is found by SC and by 0123, as Solr's analysed identifier field.
+    if (kind === 'text' || kind === 'collated') texts.push([field, list.join('\n')]);
+    // Text fields live in FTS; id repeats uri; json is only returned.
+    if (kind !== 'text' && field !== 'json' && field !== 'id') {
+      const strings = list.map((v) => String(v).slice(0, MAX_VALUE));
+      const exact = kind === 'int' ? integerRuns(strings) : strings;
+      values.push([field, exact.length === 1 ? exact[0] : exact]);
+    }
+  }
+  return { uri: String(doc.uri), type: String(doc.primary_type), body: pack(JSON.stringify(stored)), texts, values };
+}
+
 function unpack(body: Buffer): string {
   return zlib.inflateRawSync(body).toString('utf8');
 }
@@ -340,6 +374,11 @@ export class EmbeddedIndex implements SearchIndex {
   }
 
   async apply(upserts: SearchDoc[], deletes: string[], state: IndexState): Promise<void> {
+    return this.applyPrepared(upserts.map((doc) => prepareDocument(doc, this.fields)), deletes, state);
+  }
+
+  /** apply() of documents already prepared (prepareDocument), by this thread or another. */
+  async applyPrepared(upserts: PreparedDoc[], deletes: string[], state: IndexState): Promise<void> {
     const insertDoc = this.stmt('INSERT INTO search_docs (uri, boost, text_codes, vals) VALUES (?, ?, ?, ?)');
     const updateDoc = this.stmt('UPDATE search_docs SET boost = ?, text_codes = ?, vals = ? WHERE id = ?');
     const putBody = this.stmt('INSERT INTO search_bodies (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body');
@@ -379,24 +418,11 @@ export class EmbeddedIndex implements SearchIndex {
         this.forget(id);
       }
       for (const doc of upserts) {
-        const stored: SearchDoc = {};
+        const texts = doc.texts.map(([field, text]): [number, string] => [this.codeFor(field), text]);
         const vals: PackedValues = [];
-        const texts: Array<[number, string]> = [];
-        for (const [field, value] of Object.entries(doc)) {
-          if (!UNSTORED.has(field)) stored[field] = value;
-          const kind = this.fields.kind(field);
-          const list = Array.isArray(value) ? value : [value];
-          // Identifiers (collated) are words too: "SC 0123" is found by SC and by 0123, as Solr's analysed identifier field.
-          if (kind === 'text' || kind === 'collated') texts.push([this.codeFor(field), list.join('\n')]);
-          // Text fields live in FTS; id repeats uri; json is only returned.
-          if (kind !== 'text' && field !== 'json' && field !== 'id') {
-            const strings = list.map((v) => String(v).slice(0, MAX_VALUE));
-            const values = kind === 'int' ? integerRuns(strings) : strings;
-            vals.push(this.valueCodeFor(field), values.length === 1 ? values[0] : values);
-          }
-        }
+        for (const [field, values] of doc.values) vals.push(this.valueCodeFor(field), values);
         const row: DocRow = {
-          id: 0, uri: String(doc.uri), boost: this.boosts[String(doc.primary_type)] ?? 0,
+          id: 0, uri: doc.uri, boost: this.boosts[doc.type] ?? 0,
           text_codes: texts.map(([code]) => code).join(','), vals: JSON.stringify(vals),
         };
         const existing = this.docOf.get(row.uri);
@@ -408,7 +434,7 @@ export class EmbeddedIndex implements SearchIndex {
         } else {
           row.id = Number(insertDoc.run(row.uri, row.boost, row.text_codes, row.vals).lastInsertRowid);
         }
-        putBody.run(row.id, pack(JSON.stringify(stored)));
+        putBody.run(row.id, doc.body);
         writeTexts(row.id, old, texts);
         seq = Number(changed.run(row.id).lastInsertRowid);
         this.replace(row.id, row.uri, row.boost, row.text_codes, vals);
