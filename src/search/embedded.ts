@@ -129,7 +129,9 @@ export function prepareDocument(doc: SearchDoc, fields: FieldCatalogue): Prepare
       values.push([field, exact.length === 1 ? exact[0] : exact]);
     }
   }
-  return { uri: String(doc.uri), type: String(doc.primary_type), body: pack(JSON.stringify(stored)), texts, values };
+  // zlib's answer is a view of a 16 KB buffer: a copy of its own size is what a message to the
+  // index thread carries (cloning the view copies the whole buffer: 75 against 35 µs a document).
+  return { uri: String(doc.uri), type: String(doc.primary_type), body: new Uint8Array(pack(JSON.stringify(stored))), texts, values };
 }
 
 function unpack(body: Buffer): string {
