@@ -50,7 +50,7 @@ async function servedRecords(s: Services, rows: Array<{ type: string; json: stri
   if (rows.some((r) => decoratesType(s, r.type))) await decorateRecords(s, records);
   await o.decorate?.(records);
   // Served as JSON text straight away: nothing writes into the resolved records.
-  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s), undefined, { readOnly: true });
+  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s), { readOnly: true });
   return records;
 }
 

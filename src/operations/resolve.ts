@@ -25,6 +25,8 @@ function findLinks(root: unknown, name: string, found: Obj[]): void {
 }
 
 export interface ResolveOptions {
+  /** Levels of a path followed at most (the HTTP layer refuses deeper paths itself). */
+  maxDepth?: number;
   /**
    * The caller only reads the resolved records (serialises them, builds search documents from
    * them): loaded records are attached without a copy each where no path goes deeper. The
@@ -38,7 +40,8 @@ export interface ResolveOptions {
  * named "a" gets `_resolved`, then "b" is sought inside those, and so on. One batch per level.
  * The HTTP layer refuses paths deeper than MAX_RESOLVE_DEPTH; maxDepth only guards other callers.
  */
-export async function resolveLinks(records: Obj[], paths: string[], load: UriLoader, maxDepth = RESOLVE_DEPTH_CEILING, o: ResolveOptions = {}): Promise<void> {
+export async function resolveLinks(records: Obj[], paths: string[], load: UriLoader, o: ResolveOptions = {}): Promise<void> {
+  const maxDepth = o.maxDepth ?? RESOLVE_DEPTH_CEILING;
   // A loaded record may be attached as it is (one object under every link to it) only where
   // nothing writes into it: no deeper level of any path, and a caller that only reads the result.
   const shared = o.readOnly === true && !paths.some((p) => p.includes('::'));

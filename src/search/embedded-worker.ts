@@ -40,10 +40,9 @@ export class EmbeddedIndexWorker implements SearchIndex {
   private next = 1;
   private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
   private exited = false;
-  private readonly fields: FieldCatalogue;
 
-  constructor(file: string, mapped: string[], boosts: Record<string, number>) {
-    this.fields = new FieldCatalogue(mapped);
+  /** `fields`: the catalogue of `mapped` this thread already has (a rebuild prepares its pages with it). */
+  constructor(file: string, mapped: string[], private readonly fields: FieldCatalogue, boosts: Record<string, number>) {
     // Under tsx (tests, `npm run` from sources) the worker loads the .ts file through the same hook.
     const fromSources = __filename.endsWith('.ts');
     this.worker = new Worker(path.join(__dirname, `embedded-worker.${fromSources ? 'ts' : 'js'}`), {

@@ -145,6 +145,7 @@ function compare(a: string, b: string): number {
 
 export class EmbeddedIndex implements SearchIndex {
   readonly kind = 'embedded' as const;
+  /** Its applies run whole in the caller's turn, so pages are written in call order. */
   readonly pagesInFlight = 2;
   private readonly db: Database.Database;
   private readonly fieldCodes = new Map<string, number>();

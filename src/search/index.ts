@@ -34,12 +34,13 @@ function boosts(registry: Registry): Record<string, number> {
 
 /** The configured index alone, without an indexer (the search services, and `archive-records doctor`). */
 export function openIndex(c: SearchConfig, registry: Registry): { index: SearchIndex; fields: FieldCatalogue } {
-  const fields = new FieldCatalogue(mappedFields(registry));
+  const mapped = mappedFields(registry);
+  const fields = new FieldCatalogue(mapped);
   if (c.adapter === 'typesense') {
     if (!c.typesenseUrl || !c.typesenseApiKey) throw new Error('SEARCH_ADAPTER=typesense needs TYPESENSE_URL and TYPESENSE_API_KEY');
     return { index: new TypesenseIndex(c.typesenseUrl, c.typesenseApiKey, c.typesenseCollection, fields), fields };
   }
-  return { index: new EmbeddedIndexWorker(c.path, mappedFields(registry), boosts(registry)), fields };
+  return { index: new EmbeddedIndexWorker(c.path, mapped, fields, boosts(registry)), fields };
 }
 
 export function openSearch(s: Services): SearchServices {

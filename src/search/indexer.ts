@@ -282,7 +282,7 @@ export class Indexer {
     for (const [type, records] of byType) {
       const mapping = this.mappingOf(type)!;
       await decorateRecords(this.s, records);
-      if (mapping.resolve?.length) await resolveLinks(records, mapping.resolve, load, undefined, { readOnly: true });
+      if (mapping.resolve?.length) await resolveLinks(records, mapping.resolve, load, { readOnly: true });
       for (const record of records) docs.push(buildDocument(this.s.registry, this.s.registry.types[type], record, mapping));
     }
     return docs;
