@@ -65,10 +65,10 @@ export function peakRssMb(pid: number | undefined): number {
 
 export interface Server { child: ChildProcess; base: string; output: () => string; stop: () => Promise<void> }
 
-/** The built server (dist/src/server.js) as a child process. */
-export async function startServer(env: Record<string, string>): Promise<Server> {
+/** The built server (dist/src/server.js) as a child process; `nodeArgs` go to node before the script (e.g. --cpu-prof). */
+export async function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/server.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/src/server.js')], {
     cwd: ROOT, env: { ...process.env, WORKERS: '1', ...env, PORT: String(port), LOG_REQUESTS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -32,11 +32,14 @@ Database.prototype.prepare = function (sql) {
   return statement;
 };
 
-process.prependListener('SIGINT', () => {
+function report() {
   const us = (ns) => (ns / 1000).toFixed(0).padStart(6);
   for (const [key, s] of [...stats].sort((a, b) => b[1].total - a[1].total).slice(0, 30)) {
     const sorted = s.samples.sort((a, b) => a - b);
     const at = (p) => sorted[Math.floor(p * (sorted.length - 1))];
     process.stderr.write(`${(s.total / 1e6).toFixed(0).padStart(7)} ms ${String(s.n).padStart(8)} x  mean ${us(s.total / s.n)} us  p50 ${us(at(0.5))}  p99 ${us(at(0.99))}  max ${us(at(1))}  ${key}\n`);
   }
-});
+}
+// Ctrl-C, or the SIGTERM with which bench scripts stop a server.
+process.prependListener('SIGINT', report);
+process.prependListener('SIGTERM', report);
