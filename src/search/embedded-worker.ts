@@ -41,13 +41,17 @@ export class EmbeddedIndexWorker implements SearchIndex {
   private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
   private exited = false;
 
-  /** `fields`: the catalogue of `mapped` this thread already has (a rebuild prepares its pages with it). */
-  constructor(file: string, mapped: string[], private readonly fields: FieldCatalogue, boosts: Record<string, number>) {
+  /**
+   * `fields`: the catalogue of `mapped` this thread already has (a rebuild prepares its pages with
+   * it); `youngMb`: the thread's young generation (SearchConfig.indexThreadYoungMb), V8's default when absent.
+   */
+  constructor(file: string, mapped: string[], private readonly fields: FieldCatalogue, boosts: Record<string, number>, youngMb?: number) {
     // Under tsx (tests, `npm run` from sources) the worker loads the .ts file through the same hook.
     const fromSources = __filename.endsWith('.ts');
     this.worker = new Worker(path.join(__dirname, `embedded-worker.${fromSources ? 'ts' : 'js'}`), {
       workerData: { embeddedIndex: { file: file === ':memory:' ? file : path.resolve(file), mapped, boosts } },
       execArgv: fromSources ? ['--require', 'tsx/cjs'] : [],
+      resourceLimits: youngMb ? { maxYoungGenerationSizeMb: youngMb } : {},
     });
     this.worker.unref();
     this.worker.on('message', (m: { id: number; result?: unknown; error?: string }) => {

@@ -3,7 +3,6 @@
  * query AST is translated to Typesense's q / query_by / filter_by / sort_by / facet_by. The
  * translation is pure (tested without a server); only TypesenseIndex talks to one.
  */
-import Typesense from 'typesense';
 import { errors } from '../errors';
 import type { SearchDoc } from './documents';
 import { collationKey, FieldCatalogue } from './fields';
@@ -184,7 +183,9 @@ export class TypesenseIndex implements SearchIndex {
 
   constructor(url: string, apiKey: string, private readonly collection: string, private readonly fields: FieldCatalogue) {
     const u = new URL(url);
-    this.client = new Typesense.Client({
+    // Loaded here, not at the top: a server on the embedded index never pays its memory (about 8 MB).
+    const { Client } = require('typesense') as typeof import('typesense');
+    this.client = new Client({
       nodes: [{ host: u.hostname, port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)), protocol: u.protocol.replace(':', '') }],
       apiKey,
       connectionTimeoutSeconds: 10,

@@ -9,6 +9,9 @@ interface Options {
   once?: boolean;
 }
 
+/** The index thread's young generation during a rebuild (MB): a smaller one costs a rebuild of 100k records half its speed. */
+const REBUILD_YOUNG_MB = 64;
+
 /** How long a stopping indexer keeps applying the change log before it leaves the rest to the next one. */
 const DRAIN_MS = 10_000;
 
@@ -19,6 +22,10 @@ const DRAIN_MS = 10_000;
  * SIGTERM or SIGINT, when it finishes its batch and catches up before it exits.
  */
 async function runIndexer(config: Config, options: Options): Promise<void> {
+  if (options.rebuild) {
+    const youngMb = Math.max(config.search.indexThreadYoungMb, REBUILD_YOUNG_MB);
+    config = { ...config, search: { ...config.search, indexThreadYoungMb: youngMb } };
+  }
   const services = await openServices(config);
   const search = services.search;
   const close = () => closeServices(services);

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
 import type { Obj } from '../../json';
 import type { Services } from '../../operations/context';
 import { dateText } from './common';
@@ -49,6 +49,9 @@ export async function writePdf(
 ): Promise<void> {
   const f = fonts();
   const title = plainText(present(resource.finding_aid_title) ? resource.finding_aid_title : resource.title);
+  // Loaded on the first PDF, not at start: pdfkit and its font tables hold about 27 MB of memory
+  // that a server which never prints a finding aid should not carry.
+  const PDFDocument = require('pdfkit') as typeof PDFKit;
   const doc = new PDFDocument({
     size: 'LETTER', margin: MARGIN, autoFirstPage: false,
     info: { Title: title, Author: plainText(resource.finding_aid_author ?? repository.name ?? ''), Creator: 'Archive Records Backend', Producer: 'Archive Records Backend' },
