@@ -2,14 +2,13 @@ import type { Registry } from '../registry';
 import { errors } from '../errors';
 import type { RecordQueries, RefRow } from '../store/records';
 import { isPlainObject, Obj } from '../json';
-import { walkShapes } from '../validation/walk';
+import { planOf, walkShapes } from '../validation/walk';
 
 /** Every outgoing reference of a record (links, uri properties, relationship subrecords). */
 export function collectRefs(registry: Registry, typeName: string, record: Obj): RefRow[] {
   const refs: RefRow[] = [];
   walkShapes(registry, { typeName, props: registry.type(typeName).props, obj: record, path: '' }, (shape) => {
-    for (const [name, info] of Object.entries(shape.props)) {
-      if (!info.refs || info.readOnly || name === 'repository') continue;
+    for (const [name, info] of planOf(shape.props).referencing) {
       const value = shape.obj[name];
       const items = Array.isArray(value) ? value : value === undefined ? [] : [value];
       for (const item of items) {

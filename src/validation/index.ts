@@ -5,7 +5,7 @@ import { EnumerationCatalog } from './enumerations';
 import { mapAjvErrors } from './messages';
 import { customRules } from './rules';
 import { isPlainObject, Obj } from '../json';
-import { joinPath, Shape, walkShapes } from './walk';
+import { joinPath, planOf, Shape, walkShapes } from './walk';
 
 export interface Prepared {
   record: Obj;
@@ -46,21 +46,20 @@ function checkShape(
   warnings: ErrorMap,
   broken: Set<string>,
 ): void {
-  for (const [name, info] of Object.entries(shape.props)) {
+  const plan = planOf(shape.props);
+  for (const name of plan.warnIfMissing) {
+    if (shape.obj[name] === undefined) warnings[joinPath(shape.path, name)] = ['Property was missing'];
+  }
+  for (const [name, info] of plan.enumerated) {
     const value = shape.obj[name];
+    if (value === undefined) continue;
     const path = joinPath(shape.path, name);
-    if (value === undefined) {
-      if (info.warnIfMissing) warnings[path] = ['Property was missing'];
-      continue;
-    }
-    if (info.enumName) {
-      const values = info.array && Array.isArray(value) ? value : [value];
-      values.forEach((v, i) => {
-        if (typeof v !== 'string') return;
-        const message = enumMessage(enums, info.enumName!, v, info.array ? joinPath(path, i) : path);
-        if (message) errs[info.array ? joinPath(path, i) : path] = [message];
-      });
-    }
+    const values = info.array && Array.isArray(value) ? value : [value];
+    values.forEach((v, i) => {
+      if (typeof v !== 'string') return;
+      const message = enumMessage(enums, info.enumName!, v, info.array ? joinPath(path, i) : path);
+      if (message) errs[info.array ? joinPath(path, i) : path] = [message];
+    });
   }
   if (!shape.typeName || broken.has(shape.path)) return;
   for (const ruleName of registry.type(shape.typeName).validations ?? []) {
@@ -83,12 +82,12 @@ function enumMessage(enums: EnumerationCatalog, listName: string, value: string,
 
 /** Defaults are filled in after validation; absent arrays become []. */
 function applyDefaults(shape: Shape, preferred: Obj): void {
-  for (const [name, info] of Object.entries(shape.props)) {
-    if (shape.obj[name] !== undefined || name === 'lock_version') continue;
+  for (const [name, info] of planOf(shape.props).defaulted) {
+    if (shape.obj[name] !== undefined) continue;
     // A read-only field (a subject's publish) keeps the schema's default.
     const fallback = !info.readOnly && info.default !== undefined && typeof preferred[name] === typeof info.default ? preferred[name] : info.default;
     // An empty-string default would break the rule that records never carry "".
-    if (fallback !== undefined && fallback !== '') shape.obj[name] = structuredClone(fallback);
+    if (fallback !== undefined && fallback !== '') shape.obj[name] = typeof fallback === 'object' && fallback !== null ? structuredClone(fallback) : fallback;
     else if (info.array) shape.obj[name] = [];
   }
 }
