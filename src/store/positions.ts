@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { onMysql } from './connect';
+import { Statements } from './statements';
 
 /**
  * Gapped physical positions (trees-and-positions.md section 2). Siblings share a parent_key;
@@ -78,8 +79,9 @@ export async function logicalPositions(db: Db, places: NodePlace[]): Promise<Map
 
 /** The first or last physical position in a sibling group: one step down the (parent_key, position) index. */
 async function edgePosition(db: Db, key: string, edge: 'min' | 'max'): Promise<number | undefined> {
-  const row = await db('records').where({ parent_key: key })[edge]({ p: 'position' }).first();
-  const p = (row as { p: number | null } | undefined)?.p;
+  const st = await Statements.of(db);
+  const [row] = await st.all<{ p: number | null }>(`SELECT ${edge === 'min' ? 'MIN' : 'MAX'}(\`position\`) AS \`p\` FROM \`records\` WHERE \`parent_key\` = ?`, [key]);
+  const p = row?.p;
   return p === null || p === undefined ? undefined : Number(p);
 }
 
@@ -112,8 +114,9 @@ export async function place(db: Db, rid: number, rootUri: string, parentRid: num
     else parent.where({ rid: parentRid });
     await parent.forUpdate().first('rid');
   }
+  const st = await Statements.of(db);
   // Out of every sibling group first, so computing the new place never meets the old one.
-  if (!fresh) await db('records').where({ rid }).update({ parent_key: null, position: null });
+  if (!fresh) await st.update('records', { parent_key: null, position: null }, { rid });
   const append = async () => {
     const last = await edgePosition(db, key, 'max');
     return last === undefined ? 0 : last + STEP;
@@ -133,7 +136,7 @@ export async function place(db: Db, rid: number, rootUri: string, parentRid: num
       position = left + Math.floor(STEP / 2);
     }
   }
-  await db('records').where({ rid }).update({ parent_key: key, parent_rid: parentRid, position, root_uri: rootUri });
+  await st.update('records', { parent_key: key, parent_rid: parentRid, position, root_uri: rootUri }, { rid });
 }
 
 /** rids of every node below `rid` (children, their children...), deepest last. */

@@ -1,5 +1,6 @@
 import { Knex } from 'knex';
 import { type Database, isUniqueViolation, onMysql } from './connect';
+import { Statements } from './statements';
 
 /** One row of the generic records table. `json` is the complete record as served. */
 export interface RecordRow {
@@ -113,7 +114,14 @@ export function recordReads(db: Database): RecordGetter {
 }
 
 export class RecordQueries implements RecordGetter {
+  private statements: Promise<Statements> | undefined;
+
   constructor(readonly db: Knex | Knex.Transaction) {}
+
+  /** The write path's fixed statements (statements.ts); the rest goes through Knex. */
+  private st(): Promise<Statements> {
+    return (this.statements ??= Statements.of(this.db));
+  }
 
   async nextId(type: string): Promise<number> {
     const next = await this.bumpId(type);
@@ -130,14 +138,15 @@ export class RecordQueries implements RecordGetter {
 
   /** Adds one to the type's sequence and returns the new value; undefined when the type has none yet. */
   private async bumpId(type: string): Promise<number | undefined> {
-    const bump = this.db('id_sequences').where({ type }).increment('last_id', 1);
+    const st = await this.st();
+    const bump = 'UPDATE `id_sequences` SET `last_id` = `last_id` + 1 WHERE `type` = ?';
     // SQLite hands the new value back from the UPDATE itself (RETURNING); MySQL has no UPDATE … RETURNING.
     if (!onMysql(this.db)) {
-      const [row] = await bump.returning('last_id');
+      const [row] = await st.all<{ last_id: number }>(`${bump} RETURNING \`last_id\``, [type]);
       return row ? Number(row.last_id) : undefined;
     }
-    if (!(await bump)) return undefined;
-    return Number((await this.db('id_sequences').where({ type }).first('last_id')).last_id);
+    if (!(await st.run(bump, [type])).changes) return undefined;
+    return Number((await st.all<{ last_id: number }>('SELECT `last_id` FROM `id_sequences` WHERE `type` = ?', [type]))[0].last_id);
   }
 
   /** Makes sure the next id handed out for `type` is above `id` (records created with a fixed id). */
@@ -150,18 +159,17 @@ export class RecordQueries implements RecordGetter {
   }
 
   async insert(row: RecordRow): Promise<number> {
-    const [rid] = await this.db('records').insert(row);
-    return Number(rid);
+    return (await (await this.st()).insert('records', { ...row })).lastInsertId;
   }
 
   /** Optimistic update: false when the stored lock_version is not `expectedLock`. */
   async update(rid: number, expectedLock: number, fields: Partial<RecordRow>): Promise<boolean> {
-    const count = await this.db('records').where({ rid, lock_version: expectedLock }).update(fields);
-    return count === 1;
+    return (await (await this.st()).update('records', { ...fields }, { rid, lock_version: expectedLock })).changes === 1;
   }
 
   async get(type: string, id: number): Promise<RecordRow | undefined> {
-    return normalise(await this.db('records').where({ type, id }).first());
+    const [row] = await (await this.st()).all('SELECT * FROM `records` WHERE `type` = ? AND `id` = ? LIMIT 1', [type, id]);
+    return normalise(row);
   }
 
   async getByUris(uris: string[]): Promise<RecordRow[]> {
@@ -172,9 +180,15 @@ export class RecordQueries implements RecordGetter {
 
   /** Type and repository of the records that exist among `uris` (no JSON: a cheap existence check). */
   async existing(uris: string[]): Promise<Array<{ uri: string; type: string; repo_id: number }>> {
-    if (!uris.length) return [];
-    const rows = await this.db('records').whereIn('uri', uris).select('uri', 'type', 'repo_id');
-    return rows.map((r: any) => ({ uri: r.uri, type: r.type, repo_id: Number(r.repo_id) }));
+    const st = await this.st();
+    const rows: Array<{ uri: string; type: string; repo_id: number }> = [];
+    // Chunks of 50: one statement per list length up to 50, kept prepared.
+    for (let i = 0; i < uris.length; i += 50) {
+      const chunk = uris.slice(i, i + 50);
+      rows.push(...await st.all<{ uri: string; type: string; repo_id: number }>(
+        `SELECT \`uri\`, \`type\`, \`repo_id\` FROM \`records\` WHERE \`uri\` IN (${chunk.map(() => '?').join(', ')})`, chunk));
+    }
+    return rows.map((r) => ({ uri: r.uri, type: r.type, repo_id: Number(r.repo_id) }));
   }
 
   /** Records that link to `uri` (from record_refs), other than the record itself. */
@@ -198,10 +212,11 @@ export class RecordQueries implements RecordGetter {
   /** Replaces the record's unique keys; throws UniqueKeyTaken naming the first rule that clashes. */
   /** `fresh` (here and below): the record was inserted in this transaction, so there is nothing to replace. */
   async setUniqueKeys(rid: number, type: string, keys: KeyRow[], fresh = false): Promise<void> {
-    if (!fresh) await this.db('unique_keys').where({ rid }).delete();
+    const st = await this.st();
+    if (!fresh) await st.run('DELETE FROM `unique_keys` WHERE `rid` = ?', [rid]);
     for (const key of keys) {
       try {
-        await this.db('unique_keys').insert({ type, rule: key.rule, scope: key.scope, key_hash: key.hash, rid });
+        await st.insert('unique_keys', { type, rule: key.rule, scope: key.scope, key_hash: key.hash, rid });
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
         const holder = await this.db('unique_keys')
@@ -213,17 +228,15 @@ export class RecordQueries implements RecordGetter {
   }
 
   async setLookupKeys(rid: number, type: string, repoId: number, keys: LookupRow[], fresh = false): Promise<void> {
-    if (!fresh) await this.db('lookup_keys').where({ rid }).delete();
-    if (keys.length) {
-      await this.db('lookup_keys').insert(keys.map((k) => ({ type, param: k.param, repo_id: repoId, value_hash: k.hash, rid })));
-    }
+    const st = await this.st();
+    if (!fresh) await st.run('DELETE FROM `lookup_keys` WHERE `rid` = ?', [rid]);
+    await st.insertMany('lookup_keys', keys.map((k) => ({ type, param: k.param, repo_id: repoId, value_hash: k.hash, rid })));
   }
 
   async setRefs(rid: number, refs: RefRow[], fresh = false): Promise<void> {
-    if (!fresh) await this.db('record_refs').where({ from_rid: rid }).delete();
-    if (refs.length) {
-      await this.db('record_refs').insert(refs.map((r) => ({ from_rid: rid, property: r.property, to_uri: r.uri })));
-    }
+    const st = await this.st();
+    if (!fresh) await st.run('DELETE FROM `record_refs` WHERE `from_rid` = ?', [rid]);
+    await st.insertMany('record_refs', refs.map((r) => ({ from_rid: rid, property: r.property, to_uri: r.uri })));
   }
 
   /** The one way into the change log the indexer follows: written in the same transaction as the records. */
@@ -232,9 +245,7 @@ export class RecordQueries implements RecordGetter {
   }
 
   async appendChanges(records: Array<{ type: string; uri: string }>, op: 'upsert' | 'delete', atMs: number): Promise<void> {
-    for (let i = 0; i < records.length; i += 500) {
-      await this.db('change_log').insert(records.slice(i, i + 500).map((r) => ({ type: r.type, uri: r.uri, op, at_ms: atMs })));
-    }
+    await (await this.st()).insertMany('change_log', records.map((r) => ({ type: r.type, uri: r.uri, op, at_ms: atMs })));
   }
 
   async uriOf(rid: number): Promise<string | undefined> {

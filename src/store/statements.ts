@@ -1,0 +1,102 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Knex } from 'knex';
+import { onMysql } from './connect';
+
+/** What a statement that writes tells: rows changed, and the id an insert gave its row. */
+export interface RunResult {
+  changes: number;
+  lastInsertId: number;
+}
+
+type Value = string | number | bigint | boolean | null | Buffer;
+type Row = Record<string, Value | undefined>;
+
+/**
+ * The fixed statements of a record write (the record, its keys, lookups, links and change-log
+ * entry) without Knex's query builder: Knex built and compiled each of them anew, about a tenth of
+ * a create's CPU and a third of a bulk load's (profiles of bench/write-profile.ts). The SQL is
+ * written once in text both stores read (backquoted names, `?` parameters) and kept per shape of
+ * row; on SQLite inside a transaction it runs straight on the transaction's connection, whose
+ * statements stay prepared (connect.ts); otherwise through knex.raw, in the pool's turn.
+ */
+export class Statements {
+  private constructor(private readonly knex: Knex | Knex.Transaction, private readonly conn: BetterSqlite3.Database | undefined) {}
+
+  static async of(db: Knex | Knex.Transaction): Promise<Statements> {
+    // Outside a transaction the pool's one SQLite connection may be inside someone else's: Knex queues for it.
+    const own = !onMysql(db) && (db as Knex.Transaction).isTransaction === true;
+    return new Statements(db, own ? ((await db.client.acquireConnection()) as BetterSqlite3.Database) : undefined);
+  }
+
+  async run(sql: string, params: Value[]): Promise<RunResult> {
+    if (this.conn) {
+      const r = this.conn.prepare(sql).run(...params.map(sqliteValue));
+      return { changes: r.changes, lastInsertId: Number(r.lastInsertRowid) };
+    }
+    const result = await this.knex.raw(sql, params as Knex.RawBinding[]);
+    // mysql2 answers [ResultSetHeader, fields]; better-sqlite3 through Knex, the statement's run() result.
+    const header = Array.isArray(result) ? result[0] : result;
+    return { changes: Number(header.affectedRows ?? header.changes ?? 0), lastInsertId: Number(header.insertId ?? header.lastInsertRowid ?? 0) };
+  }
+
+  async all<T>(sql: string, params: Value[]): Promise<T[]> {
+    if (this.conn) return this.conn.prepare(sql).all(...params.map(sqliteValue)) as T[];
+    const result = await this.knex.raw(sql, params as Knex.RawBinding[]);
+    return (onMysql(this.knex) ? result[0] : result) as T[];
+  }
+
+  /** INSERT of one row; its columns are the row's keys (never user input), so a shape of row is one statement. */
+  insert(table: string, row: Row): Promise<RunResult> {
+    return this.insertMany(table, [row]);
+  }
+
+  /** One INSERT for rows of one shape (the first row's keys), at most 100 rows a statement. */
+  async insertMany(table: string, rows: Row[]): Promise<RunResult> {
+    let changes = 0;
+    let lastInsertId = 0;
+    if (!rows.length) return { changes, lastInsertId };
+    const columns = Object.keys(rows[0]);
+    for (let i = 0; i < rows.length; i += 100) {
+      const part = rows.slice(i, i + 100);
+      const params: Value[] = [];
+      for (const row of part) for (const c of columns) params.push(row[c] ?? null);
+      const r = await this.run(insertSql(table, columns, part.length), params);
+      changes += r.changes;
+      lastInsertId = r.lastInsertId;
+    }
+    return { changes, lastInsertId };
+  }
+
+  /** UPDATE `table` SET the row's columns WHERE each of `where`'s columns equals its value. */
+  update(table: string, row: Row, where: Row): Promise<RunResult> {
+    const set = Object.keys(row);
+    const match = Object.keys(where);
+    return this.run(updateSql(table, set, match), [...set.map((c) => row[c] ?? null), ...match.map((c) => where[c] ?? null)]);
+  }
+}
+
+// The SQL of each shape, made once: a write's statements come in a handful of shapes.
+const texts = new Map<string, string>();
+
+function kept(key: string, make: () => string): string {
+  let sql = texts.get(key);
+  if (sql === undefined) texts.set(key, (sql = make()));
+  return sql;
+}
+
+function insertSql(table: string, columns: string[], rows: number): string {
+  return kept(`i ${table} ${columns.join(',')} ${rows}`, () => {
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    return `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}`;
+  });
+}
+
+function updateSql(table: string, set: string[], where: string[]): string {
+  return kept(`u ${table} ${set.join(',')} ${where.join(',')}`, () =>
+    `UPDATE \`${table}\` SET ${set.map((c) => `\`${c}\` = ?`).join(', ')} WHERE ${where.map((c) => `\`${c}\` = ?`).join(' AND ')}`);
+}
+
+/** better-sqlite3 binds no booleans (Knex turned them into 0 and 1). */
+function sqliteValue(v: Value): Exclude<Value, boolean> {
+  return typeof v === 'boolean' ? Number(v) : v;
+}
