@@ -49,12 +49,35 @@ export async function logicalPosition(db: Db, place: NodePlace): Promise<number>
   return Number((row as any).n);
 }
 
+/** Every physical position of a sibling group, ascending: a record's index among its siblings is a binary search in it. */
+export async function groupPositions(db: Db, key: string): Promise<Float64Array> {
+  const rows = await (await Statements.of(db)).all<{ position: number }>('SELECT `position` FROM `records` WHERE `parent_key` = ? ORDER BY `position`', [key]);
+  return Float64Array.from(rows, (r) => Number(r.position));
+}
+
+/** How many of `sorted` are below `value`. */
+function rankIn(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * 0-based indexes of many records among their siblings: one pass per sibling group up to its
  * furthest record, not one count per record (the indexer decorates 500 new children of one
- * parent at a time; counted one by one, loading a tree was quadratic).
+ * parent at a time; counted one by one, loading a tree was quadratic). `sortedPositions`, where
+ * the caller keeps each group's positions (until the next write), answers from them instead: a
+ * rebuild reads a tree's nodes page by page, and each page's pass went further down the group
+ * (quadratic again: 5 ms a page at 57,000 siblings, 80 % of a rebuild of that tree).
  */
-export async function logicalPositions(db: Db, places: NodePlace[]): Promise<Map<number, number>> {
+export async function logicalPositions(
+  db: Db, places: NodePlace[], sortedPositions?: (key: string) => Promise<Float64Array>,
+): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   const groups = new Map<string, NodePlace[]>();
   for (const p of places) {
@@ -65,6 +88,11 @@ export async function logicalPositions(db: Db, places: NodePlace[]): Promise<Map
   for (const [key, group] of groups) {
     if (group.length === 1) {
       out.set(group[0].rid, await logicalPosition(db, group[0]));
+      continue;
+    }
+    if (sortedPositions) {
+      const sorted = await sortedPositions(key);
+      for (const p of group) out.set(p.rid, rankIn(sorted, p.position));
       continue;
     }
     const furthest = Math.max(...group.map((p) => p.position));

@@ -6,7 +6,8 @@ import { RecordQueries } from '../store/records';
 import { rewriteStored } from '../operations/write';
 import type { Obj } from '../json';
 import { fullTree, type TreeTypes } from './views';
-import { ancestorsOf, descendants, logicalPositions, place, placeOf } from '../store/positions';
+import { ancestorsOf, descendants, groupPositions, logicalPositions, place, placeOf } from '../store/positions';
+import { keptUntilNextWrite } from '../store/until-next-write';
 
 interface NodeState {
   rootUri: string;
@@ -88,7 +89,7 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       await deleteRows(trx, (await descendants(trx, row.rid!)).reverse());
     },
 
-    async decorate(db, _s, records) {
+    async decorate(db, s, records) {
       // One query for the places of all records and one per distinct root; per record, only the
       // sibling count and the ancestor chain (one recursive query) remain.
       const places = await db('records').whereIn('uri', records.map((r) => r.uri)).whereNotNull('parent_key')
@@ -99,7 +100,11 @@ function nodeHooks(type: TypeInfo): TypeHooks {
         const root = await db('records').where({ uri }).first('json');
         roots.set(uri, root ? JSON.parse(root.json) : {});
       }
-      const positions = await logicalPositions(db, [...placeOfUri.values()]);
+      // Outside a transaction a group's positions are kept until the next write (weighed at 1 per KB).
+      const sorted = db === s.db.knex
+        ? (key: string) => keptUntilNextWrite(s.db, `positions:${key}`, () => groupPositions(db, key), (a) => Math.ceil(a.byteLength / 1024))
+        : undefined;
+      const positions = await logicalPositions(db, [...placeOfUri.values()], sorted);
       for (const record of records) {
         const where = placeOfUri.get(record.uri);
         if (!where) continue;
