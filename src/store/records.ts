@@ -139,14 +139,15 @@ export class RecordQueries implements RecordGetter {
   /** Adds one to the type's sequence and returns the new value; undefined when the type has none yet. */
   private async bumpId(type: string): Promise<number | undefined> {
     const st = await this.st();
-    const bump = 'UPDATE `id_sequences` SET `last_id` = `last_id` + 1 WHERE `type` = ?';
     // SQLite hands the new value back from the UPDATE itself (RETURNING); MySQL has no UPDATE … RETURNING.
     if (!onMysql(this.db)) {
-      const [row] = await st.all<{ last_id: number }>(`${bump} RETURNING \`last_id\``, [type]);
+      const [row] = await st.all<{ last_id: number }>('UPDATE `id_sequences` SET `last_id` = `last_id` + 1 WHERE `type` = ? RETURNING `last_id`', [type]);
       return row ? Number(row.last_id) : undefined;
     }
-    if (!(await st.run(bump, [type])).changes) return undefined;
-    return Number((await st.all<{ last_id: number }>('SELECT `last_id` FROM `id_sequences` WHERE `type` = ?', [type]))[0].last_id);
+    // LAST_INSERT_ID(expr) hands the new value back in the statement's own answer (its insert id):
+    // no SELECT after the UPDATE.
+    const r = await st.run('UPDATE `id_sequences` SET `last_id` = LAST_INSERT_ID(`last_id` + 1) WHERE `type` = ?', [type]);
+    return r.changes ? r.lastInsertId : undefined;
   }
 
   /** Makes sure the next id handed out for `type` is above `id` (records created with a fixed id). */
