@@ -87,11 +87,18 @@ export async function createRecord(
 ): Promise<WriteResult> {
   checkRepositoryScope(where);
   applyGenerated(s.registry, where.type.name, body);
+  // MySQL keeps the id sequence's row locked until the transaction that bumped it ends: taken
+  // inside, every create of a type waited for the one before it to commit. Taken first, in a
+  // statement of its own, the row is locked for that statement; the id of a create that then
+  // fails is not reused, as with AUTO_INCREMENT. On SQLite writers queue for the store anyway.
+  const idFirst = options.id === undefined && !options.trx && s.db.dialect === 'mysql'
+    ? await new RecordQueries(s.db.knex).nextId(where.type.name)
+    : undefined;
   const run = async (trx: Knex.Transaction) => {
     const q = new RecordQueries(trx);
-    let id = options.id;
+    let id = options.id ?? idFirst;
     if (id === undefined) id = await q.nextId(where.type.name);
-    else await q.reserveId(where.type.name, id);
+    else if (idFirst === undefined) await q.reserveId(where.type.name, id);
     const nowMs = Date.now();
     const hooks = s.hooks[where.type.name];
     const state = await hooks?.beforeSave?.(trx, s, where, body);

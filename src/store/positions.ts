@@ -105,17 +105,28 @@ export async function logicalPositions(
   return out;
 }
 
+/**
+ * MySQL (REPEATABLE READ) answers a plain SELECT from the snapshot its transaction took at its
+ * first read, which may be older than the sibling-group lock place() waited for: positions are
+ * read with FOR UPDATE there, which reads what is committed. SQLite has one writer at a time.
+ */
+function currentRead(db: Db): string {
+  return onMysql(db) ? ' FOR UPDATE' : '';
+}
+
 /** The first or last physical position in a sibling group: one step down the (parent_key, position) index. */
 async function edgePosition(db: Db, key: string, edge: 'min' | 'max'): Promise<number | undefined> {
   const st = await Statements.of(db);
-  const [row] = await st.all<{ p: number | null }>(`SELECT ${edge === 'min' ? 'MIN' : 'MAX'}(\`position\`) AS \`p\` FROM \`records\` WHERE \`parent_key\` = ?`, [key]);
+  const sql = `SELECT ${edge === 'min' ? 'MIN' : 'MAX'}(\`position\`) AS \`p\` FROM \`records\` WHERE \`parent_key\` = ?${currentRead(db)}`;
+  const [row] = await st.all<{ p: number | null }>(sql, [key]);
   const p = row?.p;
   return p === null || p === undefined ? undefined : Number(p);
 }
 
 async function siblingPositions(db: Db, key: string, offset: number, limit: number): Promise<number[]> {
-  const rows = await db('records').where({ parent_key: key })
-    .orderBy('position').offset(offset).limit(limit).select('position');
+  const query = db('records').where({ parent_key: key }).orderBy('position').offset(offset).limit(limit).select('position');
+  if (currentRead(db)) query.forUpdate();
+  const rows = await query;
   return rows.map((r: { position: number }) => Number(r.position));
 }
 
