@@ -6,8 +6,8 @@ import { RecordQueries } from '../store/records';
 import { rewriteStored } from '../operations/write';
 import type { Obj } from '../json';
 import { fullTree, type TreeTypes } from './views';
-import { ancestorsOf, descendants, groupPositions, logicalPositions, place, placeOf } from '../store/positions';
-import { keptUntilNextWrite } from '../store/until-next-write';
+import { ancestorsOf, descendants, logicalPositions, place, placeOf, type RankAnchor } from '../store/positions';
+import { untilNextWrite } from '../store/until-next-write';
 
 interface NodeState {
   rootUri: string;
@@ -100,11 +100,13 @@ function nodeHooks(type: TypeInfo): TypeHooks {
         const root = await db('records').where({ uri }).first('json');
         roots.set(uri, root ? JSON.parse(root.json) : {});
       }
-      // Outside a transaction a group's positions are kept until the next write (weighed at 1 per KB).
-      const sorted = db === s.db.knex
-        ? (key: string) => keptUntilNextWrite(s.db, `positions:${key}`, () => groupPositions(db, key), (a) => Math.ceil(a.byteLength / 1024))
-        : undefined;
-      const positions = await logicalPositions(db, [...placeOfUri.values()], sorted);
+      // Outside a transaction the furthest place a pass reached in each group is kept until the next write.
+      const kept = db === s.db.knex ? await untilNextWrite(s.db) : undefined;
+      const anchors = kept && {
+        get: (key: string) => kept.get<RankAnchor>(`rank-anchor:${key}`),
+        set: (key: string, anchor: RankAnchor) => kept.set(`rank-anchor:${key}`, anchor),
+      };
+      const positions = await logicalPositions(db, [...placeOfUri.values()], anchors);
       for (const record of records) {
         const where = placeOfUri.get(record.uri);
         if (!where) continue;
