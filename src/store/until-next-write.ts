@@ -21,6 +21,10 @@ const MAX_WEIGHT = 20_000;
 /** The values kept since the last write, as one request sees them. */
 export class Kept {
   constructor(private readonly memo: Memo) {}
+  /** The change log's head these values were kept at. */
+  get head(): number {
+    return this.memo.head;
+  }
   has(key: string): boolean {
     return this.memo.values.has(key);
   }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { Registry, TypeInfo } from '../registry';
 import type { Services, TypeHooks } from '../operations/context';
-import { RecordQueries } from '../store/records';
+import { committedChangeLogHead, RecordQueries } from '../store/records';
 import { rewriteStored } from '../operations/write';
 import type { Obj } from '../json';
 import { fullTree, type TreeTypes } from './views';
@@ -106,7 +106,9 @@ function nodeHooks(type: TypeInfo): TypeHooks {
         get: (key: string) => kept.get<RankAnchor>(`rank-anchor:${key}`),
         set: (key: string, anchor: RankAnchor) => kept.set(`rank-anchor:${key}`, anchor),
       };
-      const positions = await logicalPositions(db, [...placeOfUri.values()], anchors);
+      let positions = await logicalPositions(db, [...placeOfUri.values()], anchors);
+      // A write committed meanwhile may have moved places an anchor counted: counted again from each group's start.
+      if (kept && (await committedChangeLogHead(s.db)) !== kept.head) positions = await logicalPositions(db, [...placeOfUri.values()]);
       for (const record of records) {
         const where = placeOfUri.get(record.uri);
         if (!where) continue;
