@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { onMysql } from './connect';
 
-/** What a statement that writes tells: rows changed, and the id an insert gave its row. */
+/** What a statement that writes tells: rows changed, and the id a one-row insert gave its row. */
 export interface RunResult {
   changes: number;
   lastInsertId: number;
