@@ -19,8 +19,8 @@ export interface Result {
   target: string;
   met: boolean;
   note?: string;
-  /** Throughput and latency of the workload and of its baseline under load; the server's VmHWM when it ended. */
-  detail?: { workload?: Stats; baseline?: Stats; single?: Stats; server_vmhwm_mb?: number };
+  /** Throughput and latency of the workload and of its baseline under load (GET rows: also a bare Express app's); the server's VmHWM when it ended. */
+  detail?: { workload?: Stats; baseline?: Stats; single?: Stats; express?: Stats; server_vmhwm_mb?: number };
 }
 
 export const results: Result[] = [];
