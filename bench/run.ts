@@ -26,7 +26,7 @@ import { benchOaiHarvest } from './oai';
 import { benchEadExport } from './ead';
 import { benchImport } from './import';
 import {
-  CONNECTIONS, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, startBareServer, startExpressServer, startServer, Stats, table, watched,
+  CONNECTIONS, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, watched,
 } from './lib';
 
 type StoreName = 'sqlite' | 'mariadb';
@@ -372,6 +372,15 @@ function p95Result(workload: string, store: StoreName, ours: Stats, single: Stat
 }
 
 /** The same requests from one connection for a short while: the latency without queueing behind other requests. */
+/** A baseline server's figures under load; the server is stopped afterwards. */
+async function loadAndStop(baseline: Server): Promise<Stats> {
+  try {
+    return await load(baseline.base, {});
+  } finally {
+    await baseline.stop();
+  }
+}
+
 async function alone(url: string, headers: Record<string, string>, extra: Record<string, unknown> = {}): Promise<Stats> {
   return load(url, headers, { ...extra, duration: Math.max(2, Math.round(DURATION / 2)) }, 1);
 }
@@ -483,20 +492,8 @@ async function benchStore(name: StoreName): Promise<void> {
         const bytes = await c.text(url);
         const ours = await load(server.base + url, H);
         if (url === one) oneProcess.get = { url, stats: ours };
-        const bare = await startBareServer(bytes);
-        let baseStats: Stats;
-        try {
-          baseStats = await load(bare.base, {});
-        } finally {
-          await bare.stop();
-        }
-        const express = await startExpressServer(bytes);
-        let expressStats: Stats;
-        try {
-          expressStats = await load(express.base, {});
-        } finally {
-          await express.stop();
-        }
+        const baseStats = await loadAndStop(await startBareServer(bytes));
+        const expressStats = await loadAndStop(await startExpressServer(bytes));
         const ofExpress = ours.rps / expressStats.rps;
         const ceiling = `${ofExpress.toFixed(2)} of a bare Express 5 app answering the same bytes (goal ${expressTargets.get(url)}): ${describe(expressStats)}`;
         ratioResult(`${workload} (${bytes.length} bytes)`, name, ours, baseStats, target, ceiling, expressStats);

@@ -9,6 +9,7 @@ export function collectRefs(registry: Registry, typeName: string, record: Obj): 
   const refs: RefRow[] = [];
   walkShapes(registry, { typeName, props: registry.type(typeName).props, obj: record, path: '' }, (shape) => {
     for (const [name, info] of planOf(shape.props).referencing) {
+      if (name === 'repository') continue;
       const value = shape.obj[name];
       const items = Array.isArray(value) ? value : value === undefined ? [] : [value];
       for (const item of items) {

@@ -3,7 +3,7 @@ import type { TypeInfo } from '../registry';
 import { GLOBAL_REPO_ID } from '../registry';
 import { ErrorMap, errors } from '../errors';
 import type { Obj } from '../json';
-import { RecordQueries, RecordRow, UniqueKeyTaken } from '../store/records';
+import { idBeforeTransaction, RecordQueries, RecordRow, UniqueKeyTaken } from '../store/records';
 import { Actor, isoSeconds, Services, Where } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
 import { checkRefs, collectRefs, repoint, unlink } from './refs';
@@ -87,13 +87,7 @@ export async function createRecord(
 ): Promise<WriteResult> {
   checkRepositoryScope(where);
   applyGenerated(s.registry, where.type.name, body);
-  // MySQL keeps the id sequence's row locked until the transaction that bumped it ends: taken
-  // inside, every create of a type waited for the one before it to commit. Taken first, in a
-  // statement of its own, the row is locked for that statement; the id of a create that then
-  // fails is not reused, as with AUTO_INCREMENT. On SQLite writers queue for the store anyway.
-  const idFirst = options.id === undefined && !options.trx && s.db.dialect === 'mysql'
-    ? await new RecordQueries(s.db.knex).nextId(where.type.name)
-    : undefined;
+  const idFirst = options.id === undefined && !options.trx ? await idBeforeTransaction(s.db, where.type.name) : undefined;
   const run = async (trx: Knex.Transaction) => {
     const q = new RecordQueries(trx);
     let id = options.id ?? idFirst;

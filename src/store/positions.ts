@@ -117,7 +117,7 @@ async function edgePosition(db: Db, key: string, edge: 'min' | 'max'): Promise<n
 
 async function siblingPositions(db: Db, key: string, offset: number, limit: number): Promise<number[]> {
   const query = db('records').where({ parent_key: key }).orderBy('position').offset(offset).limit(limit).select('position');
-  if (currentRead(db)) query.forUpdate();
+  if (onMysql(db)) query.forUpdate();
   const rows = await query;
   return rows.map((r: { position: number }) => Number(r.position));
 }

@@ -113,6 +113,18 @@ export function recordReads(db: Database): RecordGetter {
   };
 }
 
+/**
+ * An id for a create about to open its own transaction, taken before it where that matters:
+ * MySQL keeps the sequence's row locked until the transaction that bumped it ends, so taken
+ * inside, every create of a type waited for the one before it to commit; taken first, in a
+ * statement of its own, the row is locked for that statement (the id of a create that then fails
+ * is not reused, as with AUTO_INCREMENT). SQLite's writers queue for the store anyway, and an id
+ * taken outside would cost a second commit: undefined, the create takes it inside.
+ */
+export async function idBeforeTransaction(db: Database, type: string): Promise<number | undefined> {
+  return db.dialect === 'mysql' ? new RecordQueries(db.knex).nextId(type) : undefined;
+}
+
 export class RecordQueries implements RecordGetter {
   private statements: Promise<Statements> | undefined;
 
@@ -160,12 +172,12 @@ export class RecordQueries implements RecordGetter {
   }
 
   async insert(row: RecordRow): Promise<number> {
-    return (await (await this.st()).insert('records', { ...row })).lastInsertId;
+    return (await (await this.st()).insert('records', row)).lastInsertId;
   }
 
   /** Optimistic update: false when the stored lock_version is not `expectedLock`. */
   async update(rid: number, expectedLock: number, fields: Partial<RecordRow>): Promise<boolean> {
-    return (await (await this.st()).update('records', { ...fields }, { rid, lock_version: expectedLock })).changes === 1;
+    return (await (await this.st()).update('records', fields, { rid, lock_version: expectedLock })).changes === 1;
   }
 
   async get(type: string, id: number): Promise<RecordRow | undefined> {

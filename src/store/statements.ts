@@ -46,15 +46,16 @@ export class Statements {
   }
 
   /** INSERT of one row; its columns are the row's keys (never user input), so a shape of row is one statement. */
-  insert(table: string, row: Row): Promise<RunResult> {
+  insert(table: string, row: object): Promise<RunResult> {
     return this.insertMany(table, [row]);
   }
 
   /** One INSERT for rows of one shape (the first row's keys), at most 100 rows a statement. */
-  async insertMany(table: string, rows: Row[]): Promise<RunResult> {
+  async insertMany(table: string, objects: object[]): Promise<RunResult> {
     let changes = 0;
     let lastInsertId = 0;
-    if (!rows.length) return { changes, lastInsertId };
+    if (!objects.length) return { changes, lastInsertId };
+    const rows = objects as Row[];
     const columns = Object.keys(rows[0]);
     for (let i = 0; i < rows.length; i += 100) {
       const part = rows.slice(i, i + 100);
@@ -68,7 +69,8 @@ export class Statements {
   }
 
   /** UPDATE `table` SET the row's columns WHERE each of `where`'s columns equals its value. */
-  update(table: string, row: Row, where: Row): Promise<RunResult> {
+  update(table: string, fields: object, where: Row): Promise<RunResult> {
+    const row = fields as Row;
     const set = Object.keys(row);
     const match = Object.keys(where);
     return this.run(updateSql(table, set, match), [...set.map((c) => row[c] ?? null), ...match.map((c) => where[c] ?? null)]);

@@ -100,15 +100,22 @@ function nodeHooks(type: TypeInfo): TypeHooks {
         const root = await db('records').where({ uri }).first('json');
         roots.set(uri, root ? JSON.parse(root.json) : {});
       }
-      // Outside a transaction the furthest place a pass reached in each group is kept until the next write.
-      const kept = db === s.db.knex ? await untilNextWrite(s.db) : undefined;
+      // Outside a transaction the furthest place a pass reached in each group is kept until the next
+      // write; only passes over several siblings use it (a single record is one count).
+      const several = new Set(places.map((p: any) => p.parent_key)).size < places.length;
+      const kept = several && db === s.db.knex ? await untilNextWrite(s.db) : undefined;
+      let anchored = false;
       const anchors = kept && {
-        get: (key: string) => kept.get<RankAnchor>(`rank-anchor:${key}`),
+        get: (key: string) => {
+          const anchor = kept.get<RankAnchor>(`rank-anchor:${key}`);
+          anchored ||= anchor !== undefined;
+          return anchor;
+        },
         set: (key: string, anchor: RankAnchor) => kept.set(`rank-anchor:${key}`, anchor),
       };
       let positions = await logicalPositions(db, [...placeOfUri.values()], anchors);
       // A write committed meanwhile may have moved places an anchor counted: counted again from each group's start.
-      if (kept && (await committedChangeLogHead(s.db)) !== kept.head) positions = await logicalPositions(db, [...placeOfUri.values()]);
+      if (anchored && (await committedChangeLogHead(s.db)) !== kept!.head) positions = await logicalPositions(db, [...placeOfUri.values()]);
       for (const record of records) {
         const where = placeOfUri.get(record.uri);
         if (!where) continue;

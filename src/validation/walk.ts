@@ -52,7 +52,7 @@ export interface PropsPlan {
   warnIfMissing: string[];
   /** Properties filled in when absent (a default, or [] for an array). */
   defaulted: Array<[string, PropInfo]>;
-  /** Properties that reference records (their targets are checked and indexed as links). */
+  /** Properties that reference records and that a client sets (not read-only). */
   referencing: Array<[string, PropInfo]>;
 }
 
@@ -67,7 +67,7 @@ export function planOf(props: Record<string, PropInfo>): PropsPlan {
       enumerated: entries.filter(([, info]) => info.enumName),
       warnIfMissing: entries.filter(([, info]) => info.warnIfMissing).map(([name]) => name),
       defaulted: entries.filter(([name, info]) => name !== 'lock_version' && (info.default !== undefined || info.array)),
-      referencing: entries.filter(([name, info]) => info.refs && !info.readOnly && name !== 'repository'),
+      referencing: entries.filter(([, info]) => info.refs && !info.readOnly),
     };
     plans.set(props, plan);
   }
