@@ -1,7 +1,7 @@
 /**
  * Writes under load, for profiling (not part of make bench): a fresh store, a started server,
  * creates of accessions over 8 connections for BENCH_SECONDS, then a bulk load of archival
- * objects. WRITE_PROFILE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' gives the server's CPU
+ * objects (the server's peak RSS after it). WRITE_PROFILE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' gives the server's CPU
  * profile; WRITE_PROFILE_OUTPUT=1 prints the server's output at the end; DB_URL picks the store (a scratch SQLite file by default).
  */
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { accessionBody, agentFor, subjectsFor } from './data';
 import knexFactory from 'knex';
-import { describe, load, loop, startServer } from './lib';
+import { describe, load, loop, peakRssMb, startServer } from './lib';
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-profile-'));
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
       }
       await call('POST', `/repositories/${repo.id}/resources/${resource.id}/children`, { jsonmodel_type: 'archival_record_children', children });
     }
-    console.log(`bulk: ${Math.round(n / ((Date.now() - t) / 1000))} records/s`);
+    console.log(`bulk: ${Math.round(n / ((Date.now() - t) / 1000))} records/s; server peak RSS ${Math.round(peakRssMb(server.child.pid))} MB`);
   } finally {
     await server.stop();
     if (process.env.WRITE_PROFILE_OUTPUT) console.log(server.output());

@@ -29,6 +29,8 @@ export interface Config {
   oaiBaseUrl: string;
   /** OAI-PMH: records per ListRecords / ListIdentifiers page (oai_ead pages hold one finding aid). */
   oaiPageSize: number;
+  /** How far the heap may grow past the live data before V8 collects, in percent (src/services.ts); 0 is V8's own choice. */
+  heapGrowthPercent: number;
   /** Background jobs (imports): where uploaded files are kept, how many run at once, whether this process runs them. */
   jobs: { filesDir: string; concurrency: number; run: boolean; importMaxBytes: number; leaseMs: number };
   search: SearchConfig;
@@ -101,6 +103,12 @@ function positiveIntFrom(env: NodeJS.ProcessEnv, name: string, fallback: number,
   return n;
 }
 
+function nonNegativeIntFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const n = intFrom(env, name, fallback);
+  if (n < 0 || n > max) throw new Error(`${name} must be between 0 and ${max}, got ${n}`);
+  return n;
+}
+
 const DEFAULT_DB_URL = 'sqlite://./data/archive.db';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -112,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: intFrom(env, 'PORT', 8089),
     workers: positiveIntFrom(env, 'WORKERS', os.availableParallelism()),
+    heapGrowthPercent: nonNegativeIntFrom(env, 'HEAP_GROWTH_PERCENT', 30, 1000),
     dbUrl: env.DB_URL || DEFAULT_DB_URL,
     adminPassword: env.ADMIN_PASSWORD || 'admin',
     defaultPageSize,

@@ -156,6 +156,8 @@ describe(`request limits (${STORE})`, () => {
     assert.throws(() => loadConfig({ BODY_LIMIT_BYTES: '0' }), /BODY_LIMIT_BYTES must be between 1 and/);
     assert.throws(() => loadConfig({ MAX_RESOLVE_DEPTH: '26' }), /MAX_RESOLVE_DEPTH must be between 1 and 25, got 26/);
     assert.throws(() => loadConfig({ LOGIN_MAX_FAILURES: 'ten' }), /LOGIN_MAX_FAILURES must be an integer/);
+    assert.throws(() => loadConfig({ HEAP_GROWTH_PERCENT: '-5' }), /HEAP_GROWTH_PERCENT must be between 0 and 1000, got -5/);
+    assert.deepEqual([loadConfig({}).heapGrowthPercent, loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent], [30, 0], "30 by default; 0 leaves V8's own choice");
     const defaults = loadConfig({});
     assert.deepEqual(
       [defaults.bodyLimitBytes, defaults.maxUrlLength, defaults.maxJsonDepth, defaults.maxResolveDepth, defaults.loginMaxFailures, defaults.loginFailureWindowSeconds, defaults.trustProxy],
