@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { recordReads } from '../../src/store/records';
 import { createRepository, startTestApp, STORE, type TestApp } from '../helpers';
 
 describe(`reads beside a long write (${STORE})`, () => {
@@ -53,6 +55,34 @@ describe(`reads beside a long write (${STORE})`, () => {
     assert.equal(await writing, 'rolled back on purpose');
     const after = await t.http.get(uri).set(H);
     assert.equal(after.body.title, 'Committed title');
+  });
+
+  it("sees this process's writes at once, another process's from the next turn of the event loop", async () => {
+    const token = await t.adminToken();
+    const repo = await createRepository(t);
+    const created = await t.http.post(`/repositories/${repo}/accessions`).set({ 'X-ArchivesSpace-Session': token })
+      .send({ id_0: 'RW', id_1: '1', title: 'First', accession_date: '2020-01-01' });
+    const uri = `/repositories/${repo}/accessions/${created.body.id}`;
+    const db = t.services.db;
+    const reads = recordReads(db);
+    const title = async () => JSON.parse((await reads.get('accession', created.body.id))!.json).title;
+    const stored = (text: string) => JSON.stringify({ uri, title: text, jsonmodel_type: 'accession' });
+    // No await of a timer between these steps: on SQLite they run in one turn, where reads share a snapshot.
+    assert.equal(await title(), 'First');
+    await db.transaction((trx) => trx('records').where({ uri }).update({ json: stored('Committed') }));
+    assert.equal(await title(), 'Committed', 'a transaction of this process');
+    await db.knex('records').where({ uri }).update({ json: stored('Autocommitted') });
+    assert.equal(await title(), 'Autocommitted', 'a statement of this process outside a transaction');
+    if (STORE !== 'sqlite') return;
+    const other = new BetterSqlite3(path.join(dir, 'archive.db'));
+    try {
+      other.pragma('busy_timeout = 5000');
+      other.prepare('UPDATE records SET json = ? WHERE uri = ?').run(stored('Elsewhere'), uri);
+    } finally {
+      other.close();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(await title(), 'Elsewhere', 'another connection, from the next turn');
   });
 
   it('answers 404 for a record that does not exist, through the same path', async () => {
