@@ -3,7 +3,7 @@
  * accession linking two subjects and an agent, then GET of it and GET with resolve[] over 8
  * connections, each beside a bare Express 5 app answering the same bytes (the ratio make bench
  * reports). READ_PROFILE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' gives the server's CPU
- * profile; DB_URL picks the store (a scratch SQLite file by default).
+ * profile; READ_PROFILE_READS='one resolve' picks the reads; DB_URL picks the store (a scratch SQLite file by default).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,12 +33,13 @@ async function main(): Promise<void> {
     const agent = JSON.parse(await call('POST', '/agents/people', { names: [{ primary_name: 'P', name_order: 'inverted', sort_name: 'P' }] })).uri;
     const accession = JSON.parse(await call('POST', `/repositories/${repo.id}/accessions`, accessionBody('A', '1', 1, subjects, agent)));
     const one = `/repositories/${repo.id}/accessions/${accession.id}`;
-    for (const [what, url] of [['GET one', one], ['GET resolve[]', `${one}?resolve[]=subjects&resolve[]=linked_agents`]]) {
+    const reads = (process.env.READ_PROFILE_READS ?? 'one resolve').split(' ');
+    for (const [what, url] of [['one', one], ['resolve', `${one}?resolve[]=subjects&resolve[]=linked_agents`]].filter(([name]) => reads.includes(name))) {
       const express = await startExpressServer(await call('GET', url));
       try {
         const ours = await load(server.base + url, H);
         const bare = await load(express.base, {});
-        console.log(`${what}: ${describe(ours)}; ${(ours.rps / bare.rps).toFixed(2)} of bare Express (${bare.rps} op/s)`);
+        console.log(`GET ${what}: ${describe(ours)}; ${(ours.rps / bare.rps).toFixed(2)} of bare Express (${bare.rps} op/s)`);
       } finally {
         await express.stop();
       }

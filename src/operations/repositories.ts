@@ -1,4 +1,5 @@
 import { RecordQueries } from '../store/records';
+import { noteDeletion } from '../store/transaction-memo';
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import { REPOSITORY_TYPE } from '../registry';
@@ -41,5 +42,6 @@ async function deleteContainedRecords(trx: Knex.Transaction, s: Services, repoId
   for (const table of ['group_members', 'group_grants']) await trx(table).whereIn('group_rid', contained()).delete();
   await bumpAccessVersion(trx);
   await trx('records').where({ repo_id: repoId }).whereIn('type', scoped).delete();
+  noteDeletion();
   await new RecordQueries(trx).appendChanges(uris, 'delete', Date.now());
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { onMysql } from './connect';
 import { Statements } from './statements';
+import { transactionMemo } from './transaction-memo';
 
 /**
  * Gapped physical positions (trees-and-positions.md section 2). Siblings share a parent_key;
@@ -138,18 +139,22 @@ async function shiftFrom(db: Db, key: string, from: number): Promise<void> {
  */
 export async function place(db: Db, rid: number, rootUri: string, parentRid: number | null, index?: number, fresh = false): Promise<void> {
   const key = parentKey(rootUri, parentRid);
-  if (onMysql(db)) {
+  const memo = transactionMemo(db);
+  if (onMysql(db) && !memo?.lockedGroups.has(key)) {
     // Writers placing into the same sibling group queue on its parent row instead of racing.
     const parent = db('records');
     if (parentRid === null) parent.where({ uri: rootUri });
     else parent.where({ rid: parentRid });
     await parent.forUpdate().first('rid');
+    memo?.lockedGroups.add(key);
   }
   const st = await Statements.of(db);
   // Out of every sibling group first, so computing the new place never meets the old one.
   if (!fresh) await st.update('records', { parent_key: null, position: null }, { rid });
+  // Where this transaction appended last is still the end of the group (it holds the group, and
+  // a node leaving the group only leaves a gap): children written in order read the end once.
   const append = async () => {
-    const last = await edgePosition(db, key, 'max');
+    const last = memo?.lastPosition.get(key) ?? await edgePosition(db, key, 'max');
     return last === undefined ? 0 : last + STEP;
   };
   let position: number;
@@ -164,10 +169,13 @@ export async function place(db: Db, rid: number, rootUri: string, parentRid: num
     else if (right - left > 1) position = Math.floor((left + right) / 2);
     else {
       await shiftFrom(db, key, right);
+      memo?.lastPosition.delete(key);
       position = left + Math.floor(STEP / 2);
     }
   }
   await st.update('records', { parent_key: key, parent_rid: parentRid, position, root_uri: rootUri }, { rid });
+  const last = memo?.lastPosition.get(key);
+  if (memo && (index === undefined || (last !== undefined && position > last))) memo.lastPosition.set(key, position);
 }
 
 /** rids of every node below `rid` (children, their children...), deepest last. */

@@ -1,6 +1,7 @@
 import { Knex } from 'knex';
 import { type Database, isUniqueViolation, onMysql } from './connect';
 import { Statements } from './statements';
+import { noteDeletion, transactionMemo } from './transaction-memo';
 
 /** One row of the generic records table. `json` is the complete record as served. */
 export interface RecordRow {
@@ -193,15 +194,21 @@ export class RecordQueries implements RecordGetter {
 
   /** Type and repository of the records that exist among `uris` (no JSON: a cheap existence check). */
   async existing(uris: string[]): Promise<Array<{ uri: string; type: string; repo_id: number }>> {
-    const st = await this.st();
+    // Records this transaction already found (the same resource, parent and containers are linked from thousands of components).
+    const memo = transactionMemo(this.db);
+    const known = memo ? uris.flatMap((uri) => memo.existing.get(uri) ?? []) : [];
+    const asked = memo ? uris.filter((uri) => !memo.existing.has(uri)) : uris;
+    const st = asked.length ? await this.st() : undefined;
     const rows: Array<{ uri: string; type: string; repo_id: number }> = [];
     // Chunks of 50: one statement per list length up to 50, kept prepared.
-    for (let i = 0; i < uris.length; i += 50) {
-      const chunk = uris.slice(i, i + 50);
-      rows.push(...await st.all<{ uri: string; type: string; repo_id: number }>(
+    for (let i = 0; i < asked.length; i += 50) {
+      const chunk = asked.slice(i, i + 50);
+      rows.push(...await st!.all<{ uri: string; type: string; repo_id: number }>(
         `SELECT \`uri\`, \`type\`, \`repo_id\` FROM \`records\` WHERE \`uri\` IN (${chunk.map(() => '?').join(', ')})`, chunk));
     }
-    return rows.map((r) => ({ uri: r.uri, type: r.type, repo_id: Number(r.repo_id) }));
+    const found = rows.map((r) => ({ uri: r.uri, type: r.type, repo_id: Number(r.repo_id) }));
+    for (const row of found) memo?.existing.set(row.uri, row);
+    return known.concat(found);
   }
 
   /** Records that link to `uri` (from record_refs), other than the record itself. */
@@ -220,6 +227,7 @@ export class RecordQueries implements RecordGetter {
     await this.db('lookup_keys').where({ rid }).delete();
     await this.db('record_refs').where({ from_rid: rid }).delete();
     await this.db('records').where({ rid }).delete();
+    noteDeletion();
   }
 
   /** Replaces the record's unique keys; throws UniqueKeyTaken naming the first rule that clashes. */

@@ -16,22 +16,32 @@ type Row = Record<string, Value | undefined>;
  * entry) without Knex's query builder: Knex built and compiled each of them anew, about a tenth of
  * a create's CPU and a third of a bulk load's (profiles of bench/write-profile.ts). The SQL is
  * written once in text both stores read (backquoted names, `?` parameters) and kept per shape of
- * row; on SQLite inside a transaction it runs straight on the transaction's connection, whose
- * statements stay prepared (connect.ts); otherwise through knex.raw, in the pool's turn.
+ * row; inside a transaction it runs straight on the transaction's connection, where statements
+ * stay prepared (connect.ts on SQLite, mysql2's own cache on MySQL); otherwise through knex.raw,
+ * in the pool's turn.
  */
 export class Statements {
-  private constructor(private readonly knex: Knex | Knex.Transaction, private readonly conn: BetterSqlite3.Database | undefined) {}
+  private constructor(
+    private readonly knex: Knex | Knex.Transaction,
+    private readonly conn: BetterSqlite3.Database | undefined,
+    private readonly mysql: MysqlConnection | undefined,
+  ) {}
 
   static async of(db: Knex | Knex.Transaction): Promise<Statements> {
-    // Outside a transaction the pool's one SQLite connection may be inside someone else's: Knex queues for it.
-    const own = !onMysql(db) && (db as Knex.Transaction).isTransaction === true;
-    return new Statements(db, own ? ((await db.client.acquireConnection()) as BetterSqlite3.Database) : undefined);
+    // Outside a transaction the pool's connection may be inside someone else's: Knex queues for it.
+    if ((db as Knex.Transaction).isTransaction !== true) return new Statements(db, undefined, undefined);
+    const conn = await db.client.acquireConnection();
+    return onMysql(db) ? new Statements(db, undefined, conn as MysqlConnection) : new Statements(db, conn as BetterSqlite3.Database, undefined);
   }
 
   async run(sql: string, params: Value[]): Promise<RunResult> {
     if (this.conn) {
       const r = this.conn.prepare(sql).run(...params.map(sqliteValue));
       return { changes: r.changes, lastInsertId: Number(r.lastInsertRowid) };
+    }
+    if (this.mysql) {
+      const header = await execute<{ affectedRows: number; insertId: number }>(this.mysql, sql, params);
+      return { changes: Number(header.affectedRows ?? 0), lastInsertId: Number(header.insertId ?? 0) };
     }
     const result = await this.knex.raw(sql, params as Knex.RawBinding[]);
     // mysql2 answers [ResultSetHeader, fields]; better-sqlite3 through Knex, the statement's run() result.
@@ -41,6 +51,7 @@ export class Statements {
 
   async all<T>(sql: string, params: Value[]): Promise<T[]> {
     if (this.conn) return this.conn.prepare(sql).all(...params.map(sqliteValue)) as T[];
+    if (this.mysql) return execute<T[]>(this.mysql, sql, params);
     const result = await this.knex.raw(sql, params as Knex.RawBinding[]);
     return (onMysql(this.knex) ? result[0] : result) as T[];
   }
@@ -96,6 +107,23 @@ function insertSql(table: string, columns: string[], rows: number): string {
 function updateSql(table: string, set: string[], where: string[]): string {
   return kept(`u ${table} ${set.join(',')} ${where.join(',')}`, () =>
     `UPDATE \`${table}\` SET ${set.map((c) => `\`${c}\` = ?`).join(', ')} WHERE ${where.map((c) => `\`${c}\` = ?`).join(' AND ')}`);
+}
+
+/** The mysql2 connection a Knex transaction holds (callback API). */
+interface MysqlConnection {
+  execute(sql: string, params: unknown[], callback: (err: Error | null, result: unknown) => void): void;
+}
+
+/**
+ * On MySQL inside a transaction: a server-side prepared statement on the transaction's own
+ * connection (mysql2 keeps it per connection), without Knex's runner or client-side escaping.
+ * An import of 5,000 components spent a third of the server's CPU in Knex and mysql2's query path
+ * (bench/import-profile.ts); errors come as mysql2 raises them (code, errno), as through Knex.
+ */
+function execute<T>(conn: MysqlConnection, sql: string, params: Value[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    conn.execute(sql, params.map((v) => (typeof v === 'boolean' ? Number(v) : v ?? null)), (err, result) => (err ? reject(err) : resolve(result as T)));
+  });
 }
 
 /** better-sqlite3 binds no booleans (Knex turned them into 0 and 1). */

@@ -12,6 +12,8 @@ import { untilNextWrite } from '../store/until-next-write';
 interface NodeState {
   rootUri: string;
   parentUri?: string;
+  /** The parent's row id, read by beforeSave (it cannot change before afterSave, in the same transaction). */
+  parentRid?: number;
   position?: number;
   rehome: boolean;
 }
@@ -62,6 +64,7 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       delete body.position;
       delete body.ancestors;
       const rehome = !previous || previous[rootProperty]?.ref !== rootUri;
+      let parentRid: number | undefined;
       if (rehome && parentUri) {
         const parent = await rowOfUri(trx, parentUri);
         if (!parent || parent.type !== type.name) throw errors.missingLinkTarget(parentUri);
@@ -69,15 +72,15 @@ function nodeHooks(type: TypeInfo): TypeHooks {
           // The original fails with a 500 "Consistency check failed" here.
           throw errors.conflictOnSave({ [parentProperty]: [`must belong to the same ${rootProperty}: ${parentUri} is not in ${rootUri}`] });
         }
+        parentRid = Number(parent.rid);
       }
-      return { rootUri, parentUri, position, rehome } satisfies NodeState;
+      return { rootUri, parentUri, parentRid, position, rehome } satisfies NodeState;
     },
 
     async afterSave(trx, s, saved) {
       const st = saved.state as NodeState;
       if (st.rehome) {
-        const parentRid = st.parentUri ? Number((await rowOfUri(trx, st.parentUri)).rid) : null;
-        await place(trx, saved.rid, st.rootUri, parentRid, saved.created ? st.position : undefined, saved.created);
+        await place(trx, saved.rid, st.rootUri, st.parentRid ?? null, saved.created ? st.position : undefined, saved.created);
         if (!saved.created) await carrySubtree(trx, s, saved.rid, st.rootUri);
       } else if (st.position !== undefined) {
         const current = await placeOf(trx, saved.rid);

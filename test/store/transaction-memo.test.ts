@@ -1,0 +1,66 @@
+/**
+ * What a transaction keeps from its own reads (transaction-memo.ts) never outlives its truth:
+ * positions stay unique and in order when appends, front and middle inserts (with the shift of
+ * a crowded spot) mix in one transaction, and a record deleted in the transaction is no longer a
+ * link target there.
+ */
+import assert from 'node:assert/strict';
+import { sampleRecord } from '../fixtures';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
+import { createRecord, deleteRecord } from '../../src/operations/write';
+import { prepareRecord } from '../../src/validation';
+import type { Obj } from '../../src/json';
+
+describe(`what a transaction keeps from its own reads (${STORE})`, function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let repo: number;
+  let H: Record<string, string>;
+
+  before(async () => {
+    t = await startTestApp();
+    repo = await createRepository(t, 'MEMO');
+    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
+  });
+  after(async () => t.close());
+
+  const create = (trx: any, typeName: string, body: Obj) => {
+    const s = t.services;
+    const prepared = prepareRecord(s.registry, s.enums, typeName, body);
+    return createRecord(s, { username: 'admin' } as any, { type: s.registry.type(typeName), repoId: repo }, prepared.record, prepared.warnings, { trx });
+  };
+
+  it('appends, inserts at the front and into a crowded spot, then appends again: every sibling in its place', async () => {
+    const resource = (await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo))).body.uri as string;
+    const expected: string[] = [];
+    const child = (trx: any, title: string, position?: number) => {
+      if (position === undefined) expected.push(title);
+      else expected.splice(Math.min(position, expected.length), 0, title);
+      return create(trx, 'archival_object', { title, level: 'file', resource: { ref: resource }, ...(position === undefined ? {} : { position }) });
+    };
+    await t.services.db.transaction(async (trx) => {
+      for (let i = 0; i < 5; i++) await child(trx, `A${i}`);
+      await child(trx, 'Front', 0);
+      // Twelve at the same spot: the gap closes and the siblings after it are shifted up.
+      for (let i = 0; i < 12; i++) await child(trx, `M${i}`, 3);
+      await child(trx, 'Z0');
+      await child(trx, 'Z1');
+    });
+    const rows = await t.services.db.knex('records').where({ root_uri: resource }).whereNotNull('parent_key').orderBy('position').select('json');
+    assert.deepEqual(rows.map((r: any) => JSON.parse(r.json).title), expected);
+  });
+
+  it('a record deleted in the transaction is not a link target in it any more', async () => {
+    const s = t.services;
+    const subject = (await t.http.post('/subjects').set(H).send({ source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: `Memo ${Date.now()}`, term_type: 'topical', vocabulary: '/vocabularies/1' }] })).body;
+    const accession = (n: number) => ({ id_0: 'MEMO', id_1: `${Date.now()}-${n}`, title: `Links ${n}`, accession_date: '2020-01-01', subjects: [{ ref: subject.uri }] });
+    const outcome = await s.db.transaction(async (trx) => {
+      await create(trx, 'accession', accession(1));
+      await deleteRecord(s, { type: s.registry.type('subject') }, subject.id, { trx });
+      await create(trx, 'accession', accession(2));
+      return 'written';
+    }).catch((err: { body?: unknown }) => JSON.stringify(err.body));
+    assert.match(outcome, /subjects|not found|does not exist/i, `the second accession links a deleted subject: ${outcome}`);
+    assert.equal((await t.http.get(`/subjects/${subject.id}`).set(H)).status, 200, 'the transaction rolled back as a whole');
+  });
+});
