@@ -4,7 +4,8 @@ import type { Knex } from 'knex';
  * What a transaction learned from its own reads and may reuse until it ends, so that a file of
  * 20,000 components written in one transaction does not ask the store the same things 20,000
  * times (on MySQL each question is a round trip): which linked records exist, which sibling
- * groups' parents it holds locked, and the last position it gave in a sibling group.
+ * groups' parents it holds locked, the last position it gave in a sibling group, and on MySQL
+ * ids taken from a type's sequence several at a time.
  *
  * Why nothing kept can be wrong: while the transaction runs, no other writer changes what it
  * kept (SQLite has one writer; on MySQL the group's parent row is locked until the end, and a
@@ -21,6 +22,8 @@ export interface TransactionMemo {
   lockedGroups: Set<string>;
   /** Sibling group → the highest position in it, where place() appended last. */
   lastPosition: Map<string, number>;
+  /** Type → ids taken from its sequence by this transaction and not handed out yet (MySQL). */
+  ids: Map<string, { first: number; next: number; last: number }>;
   deletions: number;
   off: boolean;
 }
@@ -33,6 +36,10 @@ export function noteDeletion(): void {
   deletions++;
 }
 
+function emptyMemo(off: boolean): TransactionMemo {
+  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), ids: new Map(), deletions, off };
+}
+
 type Transactor = { isTransaction?: boolean; parentTransaction?: Transactor };
 
 /** The memo of `db` when it is a transaction that keeps one; undefined otherwise. */
@@ -43,12 +50,12 @@ export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | 
     for (let outer: Transactor | undefined = trx.parentTransaction; outer; outer = outer.parentTransaction) {
       const memo = memos.get(outer);
       if (memo) memo.off = true;
-      else memos.set(outer, { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), deletions, off: true });
+      else memos.set(outer, emptyMemo(true));
     }
     return undefined;
   }
   let memo = memos.get(trx);
-  if (!memo) memos.set(trx, (memo = { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), deletions, off: false }));
+  if (!memo) memos.set(trx, (memo = emptyMemo(false)));
   if (memo.off) return undefined;
   if (memo.deletions !== deletions) {
     memo.existing.clear();

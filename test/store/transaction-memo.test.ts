@@ -10,6 +10,8 @@ import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 import { createRecord, deleteRecord } from '../../src/operations/write';
 import { prepareRecord } from '../../src/validation';
 import type { Obj } from '../../src/json';
+import fs from 'node:fs';
+import { connect } from '../../src/store/connect';
 
 describe(`what a transaction keeps from its own reads (${STORE})`, function () {
   this.timeout(120_000);
@@ -48,6 +50,34 @@ describe(`what a transaction keeps from its own reads (${STORE})`, function () {
     });
     const rows = await t.services.db.knex('records').where({ root_uri: resource }).whereNotNull('parent_key').orderBy('position').select('json');
     assert.deepEqual(rows.map((r: any) => JSON.parse(r.json).title), expected);
+  });
+
+  it('ids taken in one transaction are distinct and rising, and the next create after it takes a higher one', async () => {
+    const s = t.services;
+    const made = await s.db.transaction(async (trx) => {
+      const ids: number[] = [];
+      for (let i = 0; i < 40; i++) ids.push((await create(trx, 'accession', { id_0: 'IDS', id_1: `${Date.now()}-${i}`, title: `Id ${i}`, accession_date: '2020-01-01' })).id);
+      return ids;
+    });
+    assert.deepEqual([...made].sort((a, b) => a - b), made, 'rising');
+    assert.equal(new Set(made).size, made.length, 'distinct');
+    const after = await t.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'IDS', id_1: `after-${Date.now()}`, title: 'After', accession_date: '2020-01-01' });
+    assert.equal(after.status, 200, after.text);
+    assert.ok(after.body.id > Math.max(...made), `${after.body.id} after ${Math.max(...made)}`);
+  });
+
+  it('reaches MySQL/MariaDB through its Unix socket with ?socket=', async function () {
+    const socket = '/run/mysqld/mysqld.sock';
+    if (STORE !== 'mariadb' || !fs.existsSync(socket)) this.skip();
+    const db = await connect(`mysql://root@localhost/art_socket_test?socket=${socket}`);
+    try {
+      assert.match(db.describe, /through \/run\/mysqld\/mysqld\.sock/);
+      const [rows] = await db.knex.raw('SELECT DATABASE() AS name');
+      assert.equal(rows[0].name, 'art_socket_test');
+      await db.knex.raw('DROP DATABASE art_socket_test');
+    } finally {
+      await db.close();
+    }
   });
 
   it('a record deleted in the transaction is not a link target in it any more', async () => {
