@@ -3,7 +3,7 @@
  * accession linking two subjects and an agent, then GET of it and GET with resolve[] over 8
  * connections, each beside a bare Express 5 app answering the same bytes (the ratio make bench
  * reports). READ_PROFILE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' gives the server's CPU
- * profile; READ_PROFILE_READS='one resolve' picks the reads; DB_URL picks the store (a scratch SQLite file by default).
+ * profile; READ_PROFILE_WORKERS the server's processes (1); READ_PROFILE_READS='one resolve' picks the reads; DB_URL picks the store (a scratch SQLite file by default).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'read-profile-'));
   const dbUrl = process.env.DB_URL ?? `sqlite://${dir}/store.db`;
   const nodeArgs = (process.env.READ_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const server = await startServer({ DB_URL: dbUrl }, nodeArgs);
+  const server = await startServer({ DB_URL: dbUrl, WORKERS: process.env.READ_PROFILE_WORKERS ?? '1' }, nodeArgs);
   try {
     const login = await (await fetch(`${server.base}/users/admin/login?password=admin`, { method: 'POST' })).json() as { session: string };
     const H = { 'X-ArchivesSpace-Session': login.session, 'content-type': 'application/json' };

@@ -333,6 +333,11 @@ async function benchWorkers(name: StoreName, env: Record<string, string>, passwo
   try {
     for (let i = 0; i < 100 && (server.output().match(/"msg":"listening"/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
     const c = await Client.login(server.base, password);
+    // The one-process figures were measured with the index caught up; the server before this one
+    // stopped with the EAD import's components still to index (a stop drains for 5 s at most),
+    // and indexing them would take one core from the measured requests.
+    const caughtUp = await c.drained(180);
+    log(`WORKERS=2: the index caught up ${caughtUp.seconds.toFixed(1)} s after listening${caughtUp.pending ? ` (${caughtUp.pending} still pending)` : ''}`);
     // Each process opens the index (loads its doc values) before it answers a search: measure
     // the steady state, after a few concurrent searches (spread over both processes) came back.
     const opened = process.hrtime.bigint();

@@ -8,6 +8,7 @@ import type { Obj } from '../json';
 import { fullTree, type TreeTypes } from './views';
 import { ancestorsOf, descendants, logicalPositions, place, placeOf, type RankAnchor } from '../store/positions';
 import { untilNextWrite } from '../store/until-next-write';
+import { Statements } from '../store/statements';
 
 interface NodeState {
   rootUri: string;
@@ -19,8 +20,11 @@ interface NodeState {
 }
 
 
-async function rowOfUri(db: Knex | Knex.Transaction, uri: string) {
-  return db('records').where({ uri }).first('rid', 'type', 'root_uri');
+/** A node's parent by URI; a fixed statement (statements.ts): every create of a tree node reads one. */
+async function rowOfUri(db: Knex | Knex.Transaction, uri: string): Promise<{ rid: number; type: string; root_uri: string | null } | undefined> {
+  const [row] = await (await Statements.of(db)).all<{ rid: number; type: string; root_uri: string | null }>(
+    'SELECT `rid`, `type`, `root_uri` FROM `records` WHERE `uri` = ? LIMIT 1', [uri]);
+  return row;
 }
 
 async function deleteRows(trx: Knex.Transaction, rids: number[]) {
