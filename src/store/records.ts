@@ -1,7 +1,7 @@
 import { Knex } from 'knex';
 import { type Database, isUniqueViolation, onMysql } from './connect';
 import { Statements } from './statements';
-import { noteDeletion, transactionMemo } from './transaction-memo';
+import { heldChanges, noteDeletion, transactionMemo } from './transaction-memo';
 
 /** One row of the generic records table. `json` is the complete record as served. */
 export interface RecordRow {
@@ -281,7 +281,10 @@ export class RecordQueries implements RecordGetter {
   }
 
   async appendChanges(records: Array<{ type: string; uri: string }>, op: 'upsert' | 'delete', atMs: number): Promise<void> {
-    await (await this.st()).insertMany('change_log', records.map((r) => ({ type: r.type, uri: r.uri, op, at_ms: atMs })));
+    const rows = records.map((r) => ({ type: r.type, uri: r.uri, op, at_ms: atMs }));
+    const held = heldChanges(this.db);
+    if (held) held.push(...rows);
+    else await (await this.st()).insertMany('change_log', rows);
   }
 
   async uriOf(rid: number): Promise<string | undefined> {

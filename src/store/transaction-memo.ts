@@ -5,7 +5,8 @@ import type { Knex } from 'knex';
  * 20,000 components written in one transaction does not ask the store the same things 20,000
  * times (on MySQL each question is a round trip): which linked records exist, which sibling
  * groups' parents it holds locked, the last position it gave in a sibling group, and on MySQL
- * ids taken from a type's sequence several at a time.
+ * ids taken from a type's sequence several at a time. It also holds back its change-log entries,
+ * written together just before it commits.
  *
  * Why nothing kept can be wrong: while the transaction runs, no other writer changes what it
  * kept (SQLite has one writer; on MySQL the group's parent row is locked until the end, and a
@@ -24,6 +25,12 @@ export interface TransactionMemo {
   lastPosition: Map<string, number>;
   /** Type → ids taken from its sequence by this transaction and not handed out yet (MySQL). */
   ids: Map<string, { first: number; next: number; last: number }>;
+  /**
+   * Change-log entries of the transaction, written as one statement per 100 when it is about to
+   * commit (Database.transaction does so, and only then are they held back here).
+   */
+  pendingChanges: Array<{ type: string; uri: string; op: string; at_ms: number }>;
+  holdChanges: boolean;
   deletions: number;
   off: boolean;
 }
@@ -37,7 +44,7 @@ export function noteDeletion(): void {
 }
 
 function emptyMemo(off: boolean): TransactionMemo {
-  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), ids: new Map(), deletions, off };
+  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), ids: new Map(), pendingChanges: [], holdChanges: false, deletions, off };
 }
 
 type Transactor = { isTransaction?: boolean; parentTransaction?: Transactor };
@@ -62,4 +69,31 @@ export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | 
     memo.deletions = deletions;
   }
   return memo;
+}
+
+/**
+ * The change-log entries of `trx` are held back until flushHeldChanges: for a transaction whose
+ * opener writes them before it commits (Database.transaction). A nested transaction writes its
+ * own at once; what the outer one held is still written at its end.
+ */
+export function holdChanges(trx: Knex.Transaction): void {
+  let memo = memos.get(trx);
+  if (!memo) memos.set(trx, (memo = emptyMemo(false)));
+  memo.holdChanges = true;
+}
+
+/** Where `db`'s change-log entries go for now: the held list of its transaction, or undefined (write them). */
+export function heldChanges(db: Knex | Knex.Transaction): TransactionMemo['pendingChanges'] | undefined {
+  const memo = memos.get(db);
+  return memo?.holdChanges ? memo.pendingChanges : undefined;
+}
+
+/** Takes what `trx` held back (the caller writes it), and holds no more. */
+export function releaseHeldChanges(trx: Knex.Transaction): TransactionMemo['pendingChanges'] {
+  const memo = memos.get(trx);
+  if (!memo) return [];
+  memo.holdChanges = false;
+  const held = memo.pendingChanges;
+  memo.pendingChanges = [];
+  return held;
 }

@@ -66,6 +66,26 @@ describe(`what a transaction keeps from its own reads (${STORE})`, function () {
     assert.ok(after.body.id > Math.max(...made), `${after.body.id} after ${Math.max(...made)}`);
   });
 
+  it("a transaction's change-log entries are written at its commit, in the order of its writes, and not at all when it fails", async () => {
+    const s = t.services;
+    const stamp = Date.now();
+    const uris = await s.db.transaction(async (trx) => {
+      const made: string[] = [];
+      for (let i = 0; i < 5; i++) made.push((await create(trx, 'accession', { id_0: 'LOG', id_1: `${stamp}-${i}`, title: `Log ${i}`, accession_date: '2020-01-01' })).uri);
+      return made;
+    });
+    const logged = await s.db.knex('change_log').whereIn('uri', uris).orderBy('seq').select('uri', 'op');
+    assert.deepEqual(logged, uris.map((uri) => ({ uri, op: 'upsert' })));
+    const failed = await s.db.transaction(async (trx) => {
+      await create(trx, 'accession', { id_0: 'LOG', id_1: `${stamp}-failed`, title: 'Rolled back', accession_date: '2020-01-01' });
+      throw new Error('refused on purpose');
+    }).catch((err: Error) => err.message);
+    assert.equal(failed, 'refused on purpose');
+    const uri = `/repositories/${repo}/accessions/`;
+    const strays = await s.db.knex('change_log').where('uri', 'like', `${uri}%`).andWhere('seq', '>', (await s.db.knex('change_log').whereIn('uri', uris).max('seq as m').first())!.m).select('uri');
+    assert.deepEqual(strays, [], 'nothing of the failed transaction is in the change log');
+  });
+
   it('reaches MySQL/MariaDB through its Unix socket with ?socket=', async function () {
     const socket = '/run/mysqld/mysqld.sock';
     if (STORE !== 'mariadb' || !fs.existsSync(socket)) this.skip();
