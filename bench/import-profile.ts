@@ -5,11 +5,9 @@
  * the store (a scratch SQLite file by default); IMPORT_PROFILE_NODE_ARGS go to the server's node.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import knexFactory from 'knex';
 import { generatedEad } from './import';
-import { startServer } from './lib';
+import { profileAgainstServer } from './lib';
 
 async function counters(dbUrl: string): Promise<Record<string, number>> {
   if (!dbUrl.startsWith('mysql://')) return {};
@@ -43,42 +41,29 @@ function mysqldPid(): number | undefined {
   return undefined;
 }
 
-async function main(): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-profile-'));
-  const dbUrl = process.env.DB_URL ?? `sqlite://${dir}/store.db`;
-  const n = Number(process.env.IMPORT_PROFILE_COMPONENTS ?? 5000);
-  const server = await startServer({ DB_URL: dbUrl }, (process.env.IMPORT_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean));
-  try {
-    const login = await (await fetch(`${server.base}/users/admin/login?password=admin`, { method: 'POST' })).json() as { session: string };
-    const H = { 'X-ArchivesSpace-Session': login.session };
-    const repo = await (await fetch(`${server.base}/repositories`, { method: 'POST', headers: { ...H, 'content-type': 'application/json' }, body: JSON.stringify({ repo_code: `I${Date.now()}`, name: 'Imports' }) })).json() as { id: number };
-    const form = new FormData();
-    form.append('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'ead_xml', filenames: ['profile.xml'] } }));
-    form.append('files[]', new Blob([generatedEad(n)], { type: 'application/xml' }), 'profile.xml');
-    const before = await counters(dbUrl);
-    const dbPid = dbUrl.startsWith('mysql://') ? mysqldPid() : undefined;
-    const cpuBefore = [cpuSeconds(server.child.pid), cpuSeconds(dbPid)];
-    const started = Date.now();
-    const submitted = await fetch(`${server.base}/repositories/${repo.id}/jobs_with_files`, { method: 'POST', headers: H, body: form });
-    const uri = (await submitted.json()).uri as string;
-    let job: { status: string };
-    for (;;) {
-      job = await (await fetch(`${server.base}${uri}`, { headers: H })).json() as { status: string };
-      if (['completed', 'failed', 'canceled'].includes(job.status)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const seconds = (Date.now() - started) / 1000;
-    const cpu = [cpuSeconds(server.child.pid) - cpuBefore[0], cpuSeconds(dbPid) - cpuBefore[1]];
-    const after = await counters(dbUrl);
-    const per = Object.entries(after).map(([k, v]) => `${k} ${((v - (before[k] ?? 0)) / n).toFixed(2)}`).join(', ');
-    console.log(`import ${job.status}: ${n} components in ${seconds.toFixed(1)} s, ${Math.round(n / seconds)} components/s; CPU per component: server ${Math.round((cpu[0] / n) * 1e6)} µs${dbPid ? `, mysqld ${Math.round((cpu[1] / n) * 1e6)} µs` : ''}${per ? `; per component: ${per}` : ''}`);
-  } finally {
-    await server.stop();
-    if (!process.env.DB_URL) fs.rmSync(dir, { recursive: true, force: true });
+const n = Number(process.env.IMPORT_PROFILE_COMPONENTS ?? 5000);
+profileAgainstServer('import-profile', {}, (process.env.IMPORT_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean), async (server, dbUrl) => {
+  const login = await (await fetch(`${server.base}/users/admin/login?password=admin`, { method: 'POST' })).json() as { session: string };
+  const H = { 'X-ArchivesSpace-Session': login.session };
+  const repo = await (await fetch(`${server.base}/repositories`, { method: 'POST', headers: { ...H, 'content-type': 'application/json' }, body: JSON.stringify({ repo_code: `I${Date.now()}`, name: 'Imports' }) })).json() as { id: number };
+  const form = new FormData();
+  form.append('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'ead_xml', filenames: ['profile.xml'] } }));
+  form.append('files[]', new Blob([generatedEad(n)], { type: 'application/xml' }), 'profile.xml');
+  const before = await counters(dbUrl);
+  const dbPid = dbUrl.startsWith('mysql://') ? mysqldPid() : undefined;
+  const cpuBefore = [cpuSeconds(server.child.pid), cpuSeconds(dbPid)];
+  const started = Date.now();
+  const submitted = await fetch(`${server.base}/repositories/${repo.id}/jobs_with_files`, { method: 'POST', headers: H, body: form });
+  const uri = (await submitted.json()).uri as string;
+  let job: { status: string };
+  for (;;) {
+    job = await (await fetch(`${server.base}${uri}`, { headers: H })).json() as { status: string };
+    if (['completed', 'failed', 'canceled'].includes(job.status)) break;
+    await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
+  const seconds = (Date.now() - started) / 1000;
+  const cpu = [cpuSeconds(server.child.pid) - cpuBefore[0], cpuSeconds(dbPid) - cpuBefore[1]];
+  const after = await counters(dbUrl);
+  const per = Object.entries(after).map(([k, v]) => `${k} ${((v - (before[k] ?? 0)) / n).toFixed(2)}`).join(', ');
+  console.log(`import ${job.status}: ${n} components in ${seconds.toFixed(1)} s, ${Math.round(n / seconds)} components/s; CPU per component: server ${Math.round((cpu[0] / n) * 1e6)} µs${dbPid ? `, mysqld ${Math.round((cpu[1] / n) * 1e6)} µs` : ''}${per ? `; per component: ${per}` : ''}`);
 });

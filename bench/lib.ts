@@ -2,6 +2,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -94,6 +95,28 @@ export async function startServer(env: Record<string, string>, nodeArgs: string[
   }
   await stop();
   throw new Error(`server did not start: ${output}`);
+}
+
+/**
+ * For the profiling scripts (read-profile, import-profile): the built server on DB_URL, or on a
+ * scratch SQLite file removed afterwards; `fn` gets the server and its store's URL. A failure is
+ * printed and the process exits with status 1.
+ */
+export function profileAgainstServer(name: string, env: Record<string, string>, nodeArgs: string[], fn: (server: Server, dbUrl: string) => Promise<void>): void {
+  (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
+    const dbUrl = process.env.DB_URL ?? `sqlite://${dir}/store.db`;
+    const server = await startServer({ DB_URL: dbUrl, ...env }, nodeArgs);
+    try {
+      await fn(server, dbUrl);
+    } finally {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  })().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
 }
 
 /** A one-line node process answering `body` on a free port, started with `code(port)`. */

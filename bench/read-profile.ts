@@ -5,52 +5,36 @@
  * reports). READ_PROFILE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' gives the server's CPU
  * profile; READ_PROFILE_WORKERS the server's processes (1); READ_PROFILE_READS='one resolve' picks the reads; DB_URL picks the store (a scratch SQLite file by default).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { accessionBody } from './data';
-import { describe, load, startExpressServer, startServer } from './lib';
+import { describe, load, profileAgainstServer, startExpressServer } from './lib';
 
-async function main(): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'read-profile-'));
-  const dbUrl = process.env.DB_URL ?? `sqlite://${dir}/store.db`;
-  const nodeArgs = (process.env.READ_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const server = await startServer({ DB_URL: dbUrl, WORKERS: process.env.READ_PROFILE_WORKERS ?? '1' }, nodeArgs);
-  try {
-    const login = await (await fetch(`${server.base}/users/admin/login?password=admin`, { method: 'POST' })).json() as { session: string };
-    const H = { 'X-ArchivesSpace-Session': login.session, 'content-type': 'application/json' };
-    const call = async (method: string, url: string, body?: unknown) => {
-      const res = await fetch(server.base + url, { method, headers: H, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-      return text;
-    };
-    const repo = JSON.parse(await call('POST', '/repositories', { repo_code: `R${Date.now()}`, name: 'Reads' }));
-    const subjects = [];
-    for (let i = 0; i < 2; i++) {
-      subjects.push(JSON.parse(await call('POST', '/subjects', { source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: `T${i}`, term_type: 'topical', vocabulary: '/vocabularies/1' }] })).uri);
-    }
-    const agent = JSON.parse(await call('POST', '/agents/people', { names: [{ primary_name: 'P', name_order: 'inverted', sort_name: 'P' }] })).uri;
-    const accession = JSON.parse(await call('POST', `/repositories/${repo.id}/accessions`, accessionBody('A', '1', 1, subjects, agent)));
-    const one = `/repositories/${repo.id}/accessions/${accession.id}`;
-    const reads = (process.env.READ_PROFILE_READS ?? 'one resolve').split(' ');
-    for (const [what, url] of [['one', one], ['resolve', `${one}?resolve[]=subjects&resolve[]=linked_agents`]].filter(([name]) => reads.includes(name))) {
-      const express = await startExpressServer(await call('GET', url));
-      try {
-        const ours = await load(server.base + url, H);
-        const bare = await load(express.base, {});
-        console.log(`GET ${what}: ${describe(ours)}; ${(ours.rps / bare.rps).toFixed(2)} of bare Express (${bare.rps} op/s)`);
-      } finally {
-        await express.stop();
-      }
-    }
-  } finally {
-    await server.stop();
-    if (!process.env.DB_URL) fs.rmSync(dir, { recursive: true, force: true });
+const nodeArgs = (process.env.READ_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+profileAgainstServer('read-profile', { WORKERS: process.env.READ_PROFILE_WORKERS ?? '1' }, nodeArgs, async (server) => {
+  const login = await (await fetch(`${server.base}/users/admin/login?password=admin`, { method: 'POST' })).json() as { session: string };
+  const H = { 'X-ArchivesSpace-Session': login.session, 'content-type': 'application/json' };
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(server.base + url, { method, headers: H, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+    return text;
+  };
+  const repo = JSON.parse(await call('POST', '/repositories', { repo_code: `R${Date.now()}`, name: 'Reads' }));
+  const subjects = [];
+  for (let i = 0; i < 2; i++) {
+    subjects.push(JSON.parse(await call('POST', '/subjects', { source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: `T${i}`, term_type: 'topical', vocabulary: '/vocabularies/1' }] })).uri);
   }
-}
-
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
+  const agent = JSON.parse(await call('POST', '/agents/people', { names: [{ primary_name: 'P', name_order: 'inverted', sort_name: 'P' }] })).uri;
+  const accession = JSON.parse(await call('POST', `/repositories/${repo.id}/accessions`, accessionBody('A', '1', 1, subjects, agent)));
+  const one = `/repositories/${repo.id}/accessions/${accession.id}`;
+  const reads = (process.env.READ_PROFILE_READS ?? 'one resolve').split(' ');
+  for (const [what, url] of [['one', one], ['resolve', `${one}?resolve[]=subjects&resolve[]=linked_agents`]].filter(([name]) => reads.includes(name))) {
+    const express = await startExpressServer(await call('GET', url));
+    try {
+      const ours = await load(server.base + url, H);
+      const bare = await load(express.base, {});
+      console.log(`GET ${what}: ${describe(ours)}; ${(ours.rps / bare.rps).toFixed(2)} of bare Express (${bare.rps} op/s)`);
+    } finally {
+      await express.stop();
+    }
+  }
 });
