@@ -97,8 +97,8 @@ function nodeHooks(type: TypeInfo): TypeHooks {
     },
 
     async decorate(db, s, records) {
-      // One query for the places of all records and one per distinct root; per record, only the
-      // sibling count and the ancestor chain (one recursive query) remain.
+      // One query for the places of all records, one per distinct root and one ancestor chain per
+      // distinct parent; the sibling counts come from one pass per sibling group.
       const places = await db('records').whereIn('uri', records.map((r) => r.uri)).whereNotNull('parent_key')
         .select('rid', 'uri', 'parent_rid', 'parent_key', 'position', 'root_uri');
       const placeOfUri = new Map(places.map((p: any) => [p.uri, { ...p, rid: Number(p.rid), position: Number(p.position) }]));
@@ -123,10 +123,16 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       let positions = await logicalPositions(db, [...placeOfUri.values()], anchors);
       // A write committed meanwhile may have moved places an anchor counted: counted again from each group's start.
       if (anchored && (await committedChangeLogHead(s.db)) !== kept!.head) positions = await logicalPositions(db, [...placeOfUri.values()]);
+      // Siblings share their chain of ancestors: one recursive query per parent, none at the top level
+      // (the indexer decorates a batch of children of one parent together).
+      const chains = new Map<number, Promise<Array<{ rid: number; uri: string; json: string }>>>();
       for (const record of records) {
         const where = placeOfUri.get(record.uri);
         if (!where) continue;
-        const chain = await ancestorsOf(db, where.rid);
+        const parentRid = where.parent_rid === null ? null : Number(where.parent_rid);
+        let pending = parentRid === null ? undefined : chains.get(parentRid);
+        if (parentRid !== null && !pending) chains.set(parentRid, (pending = ancestorsOf(db, where.rid)));
+        const chain = pending ? await pending : [];
         const steps = [...chain.map((c) => ({ uri: c.uri, record: JSON.parse(c.json) })), { uri: where.root_uri, record: roots.get(where.root_uri)! }];
         record.position = positions.get(where.rid);
         if (chain.length) record[parentProperty] = { ref: chain[0].uri };
