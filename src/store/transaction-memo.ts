@@ -72,9 +72,11 @@ export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | 
 }
 
 /**
- * The change-log entries of `trx` are held back until flushHeldChanges: for a transaction whose
+ * The change-log entries of `trx` are held back until releaseHeldChanges: for a transaction whose
  * opener writes them before it commits (Database.transaction). A nested transaction writes its
- * own at once; what the outer one held is still written at its end.
+ * own at once (so they may come before entries of the outer one written earlier: the indexer
+ * reads each record as it is at the end, whatever the order); what the outer one held is still
+ * written at its end.
  */
 export function holdChanges(trx: Knex.Transaction): void {
   let memo = memos.get(trx);

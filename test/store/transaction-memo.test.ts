@@ -112,5 +112,6 @@ describe(`what a transaction keeps from its own reads (${STORE})`, function () {
     }).catch((err: { body?: unknown }) => JSON.stringify(err.body));
     assert.match(outcome, /subjects|not found|does not exist/i, `the second accession links a deleted subject: ${outcome}`);
     assert.equal((await t.http.get(`/subjects/${subject.id}`).set(H)).status, 200, 'the transaction rolled back as a whole');
+    assert.equal((await s.db.knex('records').where({ type: 'accession' }).andWhere('json', 'like', '%"Links 1"%')).length, 0, 'with the record written before the deletion');
   });
 });
