@@ -141,7 +141,7 @@ export class RecordQueries implements RecordGetter {
 
   async nextId(type: string): Promise<number> {
     // On MySQL a transaction that creates many records of a type (an import, a batch of children)
-    // takes its ids in growing blocks (2, 4 … 64), one statement per block: ids left over when
+    // takes its ids in growing blocks (1, 2, 4 … 64), one statement per block: ids left over when
     // it ends are skipped, as those of a refused create are (README, ids on MySQL).
     const memo = onMysql(this.db) ? transactionMemo(this.db) : undefined;
     const block = memo?.ids.get(type);
