@@ -126,9 +126,6 @@ export async function idBeforeTransaction(db: Database, type: string): Promise<n
   return db.dialect === 'mysql' ? new RecordQueries(db.knex).nextId(type) : undefined;
 }
 
-/** The largest block of ids a transaction takes at once on MySQL (nextId). */
-const ID_BLOCK_MAX = 64;
-
 export class RecordQueries implements RecordGetter {
   private statements: Promise<Statements> | undefined;
 
@@ -140,18 +137,8 @@ export class RecordQueries implements RecordGetter {
   }
 
   async nextId(type: string): Promise<number> {
-    // On MySQL a transaction that creates many records of a type (an import, a batch of children)
-    // takes its ids in growing blocks (1, 2, 4 … 64), one statement per block: ids left over when
-    // it ends are skipped, as those of a refused create are (README, ids on MySQL).
-    const memo = onMysql(this.db) ? transactionMemo(this.db) : undefined;
-    const block = memo?.ids.get(type);
-    if (block && block.next <= block.last) return block.next++;
-    const size = block ? Math.min(ID_BLOCK_MAX, 2 * (block.last - block.first + 1)) : 1;
-    const next = await this.bumpId(type, size);
-    if (next !== undefined) {
-      memo?.ids.set(type, { first: next - size + 1, next: next - size + 2, last: next });
-      return next - size + 1;
-    }
+    const next = await this.bumpId(type);
+    if (next !== undefined) return next;
     try {
       await this.db('id_sequences').insert({ type, last_id: 1 });
       return 1;
@@ -162,24 +149,22 @@ export class RecordQueries implements RecordGetter {
     }
   }
 
-  /** Adds `by` to the type's sequence and returns the new value; undefined when the type has none yet. */
-  private async bumpId(type: string, by = 1): Promise<number | undefined> {
+  /** Adds one to the type's sequence and returns the new value; undefined when the type has none yet. */
+  private async bumpId(type: string): Promise<number | undefined> {
     const st = await this.st();
     // SQLite hands the new value back from the UPDATE itself (RETURNING); MySQL has no UPDATE … RETURNING.
     if (!onMysql(this.db)) {
-      const [row] = await st.all<{ last_id: number }>('UPDATE `id_sequences` SET `last_id` = `last_id` + ? WHERE `type` = ? RETURNING `last_id`', [by, type]);
+      const [row] = await st.all<{ last_id: number }>('UPDATE `id_sequences` SET `last_id` = `last_id` + 1 WHERE `type` = ? RETURNING `last_id`', [type]);
       return row ? Number(row.last_id) : undefined;
     }
     // LAST_INSERT_ID(expr) hands the new value back in the statement's own answer (its insert id):
     // no SELECT after the UPDATE.
-    const r = await st.run('UPDATE `id_sequences` SET `last_id` = LAST_INSERT_ID(`last_id` + ?) WHERE `type` = ?', [by, type]);
+    const r = await st.run('UPDATE `id_sequences` SET `last_id` = LAST_INSERT_ID(`last_id` + 1) WHERE `type` = ?', [type]);
     return r.changes ? r.lastInsertId : undefined;
   }
 
   /** Makes sure the next id handed out for `type` is above `id` (records created with a fixed id). */
   async reserveId(type: string, id: number): Promise<void> {
-    // A record with a fixed id may fall among ids this transaction took and has not handed out.
-    transactionMemo(this.db)?.ids.delete(type);
     const updated = await this.db('id_sequences').where({ type }).andWhere('last_id', '<', id).update({ last_id: id });
     if (!updated) {
       const exists = await this.db('id_sequences').where({ type }).first('type');

@@ -4,9 +4,8 @@ import type { Knex } from 'knex';
  * What a transaction learned from its own reads and may reuse until it ends, so that a file of
  * 20,000 components written in one transaction does not ask the store the same things 20,000
  * times (on MySQL each question is a round trip): which linked records exist, which sibling
- * groups' parents it holds locked, the last position it gave in a sibling group, and on MySQL
- * ids taken from a type's sequence several at a time. It also holds back its change-log entries,
- * written together just before it commits.
+ * groups' parents it holds locked, and the last position it gave in a sibling group. It also
+ * holds back its change-log entries, written together just before it commits.
  *
  * Why nothing kept can be wrong: while the transaction runs, no other writer changes what it
  * kept (SQLite has one writer; on MySQL the group's parent row is locked until the end, and a
@@ -23,8 +22,6 @@ export interface TransactionMemo {
   lockedGroups: Set<string>;
   /** Sibling group → the highest position in it, where place() appended last. */
   lastPosition: Map<string, number>;
-  /** Type → ids taken from its sequence by this transaction and not handed out yet (MySQL). */
-  ids: Map<string, { first: number; next: number; last: number }>;
   /**
    * Change-log entries of the transaction, written as one statement per 100 when it is about to
    * commit (Database.transaction does so, and only then are they held back here).
@@ -44,7 +41,7 @@ export function noteDeletion(): void {
 }
 
 function emptyMemo(off: boolean): TransactionMemo {
-  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), ids: new Map(), pendingChanges: [], holdChanges: false, deletions, off };
+  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), pendingChanges: [], holdChanges: false, deletions, off };
 }
 
 type Transactor = { isTransaction?: boolean; parentTransaction?: Transactor };
