@@ -40,8 +40,15 @@ export function noteDeletion(): void {
   deletions++;
 }
 
-function emptyMemo(off: boolean): TransactionMemo {
-  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), pendingChanges: [], holdChanges: false, deletions, off };
+function emptyMemo(): TransactionMemo {
+  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), pendingChanges: [], holdChanges: false, deletions, off: false };
+}
+
+/** The memo kept for `trx`, made on first use. */
+function memoFor(trx: object): TransactionMemo {
+  let memo = memos.get(trx);
+  if (!memo) memos.set(trx, (memo = emptyMemo()));
+  return memo;
 }
 
 type Transactor = { isTransaction?: boolean; parentTransaction?: Transactor };
@@ -51,15 +58,10 @@ export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | 
   const trx = db as unknown as Transactor;
   if (!trx.isTransaction) return undefined;
   if (trx.parentTransaction) {
-    for (let outer: Transactor | undefined = trx.parentTransaction; outer; outer = outer.parentTransaction) {
-      const memo = memos.get(outer);
-      if (memo) memo.off = true;
-      else memos.set(outer, emptyMemo(true));
-    }
+    for (let outer: Transactor | undefined = trx.parentTransaction; outer; outer = outer.parentTransaction) memoFor(outer).off = true;
     return undefined;
   }
-  let memo = memos.get(trx);
-  if (!memo) memos.set(trx, (memo = emptyMemo(false)));
+  const memo = memoFor(trx);
   if (memo.off) return undefined;
   if (memo.deletions !== deletions) {
     memo.existing.clear();
@@ -76,9 +78,7 @@ export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | 
  * written at its end.
  */
 export function holdChanges(trx: Knex.Transaction): void {
-  let memo = memos.get(trx);
-  if (!memo) memos.set(trx, (memo = emptyMemo(false)));
-  memo.holdChanges = true;
+  memoFor(trx).holdChanges = true;
 }
 
 /** Where `db`'s change-log entries go for now: the held list of its transaction, or undefined (write them). */

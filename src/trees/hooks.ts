@@ -125,14 +125,17 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       if (anchored && (await committedChangeLogHead(s.db)) !== kept!.head) positions = await logicalPositions(db, [...placeOfUri.values()]);
       // Siblings share their chain of ancestors: one recursive query per parent, none at the top level
       // (the indexer decorates a batch of children of one parent together).
-      const chains = new Map<number, Promise<Array<{ rid: number; uri: string; json: string }>>>();
+      const chains = new Map<string, ReturnType<typeof ancestorsOf>>();
+      const chainOf = (where: { rid: number; parent_rid: unknown }) => {
+        if (where.parent_rid === null) return Promise.resolve([]);
+        const key = String(where.parent_rid);
+        if (!chains.has(key)) chains.set(key, ancestorsOf(db, where.rid));
+        return chains.get(key)!;
+      };
       for (const record of records) {
         const where = placeOfUri.get(record.uri);
         if (!where) continue;
-        const parentRid = where.parent_rid === null ? null : Number(where.parent_rid);
-        let pending = parentRid === null ? undefined : chains.get(parentRid);
-        if (parentRid !== null && !pending) chains.set(parentRid, (pending = ancestorsOf(db, where.rid)));
-        const chain = pending ? await pending : [];
+        const chain = await chainOf(where);
         const steps = [...chain.map((c) => ({ uri: c.uri, record: JSON.parse(c.json) })), { uri: where.root_uri, record: roots.get(where.root_uri)! }];
         record.position = positions.get(where.rid);
         if (chain.length) record[parentProperty] = { ref: chain[0].uri };
