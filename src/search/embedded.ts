@@ -176,7 +176,20 @@ export class EmbeddedIndex implements SearchIndex {
   private readonly stmts = new Map<string, Database.Statement>();
 
   // What this process holds in memory, and how far it has followed the file.
+  /**
+   * Doc values of the fields a search has used since the index was opened, built from the file on
+   * first use (valueColumns): most of a catalogue's exact fields (identifiers, ref_ids, enumeration
+   * copies) are never filtered, sorted or faceted on, and every column costs memory per document.
+   */
   private readonly columns = new Map<string, Column>();
+  /**
+   * A column was built since this process last wrote: the fields searches use are kept in the
+   * file (meta `value_fields_used`) with the next write, so the next opener builds their columns
+   * at open rather than in its first searches.
+   */
+  private usedUnsaved = false;
+  /** Each distinct list of text field codes once (a few dozen lists serve every document). */
+  private readonly textCodeLists = new Map<string, string>();
   private readonly docOf = new Map<string, number>();
   private readonly uriOf: Array<string | undefined> = [];
   private readonly textCodesOf: Array<string | undefined> = [];
@@ -238,10 +251,56 @@ export class EmbeddedIndex implements SearchIndex {
   // -------------------------------------------------------------------------------------------
   // memory ↔ file
 
-  private column(field: string): Column {
-    let c = this.columns.get(field);
-    if (!c) this.columns.set(field, (c = new Column(codecFor(this.fields.kind(field)))));
-    return c;
+  /**
+   * The columns of these fields, those not yet held built from the file in one pass over its
+   * documents. A field no document was ever given has no column. Called between writes, when
+   * memory holds what the file holds (a search syncs first).
+   */
+  private valueColumns(fields: Iterable<string>): void {
+    const missing = new Map<number, Column>();
+    for (const field of fields) {
+      if (this.columns.has(field)) continue;
+      const code = this.knownValueCode(field);
+      if (code !== undefined) missing.set(code, new Column(codecFor(this.fields.kind(field))));
+    }
+    if (!missing.size) return;
+    const rows = this.stmt('SELECT id, vals FROM search_docs').raw(true);
+    for (const [id, packed] of rows.iterate() as IterableIterator<[number, string]>) {
+      const vals = JSON.parse(packed) as PackedValues;
+      for (let i = 0; i < vals.length; i += 2) {
+        const values = vals[i + 1];
+        missing.get(vals[i] as number)?.set(id, typeof values === 'string' ? [values] : (values as string[]));
+      }
+    }
+    for (const [code, column] of missing) this.columns.set(this.valueField(code), column);
+    this.usedUnsaved = true;
+  }
+
+  /** The fields whose columns an opener builds at once: those this or an earlier process used. */
+  private usedFields(): string[] {
+    const used = new Set(this.columns.keys());
+    try {
+      for (const field of JSON.parse(this.meta('value_fields_used') ?? '[]') as string[]) used.add(field);
+    } catch {
+      // Only a hint: a damaged value builds nothing ahead.
+    }
+    return [...used];
+  }
+
+  /** A held column, built first when a search has not used it yet (undefined: no document has the field). */
+  private valueColumn(field: string): Column | undefined {
+    this.valueColumns([field]);
+    return this.columns.get(field);
+  }
+
+  private knownValueCode(field: string): number | undefined {
+    if (!this.valueCodes.has(field)) {
+      const row = this.stmt('SELECT code FROM search_value_fields WHERE field = ?').get(field) as { code: number } | undefined;
+      if (!row) return undefined;
+      this.valueCodes.set(field, row.code);
+      this.valueFields[row.code] = field;
+    }
+    return this.valueCodes.get(field);
   }
 
   private setLive(doc: number, on: boolean): void {
@@ -292,22 +351,27 @@ export class EmbeddedIndex implements SearchIndex {
     this.cached.clear();
     this.docOf.set(uri, id);
     this.uriOf[id] = uri;
-    this.textCodesOf[id] = textCodes;
+    let codes = this.textCodeLists.get(textCodes);
+    if (codes === undefined) this.textCodeLists.set(textCodes, (codes = textCodes));
+    this.textCodesOf[id] = codes;
     this.setLive(id, true);
     if (this.boostOf[id] !== boost) {
       this.boostOf[id] = boost;
       this.scoreOrders = undefined;
     }
+    if (!this.columns.size) return;
     for (let i = 0; i < vals.length; i += 2) {
       const values = vals[i + 1];
-      this.column(this.valueField(vals[i] as number)).set(id, typeof values === 'string' ? [values] : (values as string[]));
+      this.columns.get(this.valueField(vals[i] as number))?.set(id, typeof values === 'string' ? [values] : (values as string[]));
     }
   }
 
   private loadAll(): void {
     this.cached.clear();
     this.scoreOrders = undefined;
+    const used = this.usedFields();
     this.columns.clear();
+    this.textCodeLists.clear();
     this.docOf.clear();
     this.uriOf.length = 0;
     this.textCodesOf.length = 0;
@@ -320,10 +384,11 @@ export class EmbeddedIndex implements SearchIndex {
         this.fieldCodes.set(row.field, row.code);
       }
       // Rows as arrays: no object per row for 100,000s of documents.
-      const rows = this.db.prepare('SELECT id, uri, boost, text_codes, vals FROM search_docs').raw(true);
-      for (const [id, uri, boost, codes, vals] of rows.iterate() as IterableIterator<[number, string, number, string, string]>) {
-        this.place(id, uri, boost, codes, JSON.parse(vals) as PackedValues);
+      const rows = this.db.prepare('SELECT id, uri, boost, text_codes FROM search_docs').raw(true);
+      for (const [id, uri, boost, codes] of rows.iterate() as IterableIterator<[number, string, number, string]>) {
+        this.place(id, uri, boost, codes, []);
       }
+      this.valueColumns(used);
       this.epoch = this.meta('epoch') ?? '';
       this.seenSeq = Number((this.stmt('SELECT MAX(seq) AS m FROM search_changes').get() as { m: number | null }).m ?? 0);
     })();
@@ -467,6 +532,10 @@ export class EmbeddedIndex implements SearchIndex {
         this.stmt('DELETE FROM search_changes WHERE seq <= ?').run(seq - CHANGES_KEPT);
         this.setMeta('changes_from', String(seq - CHANGES_KEPT + 1));
       }
+      if (this.usedUnsaved) {
+        this.setMeta('value_fields_used', JSON.stringify([...this.columns.keys()]));
+        this.usedUnsaved = false;
+      }
       this.setMeta('checkpoint', String(state.checkpoint));
       if (state.storeId) this.setMeta('store_id', state.storeId);
       if (typeof state.rebuiltTo === 'number') this.setMeta('rebuilt_to', String(state.rebuiltTo));
@@ -483,10 +552,12 @@ export class EmbeddedIndex implements SearchIndex {
   }
 
   async clear(storeId: string): Promise<void> {
+    const used = this.usedFields();
     this.db.transaction(() => {
       this.db.exec(`DELETE FROM search_docs; DELETE FROM search_bodies; DELETE FROM search_text; DELETE FROM search_meta; DELETE FROM search_changes;`);
       this.setMeta('store_id', storeId);
       this.setMeta('epoch', randomUUID());
+      this.setMeta('value_fields_used', JSON.stringify(used));
     })();
     this.loadAll();
   }
@@ -609,7 +680,7 @@ export class EmbeddedIndex implements SearchIndex {
       if (doc !== undefined) out.add(doc);
       return out;
     }
-    const column = this.columns.get(field);
+    const column = this.valueColumn(field);
     let docs = column ? column.docsWith(this.marks(column, { ...q, field }), this.bound) : this.none();
     if (q.kind === 'term' && !q.wildcard && this.fields.kind(field) === 'collated') {
       const phrase = ftsPhrase(q.value);
@@ -694,7 +765,7 @@ export class EmbeddedIndex implements SearchIndex {
           });
           return out;
         }
-        return this.columns.get(q.field)?.docsWithAny(this.bound) ?? this.none();
+        return this.valueColumn(q.field)?.docsWithAny(this.bound) ?? this.none();
       }
       case 'term':
       case 'range':
@@ -726,7 +797,7 @@ export class EmbeddedIndex implements SearchIndex {
       }
       return Array.from(hits, (doc) => out.get(doc) ?? null);
     }
-    const column = this.columns.get(key.field === 'id' ? 'uri' : key.field);
+    const column = this.valueColumn(key.field === 'id' ? 'uri' : key.field);
     if (!column) return Array.from(hits, () => null);
     const numeric = kind === 'int' || kind === 'date';
     const out = new Array<string | number | null>(hits.length);
@@ -751,7 +822,7 @@ export class EmbeddedIndex implements SearchIndex {
       return order;
     }
     const kind = this.fields.kind(key.field);
-    const column = this.columns.get(key.field === 'id' ? 'uri' : key.field);
+    const column = this.valueColumn(key.field === 'id' ? 'uri' : key.field);
     if (!column) return new SortOrder(new Int32Array(this.bound), 0);
     return column.sortOrder(key.desc, kind === 'int' || kind === 'date', this.bound);
   }
@@ -871,8 +942,9 @@ export class EmbeddedIndex implements SearchIndex {
   }
 
   private facet(field: string, r: SearchRequest, set: DocSet, total: number, hitsOf: () => Int32Array): Array<[string, number]> {
-    const column = this.columns.get(field === 'id' ? 'uri' : field);
-    if (!column || this.fields.kind(field) === 'text') return [];
+    if (this.fields.kind(field) === 'text') return [];
+    const column = this.valueColumn(field === 'id' ? 'uri' : field);
+    if (!column) return [];
     const perOrd = column.countIn(set, total, hitsOf);
     // Per value; a run of years counts for each year in it.
     const counts = new Map<string, number>();
@@ -901,6 +973,8 @@ export class EmbeddedIndex implements SearchIndex {
 
   async search(r: SearchRequest): Promise<SearchResult> {
     this.sync();
+    // Columns this search needs and no search used before, built in one pass.
+    this.valueColumns(valueFieldsOf(r, this.fields));
     const set = this.evaluate(and([r.query, ...r.filters])).and(this.live);
     const total = set.count();
     // The hits as a list only when a step needs one (a dense match's page and facets do not).
@@ -913,4 +987,24 @@ export class EmbeddedIndex implements SearchIndex {
     for (const field of r.facets) facets[field] = this.facet(field, r, set, total, hitsOf);
     return { total, docs, facets };
   }
+}
+
+/** The exact fields a search filters, sorts or facets on (those it may need doc values of). */
+function valueFieldsOf(r: SearchRequest, fields: FieldCatalogue): Set<string> {
+  const out = new Set<string>();
+  const add = (field: string) => {
+    if (field !== 'score' && fields.kind(field) !== 'text') out.add(field === 'id' ? 'uri' : field);
+  };
+  const walk = (q: Query): void => {
+    if (q.kind === 'and' || q.kind === 'or') q.items.forEach(walk);
+    else if (q.kind === 'not') walk(q.item);
+    // A uri is found through the documents' own uris, without the column, unless by a pattern or range.
+    else if (q.kind === 'exists' || (q.kind === 'term' && !q.wildcard)) {
+      if (q.field !== 'id' && q.field !== 'uri') add(q.field);
+    } else if (q.kind === 'term' || q.kind === 'range') add(q.field);
+  };
+  [r.query, ...r.filters].forEach(walk);
+  r.sort.forEach((key) => add(key.field));
+  r.facets.forEach(add);
+  return out;
 }
