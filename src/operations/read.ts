@@ -1,6 +1,6 @@
 import { errors } from '../errors';
 import type { Obj } from '../json';
-import { ListedRow, RecordQueries, recordReads, SORT_COLUMNS } from '../store/records';
+import { type ListedRow, type ListQuery, RecordQueries, recordReads, SORT_COLUMNS } from '../store/records';
 import { keptUntilNextWrite } from '../store/until-next-write';
 import type { Services, Where } from './context';
 import { decorateRecords, decoratesType, fetchRow, uriLoader } from './load';
@@ -65,32 +65,38 @@ async function rowsToJson(s: Services, rows: ListedRow[], o: ListOptions): Promi
   return Buffer.concat(parts);
 }
 
+/** The listed records as a JSON array: joined by the store where nothing is computed at read time and it can, else row by row. */
+async function listed(s: Services, where: Where, q: ListQuery, o: ListOptions): Promise<JsonBody> {
+  const records = new RecordQueries(s.db.knex);
+  const reader = o.resolve?.length || o.decorate || decoratesType(s, where.type.name) ? undefined : s.db.readConnection?.();
+  if (reader) return records.listTextOn(reader, q);
+  return rowsToJson(s, await records.list(q), o);
+}
+
 export async function listPage(s: Services, where: Where, page: number, pageSize: number, o: ListOptions): Promise<JsonBody> {
-  const q = new RecordQueries(s.db.knex);
   const base = listQuery(s, where, o);
   // The total is kept until the next write: paging through 100,000 records counts them once.
-  const [total, rows] = await Promise.all([
-    keptUntilNextWrite(s.db, `count:${JSON.stringify(base)}`, () => q.count(base)),
-    q.list({ ...base, limit: pageSize, offset: (page - 1) * pageSize }),
+  const [total, results] = await Promise.all([
+    keptUntilNextWrite(s.db, `count:${JSON.stringify(base)}`, () => new RecordQueries(s.db.knex).count(base)),
+    listed(s, where, { ...base, limit: pageSize, offset: (page - 1) * pageSize }, o),
   ]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
-  const results = await rowsToJson(s, rows, o);
   const head = `{"first_page":1,"last_page":${lastPage},"this_page":${page},"total":${total},"results":`;
   return typeof results === 'string' ? `${head}${results}}` : Buffer.concat([Buffer.from(head), results, Buffer.from('}')]);
 }
 
 export async function listIdSet(s: Services, where: Where, ids: number[], o: ListOptions): Promise<JsonBody> {
-  const rows = await new RecordQueries(s.db.knex).list({ ...listQuery(s, where, o), ids });
-  return rowsToJson(s, rows, o);
+  return listed(s, where, { ...listQuery(s, where, o), ids }, o);
 }
 
 export async function listAllIds(s: Services, where: Where, o: ListOptions): Promise<number[]> {
-  return new RecordQueries(s.db.knex).listIds(listQuery(s, where, o));
+  const records = new RecordQueries(s.db.knex);
+  const reader = s.db.readConnection?.();
+  return reader ? records.listIdsOn(reader, listQuery(s, where, o)) : records.listIds(listQuery(s, where, o));
 }
 
 /** Unlimited listings: every visible record, as a plain array. */
 export async function listAll(s: Services, where: Where, o: ListOptions): Promise<JsonBody> {
-  const rows = await new RecordQueries(s.db.knex).list(listQuery(s, where, o));
-  return rowsToJson(s, rows, o);
+  return listed(s, where, listQuery(s, where, o), o);
 }
 

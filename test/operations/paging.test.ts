@@ -34,6 +34,24 @@ describe(`pagination (${STORE})`, () => {
     assert.equal(big.body.results.length, 25);
   });
 
+  it('serves a listing with text outside ASCII whole, its length in bytes, as it serves the record', async () => {
+    const title = 'Fonds Émile Zoë: 北京 letters ✓';
+    const created = await t.http.post(list()).set(H).send({ id_0: 'UNICODE', title }).expect(200);
+    try {
+      const one = await t.http.get(`${list()}/${created.body.id}`).set(H).expect(200);
+      const page = await t.http.get(list()).query({ page: 1, page_size: 250 }).set(H).buffer(true).expect(200);
+      assert.equal(Number(page.headers['content-length']), Buffer.byteLength(page.text));
+      const listed = page.body.results.find((r: { uri: string }) => r.uri === one.body.uri);
+      assert.deepEqual(listed, one.body);
+      assert.equal(listed.title, title);
+      const set = await t.http.get(list()).query({ id_set: String(created.body.id) }).set(H).expect(200);
+      assert.equal(Number(set.headers['content-length']), Buffer.byteLength(set.text));
+      assert.deepEqual(set.body, [one.body]);
+    } finally {
+      await t.http.delete(`${list()}/${created.body.id}`).set(H).expect(200);
+    }
+  });
+
   it('answers an empty listing with last_page 1', async () => {
     const empty = await createRepository(t, 'EMPTY');
     const res = await t.http.get(`/repositories/${empty}/accessions`).query({ page: 1 }).set(H);

@@ -1,0 +1,45 @@
+/**
+ * Where the server's memory goes, for the peak RSS goal (not part of make bench): the built
+ * server on an existing store (DB_URL, e.g. one `BENCH_KEEP=1 make bench` kept; the admin's
+ * password MEMORY_PROFILE_PASSWORD, `admin` by default), then a few of the bench's reads under
+ * load, each followed by the process's peak and current RSS and the main thread's heap (from
+ * /system/info). MEMORY_PROFILE_STEPS picks them: search, get, list, all_ids (all by default).
+ */
+import { load, peakRssMb, profileAgainstServer } from './lib';
+
+const steps = (process.env.MEMORY_PROFILE_STEPS ?? 'search get list all_ids').split(' ').filter(Boolean);
+if (!process.env.DB_URL) throw new Error('DB_URL: the store to profile (a kept bench store)');
+
+function currentRssMb(pid: number | undefined): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+profileAgainstServer('memory-profile', {}, [], async (server) => {
+  const password = process.env.MEMORY_PROFILE_PASSWORD ?? 'admin';
+  const login = await (await fetch(`${server.base}/users/admin/login?password=${password}`, { method: 'POST' })).json() as { session: string };
+  const H = { 'X-ArchivesSpace-Session': login.session };
+  const pid = server.child.pid;
+  const report = async (what: string) => {
+    const info = await (await fetch(`${server.base}/system/info`, { headers: H })).json() as { memory?: NodeJS.MemoryUsage };
+    const m = info.memory;
+    const mb = (n?: number) => ((n ?? 0) / 1e6).toFixed(0);
+    console.log(`${what.padEnd(10)} peak ${peakRssMb(pid).toFixed(0)} MB, now ${currentRssMb(pid).toFixed(0)} MB; main thread heap ${mb(m?.heapUsed)} of ${mb(m?.heapTotal)} MB, buffers ${mb(m?.arrayBuffers)} MB`);
+  };
+  const repos = await (await fetch(`${server.base}/repositories`, { headers: H })).json() as Array<{ uri: string }>;
+  const repo = repos[0].uri;
+  await report('started');
+  const urls: Record<string, string> = {
+    search: `${repo}/search?q=batch42&facet[]=primary_type&facet[]=subjects&page=1`,
+    get: `${repo}/accessions/4242`,
+    list: `${repo}/accessions?page=200&page_size=250`,
+    all_ids: `${repo}/accessions?all_ids=true`,
+  };
+  for (const step of steps) {
+    const stats = await load(server.base + urls[step], H);
+    await report(`${step} (${stats.rps} req/s)`);
+  }
+});
