@@ -66,3 +66,12 @@ export function childBody(i: number, resourceUri: string): Obj {
     notes: [{ jsonmodel_type: 'note_multipart', type: 'scopecontent', publish: true, subnotes: [{ jsonmodel_type: 'note_text', content: `Letters about the society's ${['finances', 'meetings', 'building', 'members'][i % 4]}.` }] }],
   };
 }
+
+/** A client's body for a resource (a collection to load children under). */
+export function resourceBody(id0: string, title: string): Obj {
+  return {
+    id_0: id0, title, level: 'collection', finding_aid_language: 'eng', finding_aid_script: 'Latn', publish: true,
+    dates: [{ date_type: 'inclusive', label: 'creation', begin: '1850', end: '1900' }],
+    extents: [{ portion: 'whole', number: '40', extent_type: 'linear_feet' }], lang_materials: [{ language_and_script: { language: 'eng' } }],
+  };
+}

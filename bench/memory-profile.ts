@@ -3,11 +3,13 @@
  * server on an existing store (DB_URL, e.g. one `BENCH_KEEP=1 make bench` kept; the admin's
  * password MEMORY_PROFILE_PASSWORD, `admin` by default), then a few of the bench's reads under
  * load, each followed by the process's peak and current RSS and the main thread's heap (from
- * /system/info). MEMORY_PROFILE_STEPS picks them: search, get, list, all_ids (all by default).
+ * /system/info). MEMORY_PROFILE_STEPS picks them: search, get, list, all_ids, bulk (archival
+ * objects through POST …/children, 500 per request for 15 s, then until the index caught up).
  */
+import { childBody, resourceBody } from './data';
 import { load, peakRssMb, profileAgainstServer } from './lib';
 
-const steps = (process.env.MEMORY_PROFILE_STEPS ?? 'search get list all_ids').split(' ').filter(Boolean);
+const steps = (process.env.MEMORY_PROFILE_STEPS ?? 'search get list all_ids bulk').split(' ').filter(Boolean);
 if (!process.env.DB_URL) throw new Error('DB_URL: the store to profile (a kept bench store)');
 
 function currentRssMb(pid: number | undefined): number {
@@ -38,8 +40,31 @@ profileAgainstServer('memory-profile', {}, [], async (server) => {
     list: `${repo}/accessions?page=200&page_size=250`,
     all_ids: `${repo}/accessions?all_ids=true`,
   };
+  const post = async (url: string, body: unknown) => {
+    const res = await fetch(server.base + url, { method: 'POST', headers: { ...H, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<{ id: number; uri: string }>;
+  };
   for (const step of steps) {
-    const stats = await load(server.base + urls[step], H);
-    await report(`${step} (${stats.rps} req/s)`);
+    if (step !== 'bulk') {
+      const stats = await load(server.base + urls[step], H);
+      await report(`${step} (${stats.rps} req/s)`);
+      continue;
+    }
+    const resource = await post(`${repo}/resources`, resourceBody(`MP${Date.now()}`, 'Memory profile'));
+    let loaded = 0;
+    const until = Date.now() + 15_000;
+    while (Date.now() < until) {
+      const children = Array.from({ length: 500 }, (_, i) => childBody(loaded + i, resource.uri));
+      await post(`${resource.uri}/children`, { jsonmodel_type: 'archival_record_children', children });
+      loaded += 500;
+    }
+    await report(`bulk (${loaded} loaded)`);
+    for (let i = 0; i < 120; i++) {
+      const health = await (await fetch(`${server.base}/health`)).json() as { queue?: { pending?: number } };
+      if (!health.queue?.pending) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await report('indexed');
   }
 });

@@ -21,7 +21,7 @@ import { closeServices, openServices } from '../src/services';
 import { connect } from '../src/store/connect';
 import { parentKey, STEP } from '../src/store/positions';
 import type { Obj } from '../src/json';
-import { accessionBody, AGENTS, agentFor, childBody, storedAccession, SUBJECTS, subjectsFor } from './data';
+import { accessionBody, AGENTS, agentFor, childBody, resourceBody, storedAccession, SUBJECTS, subjectsFor } from './data';
 import { benchOaiHarvest } from './oai';
 import { benchEadExport } from './ead';
 import { benchImport } from './import';
@@ -190,13 +190,6 @@ interface Fixture {
   treeResource: { id: number; uri: string };
 }
 
-function resourceBody(id0: string, title: string): Obj {
-  return {
-    id_0: id0, title, level: 'collection', finding_aid_language: 'eng', finding_aid_script: 'Latn', publish: true,
-    dates: [{ date_type: 'inclusive', label: 'creation', begin: '1850', end: '1900' }],
-    extents: [{ portion: 'whole', number: '40', extent_type: 'linear_feet' }], lang_materials: [{ language_and_script: { language: 'eng' } }],
-  };
-}
 
 /** What the data set is cloned from, created through the API: linked records, one accession, two resources. */
 async function createFixture(c: Client): Promise<Fixture> {
