@@ -26,10 +26,13 @@ profileAgainstServer('memory-profile', {}, [], async (server) => {
   const H = { 'X-ArchivesSpace-Session': login.session };
   const pid = server.child.pid;
   const report = async (what: string) => {
-    const info = await (await fetch(`${server.base}/system/info`, { headers: H })).json() as { memory?: NodeJS.MemoryUsage };
+    const info = await (await fetch(`${server.base}/system/info`, { headers: H })).json() as {
+      memory?: NodeJS.MemoryUsage; search_info?: { thread_memory?: Record<string, number> };
+    };
     const m = info.memory;
+    const t = info.search_info?.thread_memory;
     const mb = (n?: number) => ((n ?? 0) / 1e6).toFixed(0);
-    console.log(`${what.padEnd(10)} peak ${peakRssMb(pid).toFixed(0)} MB, now ${currentRssMb(pid).toFixed(0)} MB; main thread heap ${mb(m?.heapUsed)} of ${mb(m?.heapTotal)} MB, buffers ${mb(m?.arrayBuffers)} MB`);
+    console.log(`${what.padEnd(10)} peak ${peakRssMb(pid).toFixed(0)} MB, now ${currentRssMb(pid).toFixed(0)} MB; main thread heap ${mb(m?.heapUsed)} of ${mb(m?.heapTotal)} MB, buffers ${mb(m?.arrayBuffers)} MB; index thread heap ${mb(t?.heap_used)} of ${mb(t?.heap_total)} MB, external ${mb(t?.external)} MB`);
   };
   const repos = await (await fetch(`${server.base}/repositories`, { headers: H })).json() as Array<{ uri: string }>;
   const repo = repos[0].uri;

@@ -43,11 +43,12 @@ export async function updateActiveEdits(s: Services, body: unknown): Promise<Obj
 export async function systemInfo(s: Services, version: string): Promise<Obj> {
   const db = await databaseVersion(s.db);
   const index = s.search ? await s.search.index.state().catch(() => undefined) : undefined;
+  const indexMemory = await s.search?.index.memory?.().catch(() => undefined);
   return {
     version, node_version: process.version, host_os: os.platform(), host_cpu: os.arch(), cpus: os.cpus().length,
     uptime_seconds: Math.round(process.uptime()), memory: process.memoryUsage(),
     db_info: { product: db.product, version: db.version, location: s.db.describe },
-    search_info: s.search ? { adapter: s.search.index.kind, checkpoint: index?.checkpoint ?? null } : null,
+    search_info: s.search ? { adapter: s.search.index.kind, checkpoint: index?.checkpoint ?? null, ...(indexMemory ? { thread_memory: indexMemory } : {}) } : null,
     jobs_info: { runs_here: s.config.jobs.run, concurrency: s.config.jobs.concurrency },
   };
 }

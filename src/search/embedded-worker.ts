@@ -4,6 +4,7 @@
  * long search or a reindex, and a reindex builds the next documents while the last are written.
  */
 import path from 'node:path';
+import v8 from 'node:v8';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { SearchDoc } from './documents';
 import { EmbeddedIndex, prepareDocument } from './embedded';
@@ -12,7 +13,7 @@ import type { IndexState, SearchIndex, SearchRequest, SearchResult } from './por
 
 interface Call {
   id: number;
-  method: 'state' | 'apply' | 'applyPrepared' | 'search' | 'clear' | 'count' | 'dump' | 'uris' | 'close';
+  method: 'state' | 'apply' | 'applyPrepared' | 'search' | 'clear' | 'count' | 'dump' | 'uris' | 'close' | 'memory';
   args: unknown[];
 }
 
@@ -22,13 +23,19 @@ if (parentPort && workerData?.embeddedIndex) {
   const port = parentPort;
   port.on('message', async (call: Call) => {
     try {
-      const result = await (index[call.method] as (...a: unknown[]) => Promise<unknown>).apply(index, call.args);
+      const result = call.method === 'memory' ? threadMemory() : await (index[call.method] as (...a: unknown[]) => Promise<unknown>).apply(index, call.args);
       port.postMessage({ id: call.id, result });
       if (call.method === 'close') port.close();
     } catch (err) {
       port.postMessage({ id: call.id, error: (err as Error).message });
     }
   });
+}
+
+/** This thread's JavaScript heap, in bytes (the process's memoryUsage() tells only the main thread's). */
+function threadMemory(): Record<string, number> {
+  const h = v8.getHeapStatistics();
+  return { heap_used: h.used_heap_size, heap_total: h.total_heap_size, external: h.external_memory };
 }
 
 /** The SearchIndex port of an EmbeddedIndex living in a worker thread. */
@@ -108,6 +115,9 @@ export class EmbeddedIndexWorker implements SearchIndex {
   }
   uris(): Promise<string[]> {
     return this.call('uris');
+  }
+  memory(): Promise<Record<string, number>> {
+    return this.call('memory');
   }
   async close(): Promise<void> {
     if (this.exited) return;

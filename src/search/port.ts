@@ -57,5 +57,7 @@ export interface SearchIndex {
   /** Every document's uri and json, for checks that the index matches the store. */
   dump(): Promise<Array<{ uri: string; json: string }>>;
   uris(): Promise<string[]>;
+  /** The memory of the index's own thread, where it has one (GET /system/info). */
+  memory?(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
