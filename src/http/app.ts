@@ -133,7 +133,8 @@ function parseMultipart(req: Request): Promise<NonNullable<Call['form']>> {
     parser.on('file', (_name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => form.files.push({ filename: info.filename || 'upload', data: Buffer.concat(chunks) }));
+      // A file of one chunk (the body arrives whole) is a view of the body, not a copy of megabytes.
+      stream.on('end', () => form.files.push({ filename: info.filename || 'upload', data: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) }));
     });
     parser.on('error', (err) => reject(errors.unparsableBody((err as Error).message)));
     parser.on('close', () => resolve(form));
