@@ -193,6 +193,12 @@ function handlerFor(s: Services, endpoint: Endpoint) {
   };
 }
 
+/** Whether the request sent a body to read (a declared length of 0 is none: nothing to wait for). */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 /** Stage: the request's id (a caller's or proxy's kept when it looks like one, so logs line up across hops) and its log line. */
 function tagRequest(s: Services, req: Request, res: Response): void {
   const given = req.headers['x-request-id'];
@@ -242,23 +248,32 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
   app.set('trust proxy', s.config.trustProxy);
   app.set('query parser', (text: string) => qs.parse(text, { arrayLimit: 1000, parameterLimit: 10000, depth: 3 }));
 
-  // The stages every request passes before routing, in one middleware (each Express layer costs a match and a call).
+  const findRoute = routeGroups(endpoints.map((endpoint) => ({
+    method: endpoint.method, path: endpoint.path, handler: handlerFor(s, endpoint),
+    // Uploads (multipart rows) may be as large as IMPORT_MAX_BYTES allows; every other body BODY_LIMIT_BYTES.
+    bodyLimit: endpoint.multipart ? s.config.jobs.importMaxBytes + 1024 * 1024 : s.config.bodyLimitBytes,
+  })));
+  const bodyReaders = new Map<number, ReturnType<typeof express.raw>>();
+  const readBody = (limit: number) => {
+    let reader = bodyReaders.get(limit);
+    if (!reader) bodyReaders.set(limit, (reader = express.raw({ type: () => true, limit })));
+    return reader;
+  };
+
+  // The stages of every request, in one middleware (each Express layer costs a match and a call):
+  // request id, headers, URL checks, session, routing, the body (only where one was sent), the row's handler.
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     tagRequest(s, req, res);
     securityHeaders(res);
     checkUrlLength(s.config, req);
     collapseSlashes(req);
     await openSession(s, req, res);
-    next();
+    const route = findRoute(req);
+    if (!route) return next();
+    const handle = () => Promise.resolve(route.handler(req, res, next)).catch(next);
+    if (!hasBody(req)) return handle();
+    readBody(route.bodyLimit)(req, res, (err?: unknown) => (err ? next(err) : handle()));
   });
-
-  // Uploads (multipart rows) may be as large as IMPORT_MAX_BYTES allows; every other body BODY_LIMIT_BYTES.
-  for (const endpoint of endpoints.filter((e) => e.multipart)) {
-    app[endpoint.method](endpoint.path, express.raw({ type: () => true, limit: s.config.jobs.importMaxBytes + 1024 * 1024 }));
-  }
-  app.use(express.raw({ type: () => true, limit: s.config.bodyLimitBytes }));
-
-  app.use(routeGroups(endpoints.map((endpoint) => ({ method: endpoint.method, path: endpoint.path, handler: handlerFor(s, endpoint) }))));
 
   app.use(() => {
     throw errors.routeNotFound();

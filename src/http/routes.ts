@@ -5,15 +5,18 @@
  * path matches answers. Each row's path is compiled once by path-to-regexp with the options
  * Express's router gives a route under strict, case-sensitive routing, so what matches and the
  * parameters' decoding (a malformed escape is a 400) are Express's; what is saved is a router,
- * a layer and a route dispatch per request.
+ * a layer and a route dispatch per request. The row is found before the body is read, so the
+ * body is read only up to the row's own limit.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
 
 export interface Route {
   method: string;
   path: string;
   handler: RequestHandler;
+  /** The largest request body the row reads, in bytes. */
+  bodyLimit: number;
 }
 
 interface Shape {
@@ -45,7 +48,10 @@ function decodeParam(value: string): string {
   }
 }
 
-export function routeGroups(routes: Route[]): RequestHandler {
+/** The row that answers a request, its path parameters set on the request; undefined when none does. */
+export type RouteFinder = (req: Request) => Route | undefined;
+
+export function routeGroups(routes: Route[]): RouteFinder {
   for (const route of routes) {
     if (/[*{(?]/.test(route.path)) throw new Error(`route ${route.path}: only :name parameters are supported`);
   }
@@ -65,7 +71,7 @@ export function routeGroups(routes: Route[]): RequestHandler {
     return KEYED.every((i) => isParam(shape.segments[i]) || shape.segments[i] === segments[i]);
   };
 
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req: Request) => {
     const method = req.method.toLowerCase();
     const path = req.path;
     const segments = path.split('/').slice(1);
@@ -81,8 +87,8 @@ export function routeGroups(routes: Route[]): RequestHandler {
       const found = shape.matches(path);
       if (!found) continue;
       req.params = found.params;
-      return Promise.resolve(shape.route.handler(req, res, next)).catch(next);
+      return shape.route;
     }
-    next();
+    return undefined;
   };
 }
