@@ -6,13 +6,12 @@
  * the same transaction (bumpAccessVersion, access-version.ts), and each request reads that row once, emptying what is
  * kept when it moved. One small read instead of three per request; nothing is ever stale.
  */
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { Database } from '../store/connect';
 import { REPOSITORY_TYPE } from '../registry';
 import { Grants, loadGrants } from './grants';
-import { findSession, Session, TOUCH_INTERVAL_MS } from './sessions';
+import { digest, findSession, Session, TOUCH_INTERVAL_MS } from './sessions';
 
 /** Bounds on what is kept, so that a flood of distinct tokens cannot grow the process. */
 const MAX_KEPT = 10_000;
@@ -27,6 +26,8 @@ export class AccessCache {
   private readonly grants = new Map<string, Promise<Grants>>();
   private readonly repositories = new Set<number>();
   private readonly memos = new Map<string, Promise<unknown>>();
+  /** Tokens' hashes (the store keeps only hashes; a request's token is hashed once per process, not per request). */
+  private readonly hashes = new Map<string, string>();
 
   /**
    * Reads the version row; whatever was kept under another version is dropped. Once per request,
@@ -49,6 +50,11 @@ export class AccessCache {
     return new AccessView(this, knex);
   }
 
+  /** @internal */ hashOf(token: string) {
+    let hash = this.hashes.get(token);
+    if (hash === undefined) bounded(this.hashes).set(token, (hash = digest(token)));
+    return hash;
+  }
   /** @internal */ keptSession(hash: string) { return this.sessions.get(hash); }
   /** @internal */ keepSession(hash: string, s: KeptSession) { bounded(this.sessions).set(hash, s); }
   /** @internal */ keptGrants(username: string, load: () => Promise<Grants>) {
@@ -88,7 +94,7 @@ export class AccessView {
    * decides, as without the cache.
    */
   async session(config: Config, token: string): Promise<Session> {
-    const hash = crypto.createHash('sha256').update(token).digest('hex');
+    const hash = this.cache.hashOf(token);
     const kept = this.cache.keptSession(hash);
     const now = Date.now();
     if (kept) {

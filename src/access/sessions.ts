@@ -12,7 +12,8 @@ export interface Session {
   lastActiveMs?: number;
 }
 
-function digest(token: string): string {
+/** What the store keeps of a session token. */
+export function digest(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
 

@@ -102,7 +102,7 @@ export function recordReads(db: Database): RecordGetter {
   const conn = db.readConnection?.();
   if (!conn) return new RecordQueries(db.knex);
   return {
-    get: async (type, id) => normalise(conn.prepare('SELECT * FROM records WHERE type = ? AND id = ? LIMIT 1').get(type, id)),
+    get: async (type, id) => flagsOf(conn.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE type = ? AND id = ? LIMIT 1`).get(type, id) as RecordRow | undefined),
     getByUris: async (uris) => {
       const rows: unknown[] = [];
       // One statement per list length up to 50 (the connection keeps them prepared), then chunks.
@@ -356,6 +356,18 @@ export class RecordQueries implements RecordGetter {
 /** Knex's bindings as better-sqlite3 takes them (Knex's own runner turns booleans into 0 and 1 too). */
 function sqliteBindings(bindings: readonly unknown[]): unknown[] {
   return bindings.map((b) => (typeof b === 'boolean' ? Number(b) : b));
+}
+
+/** RecordRow's columns (a record's tree place and keys are not read with it). */
+const ROW_COLUMNS = 'rid, type, id, repo_id, uri, json, lock_version, create_time_ms, system_mtime_ms, user_mtime_ms, suppressed, hidden';
+
+/** A row better-sqlite3 read (its integers are numbers already): only the flags made booleans, in place. */
+function flagsOf(row: RecordRow | undefined): RecordRow | undefined {
+  if (row) {
+    row.suppressed = !!row.suppressed;
+    row.hidden = !!row.hidden;
+  }
+  return row;
 }
 
 function normalise(row: any): RecordRow | undefined {
