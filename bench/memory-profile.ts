@@ -1,10 +1,12 @@
 /**
  * Where the server's memory goes, for the peak RSS goal (not part of make bench): the built
- * server on an existing store (DB_URL, e.g. one `BENCH_KEEP=1 make bench` kept; the admin's
- * password MEMORY_PROFILE_PASSWORD, `admin` by default), then a few of the bench's reads under
- * load, each followed by the process's peak and current RSS and the main thread's heap (from
- * /system/info). MEMORY_PROFILE_STEPS picks them: search, get, list, all_ids, bulk (archival
- * objects through POST …/children, 500 per request for 15 s, then until the index caught up).
+ * server on an existing store (DB_URL, e.g. one `BENCH_KEEP=1 make bench` kept) as
+ * MEMORY_PROFILE_USER with MEMORY_PROFILE_PASSWORD (both `admin` by default; a kept store's admin
+ * has a random password: `archive-records create-user profiler --admin --password …` makes a
+ * user), then some of the bench's workloads, each followed by the process's peak and current RSS
+ * and the heaps of the main thread and the index thread (from /system/info).
+ * MEMORY_PROFILE_STEPS picks them: search, get, list, all_ids, bulk (archival objects through
+ * POST …/children, 500 per request for 15 s, then until the index caught up).
  */
 import { childBody, resourceBody } from './data';
 import { load, peakRssMb, profileAgainstServer } from './lib';
@@ -22,7 +24,8 @@ function currentRssMb(pid: number | undefined): number {
 
 profileAgainstServer('memory-profile', {}, [], async (server) => {
   const password = process.env.MEMORY_PROFILE_PASSWORD ?? 'admin';
-  const login = await (await fetch(`${server.base}/users/admin/login?password=${password}`, { method: 'POST' })).json() as { session: string };
+  const user = process.env.MEMORY_PROFILE_USER ?? 'admin';
+  const login = await (await fetch(`${server.base}/users/${user}/login?password=${encodeURIComponent(password)}`, { method: 'POST' })).json() as { session: string };
   const H = { 'X-ArchivesSpace-Session': login.session };
   const pid = server.child.pid;
   const report = async (what: string) => {
