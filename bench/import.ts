@@ -9,7 +9,7 @@ import { log, peakRssMb, record } from './lib';
 export const IMPORT_COMPONENTS = Number(process.env.BENCH_IMPORT_COMPONENTS ?? 20_000);
 
 /** A finding aid of `n` components: series of 100 files, each with a date, an extent and a container. */
-export function generatedEad(n: number): string {
+export function generatedEad(n: number, unitid = 'BENCH-IMPORT'): string {
   const parts: string[] = [];
   for (let s = 0; s * 100 < n; s++) {
     const files = Math.min(100, n - s * 100 - 1);
@@ -21,14 +21,14 @@ export function generatedEad(n: number): string {
     }
     parts.push('</c01>');
   }
-  return `<?xml version="1.0" encoding="UTF-8"?><ead xmlns="urn:isbn:1-931666-22-9"><eadheader><eadid>bench</eadid><filedesc><titlestmt><titleproper>Bench import</titleproper></titlestmt></filedesc></eadheader>`
-    + `<archdesc level="collection"><did><unittitle>Bench import</unittitle><unitid>BENCH-IMPORT</unitid><unitdate normal="1900/1990">1900-1990</unitdate>`
+  return `<?xml version="1.0" encoding="UTF-8"?><ead xmlns="urn:isbn:1-931666-22-9"><eadheader><eadid>${unitid.toLowerCase()}</eadid><filedesc><titlestmt><titleproper>Bench import</titleproper></titlestmt></filedesc></eadheader>`
+    + `<archdesc level="collection"><did><unittitle>Bench import</unittitle><unitid>${unitid}</unitid><unitdate normal="1900/1990">1900-1990</unitdate>`
     + `<physdesc><extent>${Math.ceil(n / 100)} linear feet</extent></physdesc><langmaterial><language langcode="eng">English</language></langmaterial></did>`
     + `<dsc>${parts.join('')}</dsc></archdesc></ead>`;
 }
 
-export async function benchImport(base: string, store: string, pid: number | undefined, repo: string, headers: Record<string, string>): Promise<void> {
-  const xml = generatedEad(IMPORT_COMPONENTS);
+export async function benchImport(base: string, store: string, pid: number | undefined, repo: string, headers: Record<string, string>, unitid?: string): Promise<void> {
+  const xml = generatedEad(IMPORT_COMPONENTS, unitid);
   const rssBefore = Math.round(peakRssMb(pid));
   const form = new FormData();
   form.append('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'ead_xml', filenames: ['bench.xml'] } }));

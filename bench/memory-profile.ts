@@ -6,9 +6,11 @@
  * user), then some of the bench's workloads, each followed by the process's peak and current RSS
  * and the heaps of the main thread and the index thread (from /system/info).
  * MEMORY_PROFILE_STEPS picks them: search, get, list, all_ids, bulk (archival objects through
- * POST …/children, 500 per request for 15 s, then until the index caught up).
+ * POST …/children, 500 per request for 15 s, then until the index caught up), import (the bench's
+ * EAD import through a job).
  */
 import { childBody, resourceBody } from './data';
+import { benchImport } from './import';
 import { load, peakRssMb, profileAgainstServer } from './lib';
 
 const steps = (process.env.MEMORY_PROFILE_STEPS ?? 'search get list all_ids bulk').split(' ').filter(Boolean);
@@ -51,7 +53,21 @@ profileAgainstServer('memory-profile', {}, [], async (server) => {
     if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<{ id: number; uri: string }>;
   };
+  const indexed = async () => {
+    for (let i = 0; i < 120; i++) {
+      const health = await (await fetch(`${server.base}/health`)).json() as { queue?: { pending?: number } };
+      if (!health.queue?.pending) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await report('indexed');
+  };
   for (const step of steps) {
+    if (step === 'import') {
+      await benchImport(server.base, 'profile', pid, repo, H, `MP-${Date.now()}`);
+      await report('import');
+      await indexed();
+      continue;
+    }
     if (step !== 'bulk') {
       const stats = await load(server.base + urls[step], H);
       await report(`${step} (${stats.rps} req/s)`);
@@ -66,11 +82,6 @@ profileAgainstServer('memory-profile', {}, [], async (server) => {
       loaded += 500;
     }
     await report(`bulk (${loaded} loaded)`);
-    for (let i = 0; i < 120; i++) {
-      const health = await (await fetch(`${server.base}/health`)).json() as { queue?: { pending?: number } };
-      if (!health.queue?.pending) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    await report('indexed');
+    await indexed();
   }
 });
