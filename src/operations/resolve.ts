@@ -37,7 +37,8 @@ export interface ResolveOptions {
 
 /**
  * resolve[] (pagination-and-resolve.md section 5): for "a::b::c" every link under a property
- * named "a" gets `_resolved`, then "b" is sought inside those, and so on. One batch per level.
+ * named "a" gets `_resolved`, then "b" is sought inside those, and so on. One batch for every
+ * path's first level, then one per deeper level.
  * The HTTP layer refuses paths deeper than MAX_RESOLVE_DEPTH; maxDepth only guards other callers.
  */
 export async function resolveLinks(records: Obj[], paths: string[], load: UriLoader, o: ResolveOptions = {}): Promise<void> {
@@ -45,19 +46,35 @@ export async function resolveLinks(records: Obj[], paths: string[], load: UriLoa
   // A loaded record may be attached as it is (one object under every link to it) only where
   // nothing writes into it: no deeper level of any path, and a caller that only reads the result.
   const shared = o.readOnly === true && !paths.some((p) => p.includes('::'));
-  for (const path of paths) {
-    let scope: unknown[] = records;
-    for (const name of path.split('::').slice(0, maxDepth)) {
+  const steps = paths.map((path) => path.split('::').slice(0, maxDepth));
+  // Every path's first level is found in the records as they are, before any is resolved: a
+  // resolved record comes as its own GET returns it, without links of its own resolved (only
+  // `a::b` goes into what `a` resolved). One batch for all of them.
+  const first = steps.map((names) => {
+    const links: Obj[] = [];
+    findLinks(records, names[0], links);
+    return links;
+  });
+  await attach(first.flat(), load, shared);
+  for (let i = 0; i < steps.length; i++) {
+    let scope: Obj[] = first[i];
+    for (const name of steps[i].slice(1)) {
+      if (!scope.length) break;
       const links: Obj[] = [];
       findLinks(scope, name, links);
-      if (!links.length) break;
-      const targets = await load([...new Set(links.map((l) => l.ref as string))]);
-      for (const link of links) {
-        const target = targets.get(link.ref);
-        // Otherwise each link gets its own copy so deeper levels resolve per position.
-        if (target && !link._resolved) link._resolved = shared ? target : structuredClone(target);
-      }
+      await attach(links, load, shared);
       scope = links;
     }
+  }
+}
+
+/** Gives each link its target's record (`shared`: the loaded object itself, else a copy per link). */
+async function attach(links: Obj[], load: UriLoader, shared: boolean): Promise<void> {
+  if (!links.length) return;
+  const targets = await load([...new Set(links.map((l) => l.ref as string))]);
+  for (const link of links) {
+    const target = targets.get(link.ref as string);
+    // Otherwise each link gets its own copy so deeper levels resolve per position.
+    if (target && !link._resolved) link._resolved = shared ? target : structuredClone(target);
   }
 }

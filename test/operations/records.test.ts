@@ -406,6 +406,30 @@ describe(`generic record API (${STORE})`, () => {
       const again = await t.http.get(acc.body.uri).query({ 'resolve[]': 'subjects' }).set(auth());
       assert.equal(again.body.subjects[0]._resolved.terms[0].term, 'Edited');
       assert.equal(again.body.subjects[0]._resolved.lock_version, 1);
+      // Each path resolves the record's own links: a resolved record comes as its own GET returns
+      // it, whatever other paths the request names and in whichever order (and a kept linked record is never written into).
+      const resource = await t.http.post(`/repositories/${repo}/resources`).set(auth()).send({
+        id_0: 'RESRES', title: 'Resolved papers', level: 'collection', subjects: [{ ref: subject.body.uri }],
+        dates: [{ date_type: 'single', label: 'creation', begin: '1900' }], extents: [{ portion: 'whole', number: '1', extent_type: 'linear_feet' }],
+        lang_materials: [{ language_and_script: { language: 'eng' } }], finding_aid_language: 'eng', finding_aid_script: 'Latn',
+      });
+      assert.equal(resource.status, 200, resource.text);
+      const ao = await t.http.post(`/repositories/${repo}/archival_objects`).set(auth()).send({
+        title: 'A file', level: 'file', resource: { ref: resource.body.uri }, subjects: [{ ref: subject.body.uri }],
+      });
+      assert.equal(ao.status, 200, ao.text);
+      for (const order of [['resource', 'subjects'], ['subjects', 'resource']]) {
+        const both = await t.http.get(ao.body.uri).query({ 'resolve[]': order }).set(auth());
+        assert.equal(both.status, 200, both.text);
+        assert.equal(both.body.subjects[0]._resolved.uri, subject.body.uri, order.join());
+        assert.equal(both.body.resource._resolved.uri, resource.body.uri, order.join());
+        assert.equal(both.body.resource._resolved.subjects[0]._resolved, undefined, order.join());
+      }
+      const own = await t.http.get(ao.body.uri).query({ 'resolve[]': 'resource' }).set(auth());
+      assert.deepEqual(own.body.resource._resolved.subjects, [{ ref: subject.body.uri }]);
+      const deeper = await t.http.get(ao.body.uri).query({ 'resolve[]': 'resource::subjects' }).set(auth());
+      assert.equal(deeper.body.resource._resolved.subjects[0]._resolved.uri, subject.body.uri);
+      assert.equal(deeper.body.subjects[0]._resolved, undefined);
       const scalar = await t.http.get(acc.body.uri).query({ resolve: 'subjects' }).set(auth());
       assert.equal(scalar.status, 400);
       assert.deepEqual(scalar.body.error.resolve, [
