@@ -318,21 +318,15 @@ export class Indexer {
     const indexedTypes = new Set(types);
     // Documents this run wrote: only the others are checked against the store at the end.
     const written = new Set<string>();
-    // Along the primary key alone: filtering on type in SQL makes the engine walk the type index
-    // and sort every remaining row for each page (quadratic in the store's size).
-    const readPage = (after: number): Promise<Array<{ rid: number; type: string; uri: string; json: string; hidden: unknown }>> => {
-      // One promise (a Knex builder runs its query again each time it is awaited).
-      const read = Promise.resolve(this.s.db.knex('records').where('rid', '>', after).orderBy('rid').limit(page).select('rid', 'type', 'uri', 'json', 'hidden'));
-      // Awaited on the next turn of the loop; a failure then fails the rebuild, not the process.
-      read.catch(() => undefined);
-      return read;
-    };
-    let nextPage = readPage(lastRid);
     for (;;) {
-      const rows = await nextPage;
+      // Along the primary key alone: filtering on type in SQL makes the engine walk the type index
+      // and sort every remaining row for each page (quadratic in the store's size).
+      const rows = await this.s.db.knex('records')
+        .where('rid', '>', lastRid)
+        .orderBy('rid')
+        .limit(page)
+        .select('rid', 'type', 'uri', 'json', 'hidden');
       if (!rows.length) break;
-      // The next page is read (a round trip to a MySQL server) while this one is built.
-      nextPage = readPage(Number(rows[rows.length - 1].rid));
       const byType = new Map<string, Obj[]>();
       let taken = 0;
       for (const row of rows) {
