@@ -80,11 +80,14 @@ describe(`WORKERS=2: two server processes on one port (${STORE})`, function () {
     assert.equal([...pids].filter((p) => p !== '?').length, 2, `answered by ${[...pids].join(', ')}`);
     // The search index is one for both: what either wrote is found (the indexer's lease holder hears of every commit).
     let hits = 0;
+    let answer: unknown;
     for (let i = 0; i < 50 && hits < 12; i++) {
-      hits = (await request(server.base, 'GET', `/repositories/${repo.body.id}/search?page=1&q=Accession&type[]=accession`, admin)).body.total_hits;
+      const found = await request(server.base, 'GET', `/repositories/${repo.body.id}/search?page=1&q=Accession&type[]=accession`, admin);
+      answer = { status: found.status, body: found.body };
+      hits = found.body.total_hits;
       if (hits < 12) await sleep(100);
     }
-    assert.equal(hits, 12);
+    assert.equal(hits, 12, JSON.stringify(answer));
   });
 
   it('a permission removed or a session ended through one process holds in the other at once', async () => {
