@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import knexFactory from 'knex';
-import { generatedEad } from './import';
+import { generatedEad, runImportJob } from './import';
 import { profileAgainstServer } from './lib';
 
 async function counters(dbUrl: string): Promise<Record<string, number>> {
@@ -46,21 +46,12 @@ profileAgainstServer('import-profile', {}, (process.env.IMPORT_PROFILE_NODE_ARGS
   const login = await (await fetch(`${server.base}/users/admin/login?password=admin`, { method: 'POST' })).json() as { session: string };
   const H = { 'X-ArchivesSpace-Session': login.session };
   const repo = await (await fetch(`${server.base}/repositories`, { method: 'POST', headers: { ...H, 'content-type': 'application/json' }, body: JSON.stringify({ repo_code: `I${Date.now()}`, name: 'Imports' }) })).json() as { id: number };
-  const form = new FormData();
-  form.append('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'ead_xml', filenames: ['profile.xml'] } }));
-  form.append('files[]', new Blob([generatedEad(n)], { type: 'application/xml' }), 'profile.xml');
+  const xml = generatedEad(n);
   const before = await counters(dbUrl);
   const dbPid = dbUrl.startsWith('mysql://') ? mysqldPid() : undefined;
   const cpuBefore = [cpuSeconds(server.child.pid), cpuSeconds(dbPid)];
   const started = Date.now();
-  const submitted = await fetch(`${server.base}/repositories/${repo.id}/jobs_with_files`, { method: 'POST', headers: H, body: form });
-  const uri = (await submitted.json()).uri as string;
-  let job: { status: string };
-  for (;;) {
-    job = await (await fetch(`${server.base}${uri}`, { headers: H })).json() as { status: string };
-    if (['completed', 'failed', 'canceled'].includes(job.status)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const { job } = await runImportJob(server.base, `/repositories/${repo.id}`, H, xml);
   const seconds = (Date.now() - started) / 1000;
   const cpu = [cpuSeconds(server.child.pid) - cpuBefore[0], cpuSeconds(dbPid) - cpuBefore[1]];
   const after = await counters(dbUrl);

@@ -27,21 +27,25 @@ export function generatedEad(n: number, unitid = 'BENCH-IMPORT'): string {
     + `<dsc>${parts.join('')}</dsc></archdesc></ead>`;
 }
 
-export async function benchImport(base: string, store: string, pid: number | undefined, repo: string, headers: Record<string, string>, unitid?: string): Promise<void> {
-  const xml = generatedEad(IMPORT_COMPONENTS, unitid);
-  const rssBefore = Math.round(peakRssMb(pid));
+/** Submits `xml` as an EAD import job of `repo` (its URI) and waits for it to end; the ended job and its URI. */
+export async function runImportJob(base: string, repo: string, headers: Record<string, string>, xml: string): Promise<{ job: any; uri: string }> {
   const form = new FormData();
   form.append('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'ead_xml', filenames: ['bench.xml'] } }));
   form.append('files[]', new Blob([xml], { type: 'application/xml' }), 'bench.xml');
   const submitted = await fetch(`${base}${repo}/jobs_with_files`, { method: 'POST', headers, body: form });
   if (submitted.status !== 200) throw new Error(`import job: ${submitted.status} ${await submitted.text()}`);
   const uri = (await submitted.json()).uri as string;
-  let job: any;
   for (;;) {
-    job = await (await fetch(`${base}${uri}`, { headers })).json();
-    if (job.status === 'completed' || job.status === 'failed' || job.status === 'canceled') break;
-    await new Promise((r) => setTimeout(r, 250));
+    const job = await (await fetch(`${base}${uri}`, { headers })).json();
+    if (job.status === 'completed' || job.status === 'failed' || job.status === 'canceled') return { job, uri };
+    await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+export async function benchImport(base: string, store: string, pid: number | undefined, repo: string, headers: Record<string, string>, unitid?: string): Promise<void> {
+  const xml = generatedEad(IMPORT_COMPONENTS, unitid);
+  const rssBefore = Math.round(peakRssMb(pid));
+  const { job, uri } = await runImportJob(base, repo, headers, xml);
   if (job.status !== 'completed') throw new Error(`the bench import ${job.status}: ${await (await fetch(`${base}${uri}/log`, { headers })).text()}`);
   const seconds = (Date.parse(job.time_finished) - Date.parse(job.time_started)) / 1000 || 1;
   const rate = Math.round(IMPORT_COMPONENTS / seconds);

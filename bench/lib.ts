@@ -56,9 +56,14 @@ export async function freePort(): Promise<number> {
 
 /** Peak resident set (VmHWM) of a live process, in MB; 0 once it has gone. */
 export function peakRssMb(pid: number | undefined): number {
+  return residentMb(pid, 'VmHWM');
+}
+
+/** A live process's resident set as /proc tells it: peak (VmHWM) or current (VmRSS), in MB; 0 once it has gone. */
+export function residentMb(pid: number | undefined, field: 'VmHWM' | 'VmRSS'): number {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
   } catch {
     return 0;
   }

@@ -11,18 +11,10 @@
  */
 import { childBody, resourceBody } from './data';
 import { benchImport } from './import';
-import { load, peakRssMb, profileAgainstServer } from './lib';
+import { load, peakRssMb, profileAgainstServer, residentMb } from './lib';
 
 const steps = (process.env.MEMORY_PROFILE_STEPS ?? 'search get list all_ids bulk').split(' ').filter(Boolean);
 if (!process.env.DB_URL) throw new Error('DB_URL: the store to profile (a kept bench store)');
-
-function currentRssMb(pid: number | undefined): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
 
 profileAgainstServer('memory-profile', {}, [], async (server) => {
   const password = process.env.MEMORY_PROFILE_PASSWORD ?? 'admin';
@@ -37,7 +29,7 @@ profileAgainstServer('memory-profile', {}, [], async (server) => {
     const m = info.memory;
     const t = info.search_info?.thread_memory;
     const mb = (n?: number) => ((n ?? 0) / 1e6).toFixed(0);
-    console.log(`${what.padEnd(10)} peak ${peakRssMb(pid).toFixed(0)} MB, now ${currentRssMb(pid).toFixed(0)} MB; main thread heap ${mb(m?.heapUsed)} of ${mb(m?.heapTotal)} MB, buffers ${mb(m?.arrayBuffers)} MB; index thread heap ${mb(t?.heap_used)} of ${mb(t?.heap_total)} MB, external ${mb(t?.external)} MB`);
+    console.log(`${what.padEnd(10)} peak ${peakRssMb(pid).toFixed(0)} MB, now ${residentMb(pid, 'VmRSS').toFixed(0)} MB; main thread heap ${mb(m?.heapUsed)} of ${mb(m?.heapTotal)} MB, buffers ${mb(m?.arrayBuffers)} MB; index thread heap ${mb(t?.heap_used)} of ${mb(t?.heap_total)} MB, external ${mb(t?.external)} MB`);
   };
   const repos = await (await fetch(`${server.base}/repositories`, { headers: H })).json() as Array<{ uri: string }>;
   const repo = repos[0].uri;

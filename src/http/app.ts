@@ -248,17 +248,12 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
   app.set('trust proxy', s.config.trustProxy);
   app.set('query parser', (text: string) => qs.parse(text, { arrayLimit: 1000, parameterLimit: 10000, depth: 3 }));
 
+  // Uploads (multipart rows) may be as large as IMPORT_MAX_BYTES allows; every other body BODY_LIMIT_BYTES.
+  const readBody = express.raw({ type: () => true, limit: s.config.bodyLimitBytes });
+  const readUpload = express.raw({ type: () => true, limit: s.config.jobs.importMaxBytes + 1024 * 1024 });
   const findRoute = routeGroups(endpoints.map((endpoint) => ({
-    method: endpoint.method, path: endpoint.path, handler: handlerFor(s, endpoint),
-    // Uploads (multipart rows) may be as large as IMPORT_MAX_BYTES allows; every other body BODY_LIMIT_BYTES.
-    bodyLimit: endpoint.multipart ? s.config.jobs.importMaxBytes + 1024 * 1024 : s.config.bodyLimitBytes,
+    method: endpoint.method, path: endpoint.path, handler: handlerFor(s, endpoint), readBody: endpoint.multipart ? readUpload : readBody,
   })));
-  const bodyReaders = new Map<number, ReturnType<typeof express.raw>>();
-  const readBody = (limit: number) => {
-    let reader = bodyReaders.get(limit);
-    if (!reader) bodyReaders.set(limit, (reader = express.raw({ type: () => true, limit })));
-    return reader;
-  };
 
   // The stages of every request, in one middleware (each Express layer costs a match and a call):
   // request id, headers, URL checks, session, routing, the body (only where one was sent), the row's handler.
@@ -272,7 +267,7 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
     if (!route) return next();
     const handle = () => Promise.resolve(route.handler(req, res, next)).catch(next);
     if (!hasBody(req)) return handle();
-    readBody(route.bodyLimit)(req, res, (err?: unknown) => (err ? next(err) : handle()));
+    route.readBody(req, res, (err?: unknown) => (err ? next(err) : handle()));
   });
 
   app.use(() => {

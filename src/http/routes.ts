@@ -15,8 +15,8 @@ export interface Route {
   method: string;
   path: string;
   handler: RequestHandler;
-  /** The largest request body the row reads, in bytes. */
-  bodyLimit: number;
+  /** Reads the request's body, up to the largest the row takes. */
+  readBody: RequestHandler;
 }
 
 interface Shape {

@@ -292,10 +292,11 @@ export class EmbeddedIndex implements SearchIndex {
 
   /** A held column, built first when a search has not used it yet (undefined: no document has the field). */
   private valueColumn(field: string): Column | undefined {
-    this.valueColumns([field]);
+    if (!this.columns.has(field)) this.valueColumns([field]);
     return this.columns.get(field);
   }
 
+  /** The field's code in the file (undefined: no document was ever given the field). */
   private knownValueCode(field: string): number | undefined {
     if (!this.valueCodes.has(field)) {
       const row = this.stmt('SELECT code FROM search_value_fields WHERE field = ?').get(field) as { code: number } | undefined;
@@ -437,11 +438,11 @@ export class EmbeddedIndex implements SearchIndex {
     return field;
   }
 
+  /** The field's code, given it here when the file has none yet. */
   private valueCodeFor(field: string): number {
-    let code = this.valueCodes.get(field);
+    let code = this.knownValueCode(field);
     if (code === undefined) {
-      const row = this.stmt('SELECT code FROM search_value_fields WHERE field = ?').get(field) as { code: number } | undefined;
-      code = row ? row.code : Number(this.stmt('INSERT INTO search_value_fields (field) VALUES (?)').run(field).lastInsertRowid);
+      code = Number(this.stmt('INSERT INTO search_value_fields (field) VALUES (?)').run(field).lastInsertRowid);
       this.valueCodes.set(field, code);
       this.valueFields[code] = field;
     }

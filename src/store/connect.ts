@@ -27,10 +27,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Whether a query builder or transaction runs on MySQL/MariaDB (else on SQLite). */
-export function onMysql(db: Knex | Knex.Transaction): boolean {
-  return db.client.config.client === 'mysql2';
-}
+export { onMysql } from './dialect';
 
 /** The database product and its version, for /, `doctor` and logs. */
 export async function databaseVersion(db: Database): Promise<{ product: string; version: string }> {

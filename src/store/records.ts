@@ -303,16 +303,27 @@ export class RecordQueries implements RecordGetter {
     if (q.limit === undefined) return (await this.listBase(q).select(columns).orderBy(q.sortColumn, q.sortDirection)) as ListedRow[];
     // A page far down a listing: the rows before it are skipped in the index (rid alone), and
     // only the page's rows are read whole; one query would read every skipped row too.
-    const page = this.listBase(q).select('rid').orderBy(q.sortColumn, q.sortDirection);
-    // Ids are unique per type; other sort columns tie, and a tie needs an order for pages to hold still.
-    if (q.sortColumn !== 'id') page.orderBy('rid');
-    const rids = (await page.limit(q.limit).offset(q.offset ?? 0)).map((r: { rid: number }) => Number(r.rid));
+    const rids = (await this.ridsInOrder(q)).map((r: { rid: number }) => Number(r.rid));
     return inOrder(rids, (await this.db('records').whereIn('rid', rids).select(columns)) as ListedRow[]);
   }
 
+  /**
+   * The listing's rids in its order, only the page's where it has a limit. Ids are unique per
+   * type; other sort columns tie, and a tie needs an order for pages to hold still.
+   */
+  private ridsInOrder(q: ListQuery) {
+    const rids = this.listBase(q).select('rid').orderBy(q.sortColumn, q.sortDirection);
+    if (q.sortColumn !== 'id') rids.orderBy('rid');
+    if (q.limit !== undefined) rids.limit(q.limit).offset(q.offset ?? 0);
+    return rids;
+  }
+
+  private idsInOrder(q: ListQuery) {
+    return this.listBase(q).select('id').orderBy(q.sortColumn, q.sortDirection);
+  }
+
   async listIds(q: ListQuery): Promise<number[]> {
-    const rows = await this.listBase(q).select('id').orderBy(q.sortColumn, q.sortDirection);
-    return rows.map((r: { id: number }) => Number(r.id));
+    return (await this.idsInOrder(q)).map((r: { id: number }) => Number(r.id));
   }
 
   /**
@@ -323,10 +334,7 @@ export class RecordQueries implements RecordGetter {
    */
   listTextOn(conn: BetterSqlite3.Database, q: ListQuery): string {
     const tie = q.sortColumn === 'id' ? '' : ', rid';
-    const inner = this.listBase(q).select('rid').orderBy(q.sortColumn, q.sortDirection);
-    if (tie) inner.orderBy('rid');
-    if (q.limit !== undefined) inner.limit(q.limit).offset(q.offset ?? 0);
-    const { sql, bindings } = inner.toSQL().toNative();
+    const { sql, bindings } = this.ridsInOrder(q).toSQL().toNative();
     // sortColumn and sortDirection come from fixed lists (SORT_COLUMNS, asc / desc), never from the caller's text.
     const joined = conn
       .prepare(`SELECT group_concat(json, ',' ORDER BY ${q.sortColumn} ${q.sortDirection}${tie}) FROM records WHERE rid IN (${sql})`)
@@ -337,7 +345,7 @@ export class RecordQueries implements RecordGetter {
 
   /** listIds() on a SQLite read connection: the ids alone, no row objects. */
   listIdsOn(conn: BetterSqlite3.Database, q: ListQuery): number[] {
-    const { sql, bindings } = this.listBase(q).select('id').orderBy(q.sortColumn, q.sortDirection).toSQL().toNative();
+    const { sql, bindings } = this.idsInOrder(q).toSQL().toNative();
     return conn.prepare(sql).pluck().all(...sqliteBindings(bindings)) as number[];
   }
 

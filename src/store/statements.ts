@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
+import { onMysql } from './dialect';
 
 /** What a statement that writes tells: rows changed, and the id a one-row insert gave its row. */
 export interface RunResult {
@@ -106,11 +107,6 @@ function insertSql(table: string, columns: string[], rows: number): string {
 function updateSql(table: string, set: string[], where: string[]): string {
   return kept(`u ${table} ${set.join(',')} ${where.join(',')}`, () =>
     `UPDATE \`${table}\` SET ${set.map((c) => `\`${c}\` = ?`).join(', ')} WHERE ${where.map((c) => `\`${c}\` = ?`).join(' AND ')}`);
-}
-
-/** Whether `db` runs on MySQL/MariaDB (connect.ts's onMysql; not imported: connect.ts writes through this module). */
-function onMysql(db: Knex | Knex.Transaction): boolean {
-  return db.client.config.client === 'mysql2';
 }
 
 /** The mysql2 connection a Knex transaction holds (callback API). */

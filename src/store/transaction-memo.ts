@@ -24,10 +24,9 @@ export interface TransactionMemo {
   lastPosition: Map<string, number>;
   /**
    * Change-log entries of the transaction, written as one statement per 100 when it is about to
-   * commit (Database.transaction does so, and only then are they held back here).
+   * commit: present only while Database.transaction holds them back (holdChanges).
    */
-  pendingChanges: Array<{ type: string; uri: string; op: string; at_ms: number }>;
-  holdChanges: boolean;
+  pendingChanges?: Array<{ type: string; uri: string; op: string; at_ms: number }>;
   deletions: number;
   off: boolean;
 }
@@ -41,7 +40,7 @@ export function noteDeletion(): void {
 }
 
 function emptyMemo(): TransactionMemo {
-  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), pendingChanges: [], holdChanges: false, deletions, off: false };
+  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), deletions, off: false };
 }
 
 /** The memo kept for `trx`, made on first use. */
@@ -78,21 +77,18 @@ export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | 
  * written at its end.
  */
 export function holdChanges(trx: Knex.Transaction): void {
-  memoFor(trx).holdChanges = true;
+  memoFor(trx).pendingChanges = [];
 }
 
 /** Where `db`'s change-log entries go for now: the held list of its transaction, or undefined (write them). */
-export function heldChanges(db: Knex | Knex.Transaction): TransactionMemo['pendingChanges'] | undefined {
-  const memo = memos.get(db);
-  return memo?.holdChanges ? memo.pendingChanges : undefined;
+export function heldChanges(db: Knex | Knex.Transaction): TransactionMemo['pendingChanges'] {
+  return memos.get(db)?.pendingChanges;
 }
 
 /** Takes what `trx` held back (the caller writes it), and holds no more. */
-export function releaseHeldChanges(trx: Knex.Transaction): TransactionMemo['pendingChanges'] {
+export function releaseHeldChanges(trx: Knex.Transaction): NonNullable<TransactionMemo['pendingChanges']> {
   const memo = memos.get(trx);
-  if (!memo) return [];
-  memo.holdChanges = false;
-  const held = memo.pendingChanges;
-  memo.pendingChanges = [];
+  const held = memo?.pendingChanges ?? [];
+  if (memo) memo.pendingChanges = undefined;
   return held;
 }
