@@ -160,6 +160,11 @@ export interface Stats {
   connections: number;
   /** Answers other than 2xx, socket errors and timeouts (a workload with any of them does not meet its target). */
   failed?: number;
+  /**
+   * Cores the whole machine kept busy during the run (/proc/stat: server, load generator, database
+   * alike); with `cores` it bounds what more processes could answer: cores / coresBusy times as much.
+   */
+  coresBusy?: number;
   firstFailure?: string;
 }
 
@@ -171,7 +176,8 @@ function stats(latencies: number[], seconds: number, connections: number): Stats
 
 export function describe(s: Stats): string {
   const failed = s.failed ? `, ${s.failed} FAILED (first: ${s.firstFailure})` : '';
-  return `${s.rps} op/s, p50 ${s.p50} ms, p95 ${s.p95} ms, p99 ${s.p99} ms, ${s.connections} conn${failed}`;
+  const busy = s.coresBusy === undefined ? '' : `, ${s.coresBusy} cores busy`;
+  return `${s.rps} op/s, p50 ${s.p50} ms, p95 ${s.p95} ms, p99 ${s.p99} ms, ${s.connections} conn${busy}${failed}`;
 }
 
 /**
@@ -187,6 +193,7 @@ export async function load(
   const latencies: number[] = [];
   let failed = 0;
   let firstFailure = '';
+  const busyBefore = machineCpu();
   const instance = autocannon({ url, connections, duration: DURATION, headers, ...extra });
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status >= 200 && status < 300) latencies.push(ms);
@@ -196,12 +203,26 @@ export async function load(
   const result: any = await instance;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const s = stats(latencies, seconds, connections);
+  const busyAfter = machineCpu();
+  if (busyBefore && busyAfter) s.coresBusy = round((busyAfter.busy - busyBefore.busy) / (busyAfter.total - busyBefore.total) * os.cpus().length, 2);
   const bad = failed + Number(result.errors ?? 0) + Number(result.timeouts ?? 0);
   if (bad) {
     s.failed = bad;
     s.firstFailure = firstFailure ? `HTTP ${firstFailure}` : `${result.errors} errors, ${result.timeouts} timeouts`;
   }
   return s;
+}
+
+/** The machine's CPU time since boot, busy and in all (jiffies of /proc/stat's first line); undefined off Linux. */
+function machineCpu(): { busy: number; total: number } | undefined {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    // idle and iowait are the unused time.
+    return { busy: total - fields[3] - (fields[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A baseline loop: `concurrency` callers repeating `op` for DURATION seconds, timed like autocannon's requests. */

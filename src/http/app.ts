@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import crypto from 'node:crypto';
-import express, { NextFunction, Request, Response } from 'express';
+import express, { Request, Response } from 'express';
 import qs from 'qs';
 import { can, maySeeSuppressed } from '../access/permissions';
 import { accessCacheFor, type AccessView } from '../access/cache';
@@ -62,7 +62,8 @@ async function sendStream(res: Response, reply: Reply): Promise<void> {
 }
 
 async function send(res: Response, reply: Reply): Promise<void> {
-  res.status(reply.status ?? 200);
+  // Replies' statuses come from the endpoint table and the error table, all valid codes.
+  res.statusCode = reply.status ?? 200;
   if (reply.headers) res.set(reply.headers);
   if (reply.stream) {
     await sendStream(res, reply);
@@ -160,6 +161,7 @@ async function existingRepository(s: Services, id: number, access?: AccessView):
  * session (412, before routing) → parameters and body (400) → permission (403) → operation.
  */
 function handlerFor(s: Services, endpoint: Endpoint) {
+  const repositoryInPath = endpoint.path.includes(':repo_id');
   return async (req: Request, res: Response) => {
     const locals = res.locals as Locals;
     if (endpoint.contentSecurityPolicy) res.setHeader('Content-Security-Policy', endpoint.contentSecurityPolicy);
@@ -170,7 +172,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
       // Worked out (proxy headers, TRUST_PROXY) only by the routes that read it.
       get client() { return req.ip; },
     };
-    if (endpoint.path.includes(':repo_id')) call.repoId = await repositoryId(s, req.params.repo_id, locals.access);
+    if (repositoryInPath) call.repoId = await repositoryId(s, req.params.repo_id, locals.access);
     call.params = parseParams(endpoint.params ?? [], source);
     // A repository named by a repo_id parameter (merge requests, memberships) is checked as a path's is.
     if (call.repoId === undefined && typeof call.params.repo_id === 'number') call.repoId = await existingRepository(s, call.params.repo_id, locals.access);
@@ -255,26 +257,14 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
     method: endpoint.method, path: endpoint.path, handler: handlerFor(s, endpoint), readBody: endpoint.multipart ? readUpload : readBody,
   })));
 
-  // The stages of every request, in one middleware (each Express layer costs a match and a call):
-  // request id, headers, URL checks, session, routing, the body (only where one was sent), the row's handler.
-  app.use(async (req: Request, res: Response, next: NextFunction) => {
-    tagRequest(s, req, res);
-    securityHeaders(res);
-    checkUrlLength(s.config, req);
-    collapseSlashes(req);
-    await openSession(s, req, res);
-    const route = findRoute(req);
-    if (!route) return next();
-    const handle = () => Promise.resolve(route.handler(req, res, next)).catch(next);
-    if (!hasBody(req)) return handle();
-    route.readBody(req, res, (err?: unknown) => (err ? next(err) : handle()));
-  });
 
-  app.use(() => {
-    throw errors.routeNotFound();
-  });
-
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  /** Every error ends here: the error table's answer, else a 500 that the log explains. */
+  const fail = (err: unknown, res: Response): void => {
+    if (res.headersSent) {
+      log.error('request failed after its answer started', { error: err instanceof Error ? err.stack : String(err) });
+      res.destroy();
+      return;
+    }
     if (err instanceof ApiError) return sendError(res, err);
     if (isStoreBusy(err)) return sendError(res, errors.storeBusy());
     const e = err as { type?: string; status?: number };
@@ -284,6 +274,36 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
     }
     log.error('unhandled error', { error: err instanceof Error ? err.stack : String(err) });
     sendError(res, errors.internal());
-  });
+  };
+
+  // The stages of every request, in order: request id, headers, URL checks, session, routing,
+  // the body (only where one was sent, up to the row's limit), the row's handler.
+  const stages = async (req: Request, res: Response): Promise<void> => {
+    tagRequest(s, req, res);
+    securityHeaders(res);
+    checkUrlLength(s.config, req);
+    collapseSlashes(req);
+    await openSession(s, req, res);
+    const route = findRoute(req);
+    if (!route) throw errors.routeNotFound();
+    if (hasBody(req)) {
+      await new Promise<void>((resolve, reject) => route.readBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    }
+    await route.handler(req, res);
+  };
+
+  // Express hands each request to its router, a walk of layers (and a router per mounted app)
+  // in front of the stages above, which route themselves: the request goes to them directly,
+  // with what Express's own dispatch sets up besides (the request and response prototypes that
+  // give req.query, res.status and the rest, and res.locals). A CPU profile of GET one record
+  // under load put the router's walk at about a twelfth of the server's time.
+  (app as unknown as { handle: (req: Request, res: Response) => void }).handle = (req, res) => {
+    req.res = res;
+    res.req = req;
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+    res.locals = Object.create(null);
+    stages(req, res).catch((err: unknown) => fail(err, res));
+  };
   return app;
 }

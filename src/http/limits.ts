@@ -9,7 +9,7 @@ import { errors } from '../errors';
  * is bounded by Node's header limit (16 KB) anyway, and below that this answers in JSON.
  */
 export function checkUrlLength(config: Config, req: Request): void {
-  if (req.originalUrl.length > config.maxUrlLength) throw errors.urlTooLong(config.maxUrlLength);
+  if (req.url.length > config.maxUrlLength) throw errors.urlTooLong(config.maxUrlLength);
 }
 
 /**

@@ -8,13 +8,13 @@
  * a layer and a route dispatch per request. The row is found before the body is read, so the
  * body is read only up to the row's own limit.
  */
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
 
 export interface Route {
   method: string;
   path: string;
-  handler: RequestHandler;
+  handler: (req: Request, res: Response) => Promise<void>;
   /** Reads the request's body, up to the largest the row takes. */
   readBody: RequestHandler;
 }
