@@ -15,9 +15,6 @@ export async function getRecordJson(s: Services, where: Where, id: number, o: Li
   return JSON.stringify((await servedRecords(s, [row], o))[0]);
 }
 
-/** JSON text or, for listings, bytes as they go out. */
-export type JsonBody = string | Buffer;
-
 export interface ListOptions {
   modifiedSince?: number;
   sortField?: string;
@@ -45,8 +42,8 @@ function listQuery(s: Services, where: Where, o: ListOptions) {
 }
 
 /** The records with what is computed at read time (type hooks, the caller's decorate, resolve[]). */
-async function servedRecords(s: Services, rows: Array<{ type: string; json: string | Buffer }>, o: ListOptions): Promise<Obj[]> {
-  const records = rows.map((r) => JSON.parse(r.json.toString()));
+async function servedRecords(s: Services, rows: Array<{ type: string; json: string }>, o: ListOptions): Promise<Obj[]> {
+  const records = rows.map((r) => JSON.parse(r.json));
   if (rows.some((r) => decoratesType(s, r.type))) await decorateRecords(s, records);
   await o.decorate?.(records);
   // Served as JSON text straight away: nothing writes into the resolved records.
@@ -54,26 +51,21 @@ async function servedRecords(s: Services, rows: Array<{ type: string; json: stri
   return records;
 }
 
-const COMMA = Buffer.from(',');
-
-/** A JSON array of the listed records: their stored bytes joined where nothing is computed at read time. */
-async function rowsToJson(s: Services, rows: ListedRow[], o: ListOptions): Promise<JsonBody> {
+/** A JSON array of the listed records: their stored text joined where nothing is computed at read time. */
+async function rowsToJson(s: Services, rows: ListedRow[], o: ListOptions): Promise<string> {
   if (o.resolve?.length || o.decorate || rows.some((r) => decoratesType(s, r.type))) return JSON.stringify(await servedRecords(s, rows, o));
-  const parts: Buffer[] = [Buffer.from('[')];
-  rows.forEach((r, i) => (i ? parts.push(COMMA, r.json) : parts.push(r.json)));
-  parts.push(Buffer.from(']'));
-  return Buffer.concat(parts);
+  return `[${rows.map((r) => r.json).join(',')}]`;
 }
 
 /** The listed records as a JSON array: joined by the store where nothing is computed at read time and it can, else row by row. */
-async function listed(s: Services, where: Where, q: ListQuery, o: ListOptions): Promise<JsonBody> {
+async function listed(s: Services, where: Where, q: ListQuery, o: ListOptions): Promise<string> {
   const records = new RecordQueries(s.db.knex);
   const reader = o.resolve?.length || o.decorate || decoratesType(s, where.type.name) ? undefined : s.db.readConnection?.();
   if (reader) return records.listTextOn(reader, q);
   return rowsToJson(s, await records.list(q), o);
 }
 
-export async function listPage(s: Services, where: Where, page: number, pageSize: number, o: ListOptions): Promise<JsonBody> {
+export async function listPage(s: Services, where: Where, page: number, pageSize: number, o: ListOptions): Promise<string> {
   const base = listQuery(s, where, o);
   // The total is kept until the next write: paging through 100,000 records counts them once.
   const [total, results] = await Promise.all([
@@ -82,10 +74,10 @@ export async function listPage(s: Services, where: Where, page: number, pageSize
   ]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
   const head = `{"first_page":1,"last_page":${lastPage},"this_page":${page},"total":${total},"results":`;
-  return typeof results === 'string' ? `${head}${results}}` : Buffer.concat([Buffer.from(head), results, Buffer.from('}')]);
+  return `${head}${results}}`;
 }
 
-export async function listIdSet(s: Services, where: Where, ids: number[], o: ListOptions): Promise<JsonBody> {
+export async function listIdSet(s: Services, where: Where, ids: number[], o: ListOptions): Promise<string> {
   return listed(s, where, { ...listQuery(s, where, o), ids }, o);
 }
 
@@ -96,7 +88,7 @@ export async function listAllIds(s: Services, where: Where, o: ListOptions): Pro
 }
 
 /** Unlimited listings: every visible record, as a plain array. */
-export async function listAll(s: Services, where: Where, o: ListOptions): Promise<JsonBody> {
+export async function listAll(s: Services, where: Where, o: ListOptions): Promise<string> {
   return listed(s, where, listQuery(s, where, o), o);
 }
 

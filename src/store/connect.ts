@@ -248,7 +248,14 @@ export async function connect(dbUrl: string): Promise<Database> {
     const knex = knexFactory({
       client: 'mysql2',
       connection: { ...connection, database },
-      pool: { min: 0, max: Number(process.env.DB_POOL_MAX || 10) },
+      pool: {
+        min: 0,
+        max: Number(process.env.DB_POOL_MAX || 10),
+        // Listings' ids are joined by the server (RecordQueries.listIds): 1 KB by default, 16 MB here.
+        afterCreate: (conn: { query(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => {
+          conn.query('SET SESSION group_concat_max_len = 16777216', (err) => done(err, conn));
+        },
+      },
       acquireConnectionTimeout: storeWaitMs(),
     });
     const onCommit: Array<() => void> = [];
