@@ -30,16 +30,32 @@ export class AccessCache {
   private readonly hashes = new Map<string, string>();
 
   /**
-   * Reads the version row; whatever was kept under another version is dropped. Once per request,
-   * through the store's read connection where it has one (never queued behind a long write).
+   * The version row, read once per turn of the event loop: the requests that arrived together
+   * share one read (issued after all of them arrived, so it sees every change committed before
+   * any of them was sent). A commit of this process starts a new read, so its own changes are
+   * seen by the very next request. Read through the store's read connection where it has one
+   * (never queued behind a long write).
    */
-  async sync(db: Database): Promise<AccessView> {
-    const knex = db.knex;
+  private versionThisTurn: Promise<number> | number | undefined;
+
+  private readVersion(db: Database): Promise<number> | number {
     const reader = db.readConnection?.();
-    const row = (reader
-      ? reader.prepare('SELECT version FROM access_version WHERE id = 1').get()
-      : await knex('access_version').where({ id: 1 }).first('version')) as { version: number } | undefined;
-    const version = Number(row?.version ?? 0);
+    if (reader) return Number((reader.prepare('SELECT version FROM access_version WHERE id = 1').get() as { version?: number } | undefined)?.version ?? 0);
+    return db.knex('access_version').where({ id: 1 }).first('version').then((row: { version?: number } | undefined) => Number(row?.version ?? 0));
+  }
+
+  /** Reads the version row (once per turn, above); whatever was kept under another version is dropped. */
+  async sync(db: Database): Promise<AccessView> {
+    if (this.versionThisTurn === undefined) {
+      if (!this.watching.has(db)) {
+        this.watching.add(db);
+        db.onCommit.push(() => { this.versionThisTurn = undefined; });
+      }
+      const read = (this.versionThisTurn = this.readVersion(db));
+      setImmediate(() => { if (this.versionThisTurn === read) this.versionThisTurn = undefined; });
+      if (typeof read !== 'number') read.catch(() => { if (this.versionThisTurn === read) this.versionThisTurn = undefined; });
+    }
+    const version = await this.versionThisTurn;
     if (version !== this.version) {
       this.sessions.clear();
       this.grants.clear();
@@ -47,8 +63,10 @@ export class AccessCache {
       this.memos.clear();
       this.version = version;
     }
-    return new AccessView(this, knex);
+    return new AccessView(this, db.knex);
   }
+
+  private readonly watching = new WeakSet<Database>();
 
   /** @internal */ hashOf(token: string) {
     let hash = this.hashes.get(token);

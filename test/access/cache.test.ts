@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 import { viewerAndNobody } from '../exchange/viewer';
+import { accessCacheFor } from '../../src/access/cache';
+import { bumpAccessVersion } from '../../src/access/access-version';
 
 describe(`what a process keeps of sessions, grants and repositories (${STORE})`, () => {
   let t: TestApp;
@@ -34,6 +36,29 @@ describe(`what a process keeps of sessions, grants and repositories (${STORE})`,
     assert.ok(sql.some((q) => /access_version/.test(q)), sql.join('\n'));
     assert.equal(sql.filter((q) => /from [`"]?(sessions|group_members)[`"]?/i.test(q)).length, 0, sql.join('\n'));
     assert.equal(sql.filter((q) => /[`"]type[`"] = \?/.test(q) && /[`"]id[`"] = \?/.test(q) && /rid/.test(q) && !/json/.test(q)).length, 0, `no repository look-up: ${sql.join('\n')}`);
+  });
+
+  it('reads the version once for the requests of one turn of the event loop, and again after a commit of this process', async () => {
+    const db = t.services.db;
+    const cache = accessCacheFor(db) as unknown as { readVersion(d: typeof db): unknown };
+    const original = cache.readVersion;
+    let reads = 0;
+    cache.readVersion = function (this: unknown, d: typeof db) { reads++; return original.call(this, d); };
+    try {
+      const nextTurn = () => new Promise((r) => setImmediate(r));
+      await nextTurn();
+      await Promise.all([accessCacheFor(db).sync(db), accessCacheFor(db).sync(db), accessCacheFor(db).sync(db)]);
+      assert.equal(reads, 1, 'three requests of one turn share one read');
+      await nextTurn();
+      await accessCacheFor(db).sync(db);
+      assert.equal(reads, 2, 'the next turn reads again');
+      const before = reads;
+      await db.transaction((trx) => bumpAccessVersion(trx));
+      await accessCacheFor(db).sync(db);
+      assert.equal(reads, before + 1, 'after a commit of this process the version is read again');
+    } finally {
+      cache.readVersion = original;
+    }
   });
 
   it('keeps the preferred defaults of a write too, and follows a preference saved at once', async () => {
