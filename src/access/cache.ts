@@ -3,8 +3,9 @@
  * that the path's repository exists, the caller's preferred defaults), kept in this process between requests. Exact across
  * processes: every change that could make a kept answer wrong (a group's members or grants, a
  * session ended or handed to another user, a user or repository deleted, a preference saved) bumps one version row in
- * the same transaction (bumpAccessVersion, access-version.ts), and each request reads that row once, emptying what is
- * kept when it moved. One small read instead of three per request; nothing is ever stale.
+ * the same transaction (bumpAccessVersion, access-version.ts), and that row is read for each request (one read
+ * shared by the requests of a turn of the event loop), emptying what is kept when it moved. One small read instead
+ * of three per request; nothing is ever stale.
  */
 import type { Knex } from 'knex';
 import type { Config } from '../config';
@@ -28,6 +29,10 @@ export class AccessCache {
   private readonly memos = new Map<string, Promise<unknown>>();
   /** Tokens' hashes (the store keeps only hashes; a request's token is hashed once per process, not per request). */
   private readonly hashes = new Map<string, string>();
+  /** The version read in this turn of the event loop (sync). */
+  private versionThisTurn: Promise<number> | number | undefined;
+  /** Stores whose commits this cache follows (each starts a new version read). */
+  private readonly watching = new WeakSet<Database>();
 
   /**
    * The version row, read once per turn of the event loop: the requests that arrived together
@@ -36,8 +41,6 @@ export class AccessCache {
    * seen by the very next request. Read through the store's read connection where it has one
    * (never queued behind a long write).
    */
-  private versionThisTurn: Promise<number> | number | undefined;
-
   private readVersion(db: Database): Promise<number> | number {
     const reader = db.readConnection?.();
     if (reader) return Number((reader.prepare('SELECT version FROM access_version WHERE id = 1').get() as { version?: number } | undefined)?.version ?? 0);
@@ -65,8 +68,6 @@ export class AccessCache {
     }
     return new AccessView(this, db.knex);
   }
-
-  private readonly watching = new WeakSet<Database>();
 
   /** @internal */ hashOf(token: string) {
     let hash = this.hashes.get(token);
