@@ -17,8 +17,10 @@ type Row = Record<string, Value | undefined>;
  * a create's CPU and a third of a bulk load's (profiles of bench/write-profile.ts). The SQL is
  * written once in text both stores read (backquoted names, `?` parameters) and kept per shape of
  * row; inside a transaction it runs straight on the transaction's connection, where statements
- * stay prepared (connect.ts on SQLite, mysql2's own cache on MySQL); otherwise through knex.raw,
- * in the pool's turn.
+ * stay prepared (connect.ts on SQLite, mysql2's own cache on MySQL). Outside a transaction, on
+ * MySQL each statement runs the same way on a connection borrowed from the pool for it (mysql2
+ * keeps it prepared per connection); on SQLite through knex.raw, in the pool's turn (its one
+ * connection may be inside someone else's transaction).
  */
 export class Statements {
   private constructor(
@@ -28,10 +30,20 @@ export class Statements {
   ) {}
 
   static async of(db: Knex | Knex.Transaction): Promise<Statements> {
-    // Outside a transaction the pool's connection may be inside someone else's: Knex queues for it.
     if ((db as Knex.Transaction).isTransaction !== true) return new Statements(db, undefined, undefined);
     const conn = await db.client.acquireConnection();
     return onMysql(db) ? new Statements(db, undefined, conn as MysqlConnection) : new Statements(db, conn as BetterSqlite3.Database, undefined);
+  }
+
+  /** A MySQL statement outside a transaction: on a pooled connection borrowed for it. */
+  private async pooled<T>(sql: string, params: Value[]): Promise<T> {
+    const client = this.knex.client;
+    const conn = (await client.acquireConnection()) as MysqlConnection;
+    try {
+      return await execute<T>(conn, sql, params);
+    } finally {
+      await client.releaseConnection(conn);
+    }
   }
 
   async run(sql: string, params: Value[]): Promise<RunResult> {
@@ -39,21 +51,22 @@ export class Statements {
       const r = this.conn.prepare(sql).run(...params.map(sqliteValue));
       return { changes: r.changes, lastInsertId: Number(r.lastInsertRowid) };
     }
-    if (this.mysql) {
-      const header = await execute<{ affectedRows: number; insertId: number }>(this.mysql, sql, params);
+    if (this.mysql || onMysql(this.knex)) {
+      const header = this.mysql
+        ? await execute<{ affectedRows: number; insertId: number }>(this.mysql, sql, params)
+        : await this.pooled<{ affectedRows: number; insertId: number }>(sql, params);
       return { changes: Number(header.affectedRows ?? 0), lastInsertId: Number(header.insertId ?? 0) };
     }
+    // better-sqlite3 through Knex: the statement's run() result.
     const result = await this.knex.raw(sql, params as Knex.RawBinding[]);
-    // mysql2 answers [ResultSetHeader, fields]; better-sqlite3 through Knex, the statement's run() result.
-    const header = Array.isArray(result) ? result[0] : result;
-    return { changes: Number(header.affectedRows ?? header.changes ?? 0), lastInsertId: Number(header.insertId ?? header.lastInsertRowid ?? 0) };
+    return { changes: Number(result.changes ?? 0), lastInsertId: Number(result.lastInsertRowid ?? 0) };
   }
 
   async all<T>(sql: string, params: Value[]): Promise<T[]> {
     if (this.conn) return this.conn.prepare(sql).all(...params.map(sqliteValue)) as T[];
     if (this.mysql) return execute<T[]>(this.mysql, sql, params);
-    const result = await this.knex.raw(sql, params as Knex.RawBinding[]);
-    return (onMysql(this.knex) ? result[0] : result) as T[];
+    if (onMysql(this.knex)) return this.pooled<T[]>(sql, params);
+    return (await this.knex.raw(sql, params as Knex.RawBinding[])) as T[];
   }
 
   /** INSERT of one row; its columns are the row's keys (never user input), so a shape of row is one statement. */
