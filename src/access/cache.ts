@@ -29,10 +29,8 @@ export class AccessCache {
   private readonly memos = new Map<string, Promise<unknown>>();
   /** Tokens' hashes (the store keeps only hashes; a request's token is hashed once per process, not per request). */
   private readonly hashes = new Map<string, string>();
-  /** The version read in this turn of the event loop (sync). */
+  /** The version read in this turn of the event loop (sync); a commit of this process empties it. */
   private versionThisTurn: Promise<number> | number | undefined;
-  /** Stores whose commits this cache follows (each starts a new version read). */
-  private readonly watching = new WeakSet<Database>();
 
   /**
    * The version row, read once per turn of the event loop: the requests that arrived together
@@ -50,10 +48,6 @@ export class AccessCache {
   /** Reads the version row (once per turn, above); whatever was kept under another version is dropped. */
   async sync(db: Database): Promise<AccessView> {
     if (this.versionThisTurn === undefined) {
-      if (!this.watching.has(db)) {
-        this.watching.add(db);
-        db.onCommit.push(() => { this.versionThisTurn = undefined; });
-      }
       const read = (this.versionThisTurn = this.readVersion(db));
       setImmediate(() => { if (this.versionThisTurn === read) this.versionThisTurn = undefined; });
       if (typeof read !== 'number') read.catch(() => { if (this.versionThisTurn === read) this.versionThisTurn = undefined; });
@@ -69,6 +63,7 @@ export class AccessCache {
     return new AccessView(this, db.knex);
   }
 
+  /** @internal */ committed() { this.versionThisTurn = undefined; }
   /** @internal */ hashOf(token: string) {
     let hash = this.hashes.get(token);
     if (hash === undefined) bounded(this.hashes).set(token, (hash = digest(token)));
@@ -155,11 +150,15 @@ export class AccessView {
   }
 }
 
-const caches = new WeakMap<object, AccessCache>();
+const caches = new WeakMap<Database, AccessCache>();
 
-/** One cache per store connection, that is per app process (and per test app). */
-export function accessCacheFor(db: object): AccessCache {
+/** One cache per store connection, that is per app process (and per test app); it follows the store's commits. */
+export function accessCacheFor(db: Database): AccessCache {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new AccessCache()));
+  if (!cache) {
+    const made = new AccessCache();
+    db.onCommit.push(() => made.committed());
+    caches.set(db, (cache = made));
+  }
   return cache;
 }

@@ -26,24 +26,19 @@ export class Statements {
   private constructor(
     private readonly knex: Knex | Knex.Transaction,
     private readonly conn: BetterSqlite3.Database | undefined,
-    private readonly mysql: MysqlConnection | undefined,
+    /** On MySQL: runs a statement as a prepared one, on the transaction's connection or a pooled one. */
+    private readonly mysql: (<T>(sql: string, params: Value[]) => Promise<T>) | undefined,
   ) {}
 
   static async of(db: Knex | Knex.Transaction): Promise<Statements> {
-    if ((db as Knex.Transaction).isTransaction !== true) return new Statements(db, undefined, undefined);
-    const conn = await db.client.acquireConnection();
-    return onMysql(db) ? new Statements(db, undefined, conn as MysqlConnection) : new Statements(db, conn as BetterSqlite3.Database, undefined);
-  }
-
-  /** A MySQL statement outside a transaction: on a pooled connection borrowed for it. */
-  private async pooled<T>(sql: string, params: Value[]): Promise<T> {
-    const client = this.knex.client;
-    const conn = (await client.acquireConnection()) as MysqlConnection;
-    try {
-      return await execute<T>(conn, sql, params);
-    } finally {
-      await client.releaseConnection(conn);
+    const inTransaction = (db as Knex.Transaction).isTransaction === true;
+    if (onMysql(db)) {
+      if (!inTransaction) return new Statements(db, undefined, (sql, params) => pooledExecute(db, sql, params));
+      const conn = (await db.client.acquireConnection()) as MysqlConnection;
+      return new Statements(db, undefined, (sql, params) => execute(conn, sql, params));
     }
+    if (!inTransaction) return new Statements(db, undefined, undefined);
+    return new Statements(db, (await db.client.acquireConnection()) as BetterSqlite3.Database, undefined);
   }
 
   async run(sql: string, params: Value[]): Promise<RunResult> {
@@ -51,10 +46,8 @@ export class Statements {
       const r = this.conn.prepare(sql).run(...params.map(sqliteValue));
       return { changes: r.changes, lastInsertId: Number(r.lastInsertRowid) };
     }
-    if (this.mysql || onMysql(this.knex)) {
-      const header = this.mysql
-        ? await execute<{ affectedRows: number; insertId: number }>(this.mysql, sql, params)
-        : await this.pooled<{ affectedRows: number; insertId: number }>(sql, params);
+    if (this.mysql) {
+      const header = await this.mysql<{ affectedRows: number; insertId: number }>(sql, params);
       return { changes: Number(header.affectedRows ?? 0), lastInsertId: Number(header.insertId ?? 0) };
     }
     // better-sqlite3 through Knex: the statement's run() result.
@@ -64,8 +57,7 @@ export class Statements {
 
   async all<T>(sql: string, params: Value[]): Promise<T[]> {
     if (this.conn) return this.conn.prepare(sql).all(...params.map(sqliteValue)) as T[];
-    if (this.mysql) return execute<T[]>(this.mysql, sql, params);
-    if (onMysql(this.knex)) return this.pooled<T[]>(sql, params);
+    if (this.mysql) return this.mysql<T[]>(sql, params);
     return (await this.knex.raw(sql, params as Knex.RawBinding[])) as T[];
   }
 
@@ -137,6 +129,16 @@ function execute<T>(conn: MysqlConnection, sql: string, params: Value[]): Promis
   return new Promise((resolve, reject) => {
     conn.execute(sql, params.map((v) => (typeof v === 'boolean' ? Number(v) : v ?? null)), (err, result) => (err ? reject(err) : resolve(result as T)));
   });
+}
+
+/** A MySQL statement outside a transaction: prepared on a pooled connection borrowed for it. */
+async function pooledExecute<T>(db: Knex, sql: string, params: Value[]): Promise<T> {
+  const conn = (await db.client.acquireConnection()) as MysqlConnection;
+  try {
+    return await execute<T>(conn, sql, params);
+  } finally {
+    await db.client.releaseConnection(conn);
+  }
 }
 
 /** better-sqlite3 binds no booleans (Knex turned them into 0 and 1). */
