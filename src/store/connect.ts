@@ -3,8 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { Knex } from 'knex';
 import { SAFETY_NET_PAGES, startCheckpointer } from './checkpointer';
-import { Statements } from './statements';
-import { holdChanges, releaseHeldChanges } from './transaction-memo';
+import { groupedTransactions, transactionPerCall } from './transactions';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -13,7 +12,11 @@ export interface Database {
   dialect: Dialect;
   /** Human-readable location, without credentials. */
   describe: string;
-  /** Runs `fn` in one transaction, again from the start when it lost a race (see isRetryable). */
+  /**
+   * Runs `fn` in one transaction, again from the start when it lost a race (see isRetryable); on
+   * SQLite possibly as a savepoint of a transaction shared with other callers, committed before any
+   * of them gets its answer (transactions.ts).
+   */
   transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
   /** Called after every committed transaction (the indexer uses it to pick changes up at once). */
   onCommit: Array<() => void>;
@@ -28,6 +31,7 @@ export interface Database {
 }
 
 export { onMysql } from './dialect';
+export { isRetryable, isUniqueViolation } from './transactions';
 
 /** The database product and its version, for /, `doctor` and logs. */
 export async function databaseVersion(db: Database): Promise<{ product: string; version: string }> {
@@ -47,42 +51,6 @@ export function publishedClause(db: Database): string {
 /** SQL for the text at a fixed JSON path (`$.level`) of a record's JSON, in each store's dialect; `path` is never user input. */
 export function jsonTextSql(db: Database, path: string): string {
   return db.dialect === 'sqlite' ? `json_extract(json, '${path}')` : `JSON_UNQUOTE(JSON_EXTRACT(json, '${path}'))`;
-}
-
-const ATTEMPTS = 8;
-
-/**
- * Concurrent writers on MySQL/MariaDB can deadlock or collide on a unique index they both
- * computed a value for (a tree position, a first id), and SQLite answers BUSY (BUSY_SNAPSHOT
- * included) to a process whose snapshot another process's write made stale; the whole transaction is then retried
- * with a fresh snapshot. Errors that answer the client (ApiError) are never retried.
- */
-export function isRetryable(err: unknown): boolean {
-  const e = err as { errno?: number; code?: string };
-  return e?.errno === 1213 || e?.errno === 1205 || (typeof e?.code === 'string' && e.code.startsWith('SQLITE_BUSY')) || isUniqueViolation(err);
-}
-
-function withRetries(knex: Knex, onCommit: Array<() => void>) {
-  return async <T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const result = await knex.transaction(async (trx) => {
-          // A transaction's change-log entries go in together before it commits (one statement
-          // per 100 rather than one per record written: an import writes thousands).
-          holdChanges(trx);
-          const answer = await fn(trx);
-          const held = releaseHeldChanges(trx);
-          if (held.length) await (await Statements.of(trx)).insertMany('change_log', held);
-          return answer;
-        });
-        for (const listener of onCommit) listener();
-        return result;
-      } catch (err) {
-        if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;
-        await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
-      }
-    }
-  };
 }
 
 /** Statements kept per SQLite connection; Knex emits the same few hundred SQL texts over and over. */
@@ -221,7 +189,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       await knex.destroy();
       await checkpointer?.stop();
     };
-    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: withRetries(knex, onCommit), onCommit, readConnection, close };
+    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: groupedTransactions(knex, onCommit), onCommit, readConnection, close };
   }
   const match = /^(?:mysql|mariadb):\/\/(.*)$/.exec(dbUrl);
   if (match) {
@@ -259,18 +227,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       acquireConnectionTimeout: storeWaitMs(),
     });
     const onCommit: Array<() => void> = [];
-    return { knex, dialect: 'mysql', describe: socketPath ? `mysql ${database} through ${socketPath}` : `mysql ${url.hostname || '127.0.0.1'}:${url.port || 3306}/${database}`, transaction: withRetries(knex, onCommit), onCommit, close: () => knex.destroy() };
+    return { knex, dialect: 'mysql', describe: socketPath ? `mysql ${database} through ${socketPath}` : `mysql ${url.hostname || '127.0.0.1'}:${url.port || 3306}/${database}`, transaction: transactionPerCall(knex, onCommit), onCommit, close: () => knex.destroy() };
   }
   throw new Error(`DB_URL must start with sqlite:// or mysql:// (got ${dbUrl})`);
-}
-
-/** True when err is a unique / primary key violation on either store. */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; errno?: number };
-  return (
-    e?.code === 'ER_DUP_ENTRY' ||
-    e?.errno === 1062 ||
-    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
-  );
 }

@@ -13,7 +13,7 @@ import type { Knex } from 'knex';
  * the transaction itself does is followed: a deletion of records forgets which exist (a
  * process-wide count, so a deletion anywhere does), and only place() changes kept positions.
  * A nested transaction (a savepoint, which may roll back) keeps nothing and ends the keeping of
- * the transaction it runs in.
+ * the transaction it runs in, unless it stands for a caller's whole transaction (keepOwnMemo).
  */
 export interface TransactionMemo {
   /** uri → the row's type and repository, for records found to exist. */
@@ -32,6 +32,8 @@ export interface TransactionMemo {
 }
 
 const memos = new WeakMap<object, TransactionMemo>();
+/** Nested transactions that stand for a caller's whole transaction (a member of a commit group): they keep a memo of their own. */
+const ownMemos = new WeakSet<object>();
 let deletions = 0;
 
 /** Records were deleted: no transaction trusts what it kept about which records exist. */
@@ -56,8 +58,11 @@ type Transactor = { isTransaction?: boolean; parentTransaction?: Transactor };
 export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | undefined {
   const trx = db as unknown as Transactor;
   if (!trx.isTransaction) return undefined;
-  if (trx.parentTransaction) {
-    for (let outer: Transactor | undefined = trx.parentTransaction; outer; outer = outer.parentTransaction) memoFor(outer).off = true;
+  if (trx.parentTransaction && !ownMemos.has(trx)) {
+    for (let outer: Transactor | undefined = trx.parentTransaction; outer; outer = outer.parentTransaction) {
+      memoFor(outer).off = true;
+      if (ownMemos.has(outer)) break;
+    }
     return undefined;
   }
   const memo = memoFor(trx);
@@ -67,6 +72,15 @@ export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | 
     memo.deletions = deletions;
   }
   return memo;
+}
+
+/**
+ * `trx` is a savepoint that runs a caller's whole transaction inside a group committed together
+ * (transactions.ts): it keeps a memo of its own, as a transaction would; if it rolls back, its
+ * memo goes with it, and the group's other members never saw it.
+ */
+export function keepOwnMemo(trx: Knex.Transaction): void {
+  ownMemos.add(trx);
 }
 
 /**

@@ -1,0 +1,172 @@
+import type { Knex } from 'knex';
+import { Statements } from './statements';
+import { holdChanges, keepOwnMemo, releaseHeldChanges } from './transaction-memo';
+
+/**
+ * How Database.transaction runs a caller's function: in a transaction of its own on MySQL, and on
+ * SQLite in a group of callers' functions that commit together. Both retry what lost a race.
+ */
+
+const ATTEMPTS = 8;
+
+/**
+ * Concurrent writers on MySQL/MariaDB can deadlock or collide on a unique index they both
+ * computed a value for (a tree position, a first id), and SQLite answers BUSY (BUSY_SNAPSHOT
+ * included) to a process whose snapshot another process's write made stale; the whole transaction is then retried
+ * with a fresh snapshot. Errors that answer the client (ApiError) are never retried.
+ */
+export function isRetryable(err: unknown): boolean {
+  const e = err as { errno?: number; code?: string };
+  return e?.errno === 1213 || e?.errno === 1205 || isBusy(err) || isUniqueViolation(err);
+}
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/** True when err is a unique / primary key violation on either store. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; errno?: number };
+  return (
+    e?.code === 'ER_DUP_ENTRY' ||
+    e?.errno === 1062 ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+type Work<T> = (trx: Knex.Transaction) => Promise<T>;
+
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+
+/**
+ * Runs `fn` and then writes the change-log entries it held back: one statement per 100 rather
+ * than one per record written (an import writes thousands).
+ */
+async function runHoldingChanges<T>(trx: Knex.Transaction, fn: Work<T>): Promise<T> {
+  holdChanges(trx);
+  const answer = await fn(trx);
+  const held = releaseHeldChanges(trx);
+  if (held.length) await (await Statements.of(trx)).insertMany('change_log', held);
+  return answer;
+}
+
+/** One transaction per call, again from the start when it lost a race (MySQL: InnoDB groups commits itself). */
+export function transactionPerCall(knex: Knex, onCommit: Array<() => void>) {
+  return async <T>(fn: Work<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await knex.transaction((trx) => runHoldingChanges(trx, fn));
+        for (const listener of onCommit) listener();
+        return result;
+      } catch (err) {
+        if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;
+        await pause(attempt);
+      }
+    }
+  };
+}
+
+/** A group stops taking callers after this many, or once it has run this long: a bound on how long an answer waits for its commit. */
+const GROUP_MAX_CALLS = 32;
+const GROUP_MAX_MS = 10;
+
+interface Call {
+  fn: Work<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+  attempt: number;
+}
+
+/**
+ * SQLite: group commit. The store has one writer, so callers queue for it anyway; a COMMIT writes
+ * every page the transaction changed to the WAL, and a create's changes (the record, its keys,
+ * links and change-log entry: some fifteen B-tree pages) made its COMMIT cost more than all its
+ * statements together (bench/statement-timer.cjs: 440 µs at the median against about 100 µs).
+ * So the callers that queued while one ran run next in the same transaction, each in a savepoint
+ * of its own (a caller that fails is rolled back alone and gets its error), and all of them get
+ * their answers after the one COMMIT, which writes the pages they share (the tables' last leaves)
+ * once. A caller alone runs as before: no savepoint, its own commit.
+ *
+ * A group that fails as a whole (BUSY: another process wrote first; an I/O error at COMMIT)
+ * is rolled back and its callers run again from the start (retryable errors) or get the error.
+ * A caller that lost a race of its own (a unique index) runs again on its own.
+ */
+export function groupedTransactions(knex: Knex, onCommit: Array<() => void>) {
+  const queue: Call[] = [];
+  let draining = false;
+
+  async function runGroup(): Promise<void> {
+    const first = queue.shift()!;
+    const ran: Array<{ call: Call; ok: boolean; value: unknown }> = [{ call: first, ok: false, value: undefined }];
+    const started = Date.now();
+    try {
+      await knex.transaction(async (outer) => {
+        ran[0].value = await runHoldingChanges(outer, first.fn);
+        ran[0].ok = true;
+        for (;;) {
+          if (ran.length >= GROUP_MAX_CALLS || Date.now() - started >= GROUP_MAX_MS) break;
+          // A caller's statements resolve without leaving the turn of the event loop (better-sqlite3
+          // is synchronous), so the requests read in the same turn queue only after it: the group
+          // waits for the end of the turn before it commits.
+          if (!queue.length) await new Promise((resolve) => setImmediate(resolve));
+          if (!queue.length) break;
+          const call = queue.shift()!;
+          try {
+            const value = await outer.transaction((trx) => {
+              keepOwnMemo(trx);
+              return runHoldingChanges(trx, call.fn);
+            });
+            ran.push({ call, ok: true, value });
+          } catch (err) {
+            // Another process's write made the group's snapshot stale: the group again.
+            if (isBusy(err)) {
+              ran.push({ call, ok: false, value: err });
+              throw err;
+            }
+            if (isRetryable(err) && call.attempt < ATTEMPTS) {
+              call.attempt++;
+              queue.unshift(call);
+            } else {
+              ran.push({ call, ok: false, value: err });
+            }
+          }
+        }
+      });
+    } catch (err) {
+      // Rolled back: nothing of the group was written.
+      const again = ran.filter((r) => isRetryable(err) && r.call.attempt < ATTEMPTS);
+      for (const r of ran) {
+        if (again.includes(r)) continue;
+        r.call.reject(r.ok || r.value === undefined ? err : r.value);
+      }
+      if (again.length) {
+        for (const r of again) r.call.attempt++;
+        queue.unshift(...again.map((r) => r.call));
+        await pause(again[0].call.attempt);
+      }
+      return;
+    }
+    try {
+      for (const listener of onCommit) listener();
+    } finally {
+      for (const r of ran) (r.ok ? r.call.resolve : r.call.reject)(r.value);
+    }
+  }
+
+  async function drain(): Promise<void> {
+    draining = true;
+    try {
+      while (queue.length) await runGroup();
+    } finally {
+      draining = false;
+    }
+  }
+
+  return <T>(fn: Work<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ fn, resolve: resolve as (value: unknown) => void, reject, attempt: 1 });
+      if (!draining) void drain();
+    });
+}
