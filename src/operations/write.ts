@@ -50,23 +50,39 @@ function composeRecord(where: Where, id: number, body: Obj, system: {
   return record;
 }
 
-/** Keys, find_by_id values and links derived from the record; `fresh` when it was just inserted (nothing to replace). */
-async function saveDerived(q: RecordQueries, s: Services, where: Where, rid: number, record: Obj, fresh: boolean): Promise<void> {
+/** Derived rows compare equal when they hold the same values in the same order. */
+function sameRows<T extends object>(a: T[], b: T[]): boolean {
+  return a.length === b.length && a.every((row, i) => JSON.stringify(row) === JSON.stringify(b[i]));
+}
+
+/**
+ * Keys, find_by_id values and links derived from the record; `fresh` when it was just inserted
+ * (nothing to replace). With `previous` (the record as stored before this write), a kind of row
+ * that derives the same from both is left as it is: an edit of a title rewrites no keys, lookups
+ * or links (on MySQL two to five round trips fewer), and links that did not change are not checked
+ * again (a deletion drops the links to what it deletes, so a stored link names a record that exists).
+ */
+async function saveDerived(q: RecordQueries, s: Services, where: Where, rid: number, record: Obj, fresh: boolean, previous?: Obj): Promise<void> {
   const repoId = where.repoId ?? 0;
-  try {
-    await q.setUniqueKeys(rid, where.type.name, uniqueKeys(where.type, record, repoId), fresh);
-  } catch (err) {
-    if (!(err instanceof UniqueKeyTaken)) throw err;
-    const rule = where.type.unique!.find((r) => ruleName(r) === err.rule)!;
-    const body: ErrorMap = { [rule.errorPath]: [rule.message.replace(/\{(\w+)\}/g, (_, k) => String(record[k] ?? ''))] };
-    if (rule.conflictingRecord && err.holderRid !== null) {
-      const holder = await q.uriOf(err.holderRid);
-      if (holder) body.conflicting_record = [holder];
+  const keys = uniqueKeys(where.type, record, repoId);
+  if (!previous || !sameRows(keys, uniqueKeys(where.type, previous, repoId))) {
+    try {
+      await q.setUniqueKeys(rid, where.type.name, keys, fresh);
+    } catch (err) {
+      if (!(err instanceof UniqueKeyTaken)) throw err;
+      const rule = where.type.unique!.find((r) => ruleName(r) === err.rule)!;
+      const body: ErrorMap = { [rule.errorPath]: [rule.message.replace(/\{(\w+)\}/g, (_, k) => String(record[k] ?? ''))] };
+      if (rule.conflictingRecord && err.holderRid !== null) {
+        const holder = await q.uriOf(err.holderRid);
+        if (holder) body.conflicting_record = [holder];
+      }
+      throw errors.conflictOnSave(body);
     }
-    throw errors.conflictOnSave(body);
   }
-  await q.setLookupKeys(rid, where.type.name, repoId, lookupKeys(where.type, record), fresh);
+  const lookups = lookupKeys(where.type, record);
+  if (!previous || !sameRows(lookups, lookupKeys(where.type, previous))) await q.setLookupKeys(rid, where.type.name, repoId, lookups, fresh);
   const refs = collectRefs(s.registry, where.type.name, record);
+  if (previous && sameRows(refs, collectRefs(s.registry, where.type.name, previous))) return;
   await checkRefs(q, s.registry, refs, where.type.scope === 'repository' ? where.repoId : undefined, record.uri);
   await q.setRefs(rid, refs, fresh);
 }
@@ -172,7 +188,7 @@ export async function updateRecord(
       user_mtime_ms: nowMs,
     });
     if (!updated) throw errors.staleLockVersion();
-    await saveDerived(q, s, where, row.rid!, record, false);
+    await saveDerived(q, s, where, row.rid!, record, false, previous);
     const saved = { where, rid: row.rid!, id, record, created: false, actor, state, previous };
     await hooks?.afterSave?.(trx, s, saved);
     await hooks?.derive?.(trx, s, saved);
