@@ -75,6 +75,22 @@ describe(`EAD import (${STORE})`, function () {
     assert.equal(Number((await t.services.db.knex('records').count({ n: '*' }).first())?.n), before);
   });
 
+  it('one digital object linked from two components is created once and linked from both; nothing half-written stays', async () => {
+    const file = path.join(scratch, 'shared-dao.xml');
+    const dao = '<dao href="https://example.org/shared-dao-1" title="Shared scan"/>';
+    fs.writeFileSync(file, `<ead><archdesc level="collection"><did><unittitle>Shared</unittitle><unitid>SD-1</unitid></did><dsc>
+      <c level="file"><did><unittitle>One</unittitle>${dao}</did></c><c level="file"><did><unittitle>Two</unittitle>${dao}</did></c></dsc></archdesc></ead>`);
+    const report = await ead.run(t.services, repo, admin, { path: file, name: 'shared-dao.xml' }, quiet());
+    assert.equal(report.counts.digital_object, 1);
+    const objects = await t.services.db.knex('records').where({ type: 'digital_object', repo_id: repo }).whereRaw('json like ?', ['%shared-dao-1%']).select('uri');
+    assert.equal(objects.length, 1, 'one digital object in the store');
+    const components = report.created.filter((u) => u.includes('/archival_objects/'));
+    for (const uri of components) {
+      const json = JSON.parse((await t.services.db.knex('records').where({ uri }).first('json')).json);
+      assert.deepEqual(json.instances.map((i: { digital_object?: { ref: string } }) => i.digital_object?.ref), [objects[0].uri], uri);
+    }
+  });
+
   it('round trip: export → import gives the same tree, component by component', async () => {
     const H = { 'X-ArchivesSpace-Session': await t.adminToken() };
     const source = files.find((f) => f.endsWith('nyu_ferris.xml')) ?? files[0];

@@ -60,6 +60,8 @@ class EadImport extends ImportSession {
   private resourceUri: string | undefined;
   private readonly owners: Owner[] = [];
   private readonly containers = new Map<string, string>();
+  /** digital_object_id → uri, for the digital objects this file linked. */
+  private readonly digitalObjects = new Map<string, string>();
   private components = 0;
 
   // ------------------------------------------------------------------------------------------
@@ -411,18 +413,13 @@ class EadImport extends ImportSession {
       const hrefs = locs.map((l) => l.attrs.href).filter(Boolean);
       const title = d.attrs.title ?? (textOf(kid(d, 'daodesc')) || hrefs[0] || 'Digital object');
       const id = (d.attrs.href ?? hrefs[0] ?? crypto.randomUUID()).slice(0, 255);
-      const uri = await this.create('digital_object', {
+      // One digital object linked from several components (or already in the repository) is
+      // linked, not created again: its id is unique in the repository.
+      const uri = this.digitalObjects.get(id) ?? await this.findByLookup('digital_object', 'digital_object_id', id) ?? await this.create('digital_object', {
         title: title.slice(0, 8192), digital_object_id: `${id}`, publish: d.attrs.audience !== 'internal',
         file_versions: hrefs.map((href) => ({ file_uri: href, publish: true })),
-      }, [...path, d.name]).catch(async (err) => {
-        // The same digital object id used twice (one object linked from several components): the second links the first.
-        if (err instanceof ImportFailed && /digital_object_id/.test(err.message)) {
-          const existing = await this.trx('records').where({ type: 'digital_object', repo_id: this.repoId })
-            .andWhereRaw('json LIKE ?', [`%"digital_object_id":${JSON.stringify(id).replace(/[%_]/g, '_')}%`]).first('uri');
-          if (existing) return existing.uri as string;
-        }
-        throw err;
-      });
+      }, [...path, d.name]);
+      this.digitalObjects.set(id, uri);
       out.push({ instance_type: 'digital_object', digital_object: { ref: uri } });
     }
     return out;

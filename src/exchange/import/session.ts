@@ -9,7 +9,9 @@ import { ApiError } from '../../errors';
 import type { Obj } from '../../json';
 import type { Actor, Services } from '../../operations/context';
 import { addEnumerationValues } from '../../operations/enumerations';
+import { lookupHash, lookupValue } from '../../operations/keys';
 import { createRecord } from '../../operations/write';
+import { RecordQueries } from '../../store/records';
 import { prepareRecord } from '../../validation';
 import { ImportFailed, ImportInput, ImportOutput, ImportReport } from './types';
 
@@ -71,6 +73,14 @@ export class ImportSession {
       }
       throw err;
     }
+  }
+
+  /** The record of the type in this repository whose find_by_id value `param` is `value` (as GET …/find_by_id finds it). */
+  protected async findByLookup(typeName: string, param: string, value: string): Promise<string | undefined> {
+    const rule = this.s.registry.type(typeName).lookup?.[param];
+    if (!rule) throw new Error(`${typeName} has no find_by_id parameter ${param}`);
+    const [uri] = await new RecordQueries(this.trx).findByLookup(typeName, this.repoId, param, [lookupHash(lookupValue(rule.format, [value]))]);
+    return uri;
   }
 
   /** An agent of the type, by authority id, else by heading; created (authorized, as the display name) when none exists. */
