@@ -5,33 +5,11 @@ import knexFactory, { Knex } from 'knex';
 import { SAFETY_NET_PAGES, startCheckpointer } from './checkpointer';
 import { groupedTransactions, transactionPerCall } from './transactions';
 
-export type Dialect = 'sqlite' | 'mysql';
+import type { Database } from './database';
 
-export interface Database {
-  knex: Knex;
-  dialect: Dialect;
-  /** Human-readable location, without credentials. */
-  describe: string;
-  /**
-   * Runs `fn` in one transaction, again from the start when it lost a race (see isRetryable); on
-   * SQLite possibly as a savepoint of a transaction shared with other callers, committed before any
-   * of them gets its answer (transactions.ts).
-   */
-  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
-  /** Called after every committed transaction (the indexer uses it to pick changes up at once). */
-  onCommit: Array<() => void>;
-  /**
-   * SQLite file stores: a connection for single reads outside any transaction (GET one record).
-   * The pool's one connection is the writer's: a read there waits for a long write (an import) to
-   * commit, and goes through the pool; WAL lets this one read the last commit meanwhile.
-   */
-  readConnection?: () => BetterSqlite3.Database;
-  /** Lets the store go: the pool and the read connection. */
-  close(): Promise<void>;
-}
-
+export type { Database, Dialect } from './database';
 export { onMysql } from './dialect';
-export { isRetryable, isUniqueViolation } from './transactions';
+export { isRetryable, isUniqueViolation } from './store-errors';
 
 /** The database product and its version, for /, `doctor` and logs. */
 export async function databaseVersion(db: Database): Promise<{ product: string; version: string }> {

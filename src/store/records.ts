@@ -1,6 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { Knex } from 'knex';
-import { type Database, isUniqueViolation, onMysql } from './connect';
+import type { Database } from './database';
+import { onMysql } from './dialect';
+import { isUniqueViolation } from './store-errors';
 import { Statements } from './statements';
 import { heldChanges, noteDeletion, transactionMemo } from './transaction-memo';
 
@@ -127,6 +129,9 @@ export async function idBeforeTransaction(db: Database, type: string): Promise<n
   return db.dialect === 'mysql' ? new RecordQueries(db.knex).nextId(type) : undefined;
 }
 
+/** Ids a transaction takes at a time once it has taken two of a type (RecordQueries.nextId). */
+const ID_BLOCK = 64;
+
 export class RecordQueries implements RecordGetter {
   private statements: Promise<Statements> | undefined;
 
@@ -137,35 +142,64 @@ export class RecordQueries implements RecordGetter {
     return (this.statements ??= Statements.of(this.db));
   }
 
+  /**
+   * The next id of `type`. A transaction that writes many records of a type (an import, a bulk
+   * load) takes its ids ID_BLOCK at a time from its second one on, and gives back what it did not
+   * use before it commits (releaseIdBlocks): one statement per ID_BLOCK records instead of one
+   * each, with the same ids as one at a time. Nobody else takes ids of the type meanwhile: the
+   * transaction holds the sequence's row (MySQL locks it until the end; SQLite has one writer).
+   */
   async nextId(type: string): Promise<number> {
-    const next = await this.bumpId(type);
-    if (next !== undefined) return next;
+    const blocks = transactionMemo(this.db)?.idBlocks;
+    const block = blocks?.get(type);
+    if (block && block.next <= block.last) return block.next++;
+    const size = block ? ID_BLOCK : 1;
+    const last = await this.bumpId(type, size);
+    if (last !== undefined) {
+      blocks?.set(type, { next: last - size + 2, last });
+      return last - size + 1;
+    }
     try {
       await this.db('id_sequences').insert({ type, last_id: 1 });
+      blocks?.set(type, { next: 2, last: 1 });
       return 1;
     } catch (err) {
       // Another transaction made the sequence first: take the next value from it.
       if (!isUniqueViolation(err)) throw err;
-      return (await this.bumpId(type))!;
+      return (await this.bumpId(type, 1))!;
     }
   }
 
-  /** Adds one to the type's sequence and returns the new value; undefined when the type has none yet. */
-  private async bumpId(type: string): Promise<number | undefined> {
+  /** Adds `by` to the type's sequence and returns the new value; undefined when the type has none yet. */
+  private async bumpId(type: string, by: number): Promise<number | undefined> {
     const st = await this.st();
     // SQLite hands the new value back from the UPDATE itself (RETURNING); MySQL has no UPDATE … RETURNING.
     if (!onMysql(this.db)) {
-      const [row] = await st.all<{ last_id: number }>('UPDATE `id_sequences` SET `last_id` = `last_id` + 1 WHERE `type` = ? RETURNING `last_id`', [type]);
+      const [row] = await st.all<{ last_id: number }>('UPDATE `id_sequences` SET `last_id` = `last_id` + ? WHERE `type` = ? RETURNING `last_id`', [by, type]);
       return row ? Number(row.last_id) : undefined;
     }
     // LAST_INSERT_ID(expr) hands the new value back in the statement's own answer (its insert id):
     // no SELECT after the UPDATE.
-    const r = await st.run('UPDATE `id_sequences` SET `last_id` = LAST_INSERT_ID(`last_id` + 1) WHERE `type` = ?', [type]);
+    const r = await st.run('UPDATE `id_sequences` SET `last_id` = LAST_INSERT_ID(`last_id` + ?) WHERE `type` = ?', [by, type]);
     return r.changes ? r.lastInsertId : undefined;
+  }
+
+  /** Gives back the ids this transaction took and did not use (nextId): the sequence ends at the last one used. */
+  async releaseIdBlocks(): Promise<void> {
+    const blocks = transactionMemo(this.db)?.idBlocks;
+    if (!blocks) return;
+    for (const [type, block] of blocks) {
+      if (block.next <= block.last) {
+        await (await this.st()).run('UPDATE `id_sequences` SET `last_id` = ? WHERE `type` = ? AND `last_id` = ?', [block.next - 1, type, block.last]);
+      }
+    }
+    blocks.clear();
   }
 
   /** Makes sure the next id handed out for `type` is above `id` (records created with a fixed id). */
   async reserveId(type: string, id: number): Promise<void> {
+    // Ids this transaction holds in reserve would otherwise be handed out again above `id`.
+    await this.releaseIdBlocks();
     const updated = await this.db('id_sequences').where({ type }).andWhere('last_id', '<', id).update({ last_id: id });
     if (!updated) {
       const exists = await this.db('id_sequences').where({ type }).first('type');

@@ -27,6 +27,11 @@ export interface TransactionMemo {
    * commit: present only while Database.transaction holds them back (holdChanges).
    */
   pendingChanges?: Array<{ type: string; uri: string; op: string; at_ms: number }>;
+  /**
+   * Type → the ids taken in reserve and the next one to hand out (RecordQueries.nextId): present
+   * only where the opener gives back the unused ones before commit (Database.transaction).
+   */
+  idBlocks?: Map<string, { next: number; last: number }>;
   deletions: number;
   off: boolean;
 }
@@ -91,7 +96,9 @@ export function keepOwnMemo(trx: Knex.Transaction): void {
  * written at its end.
  */
 export function holdChanges(trx: Knex.Transaction): void {
-  memoFor(trx).pendingChanges = [];
+  const memo = memoFor(trx);
+  memo.pendingChanges = [];
+  memo.idBlocks = new Map();
 }
 
 /** Where `db`'s change-log entries go for now: the held list of its transaction, or undefined (write them). */

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { Statements } from './statements';
+import { RecordQueries } from './records';
+import { isBusy, isRetryable } from './store-errors';
 import { holdChanges, keepOwnMemo, releaseHeldChanges } from './transaction-memo';
 
 /**
@@ -9,44 +11,19 @@ import { holdChanges, keepOwnMemo, releaseHeldChanges } from './transaction-memo
 
 const ATTEMPTS = 8;
 
-/**
- * Concurrent writers on MySQL/MariaDB can deadlock or collide on a unique index they both
- * computed a value for (a tree position, a first id), and SQLite answers BUSY (BUSY_SNAPSHOT
- * included) to a process whose snapshot another process's write made stale; the whole transaction is then retried
- * with a fresh snapshot. Errors that answer the client (ApiError) are never retried.
- */
-export function isRetryable(err: unknown): boolean {
-  const e = err as { errno?: number; code?: string };
-  return e?.errno === 1213 || e?.errno === 1205 || isBusy(err) || isUniqueViolation(err);
-}
-
-function isBusy(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
-
-/** True when err is a unique / primary key violation on either store. */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; errno?: number };
-  return (
-    e?.code === 'ER_DUP_ENTRY' ||
-    e?.errno === 1062 ||
-    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
-  );
-}
-
 type Work<T> = (trx: Knex.Transaction) => Promise<T>;
 
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
 
 /**
- * Runs `fn` and then writes the change-log entries it held back: one statement per 100 rather
- * than one per record written (an import writes thousands).
+ * Runs `fn`, then gives back the ids it took and did not use (RecordQueries.nextId) and writes the
+ * change-log entries it held back: one statement per 100 rather than one per record written (an
+ * import writes thousands).
  */
 async function runHoldingChanges<T>(trx: Knex.Transaction, fn: Work<T>): Promise<T> {
   holdChanges(trx);
   const answer = await fn(trx);
+  await new RecordQueries(trx).releaseIdBlocks();
   const held = releaseHeldChanges(trx);
   if (held.length) await (await Statements.of(trx)).insertMany('change_log', held);
   return answer;

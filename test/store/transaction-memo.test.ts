@@ -65,6 +65,25 @@ describe(`what a transaction keeps from its own reads (${STORE})`, function () {
     assert.equal(after.body.id, made[made.length - 1] + 1);
   });
 
+  it('ids taken in reserve by a transaction never clash with a record created with a fixed id, and are given back', async () => {
+    const s = t.services;
+    const createWithId = (trx: any, id: number, title: string) => {
+      const prepared = prepareRecord(s.registry, s.enums, 'accession', { id_0: 'FIX', id_1: `${Date.now()}-${title}`, title, accession_date: '2020-01-01' });
+      return createRecord(s, { username: 'admin' } as any, { type: s.registry.type('accession'), repoId: repo }, prepared.record, prepared.warnings, { trx, id });
+    };
+    const made = await s.db.transaction(async (trx) => {
+      const ids: number[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await create(trx, 'accession', { id_0: 'FIX', id_1: `${Date.now()}-a${i}`, title: `A ${i}`, accession_date: '2020-01-01' })).id);
+      ids.push((await createWithId(trx, ids[2] + 10, 'fixed')).id);
+      for (let i = 0; i < 3; i++) ids.push((await create(trx, 'accession', { id_0: 'FIX', id_1: `${Date.now()}-b${i}`, title: `B ${i}`, accession_date: '2020-01-01' })).id);
+      return ids;
+    });
+    const first = made[0];
+    assert.deepEqual(made, [first, first + 1, first + 2, first + 12, first + 13, first + 14, first + 15]);
+    const after = await t.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'FIX', id_1: `after-${Date.now()}`, title: 'After', accession_date: '2020-01-01' });
+    assert.equal(after.body.id, first + 16, 'the next id after the transaction: none lost');
+  });
+
   it("a transaction's change-log entries are written at its commit, in the order of its writes, and not at all when it fails", async () => {
     const s = t.services;
     const stamp = Date.now();

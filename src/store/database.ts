@@ -1,0 +1,27 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Knex } from 'knex';
+
+export type Dialect = 'sqlite' | 'mysql';
+
+export interface Database {
+  knex: Knex;
+  dialect: Dialect;
+  /** Human-readable location, without credentials. */
+  describe: string;
+  /**
+   * Runs `fn` in one transaction, again from the start when it lost a race (see isRetryable); on
+   * SQLite possibly as a savepoint of a transaction shared with other callers, committed before any
+   * of them gets its answer (transactions.ts).
+   */
+  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
+  /** Called after every committed transaction (the indexer uses it to pick changes up at once). */
+  onCommit: Array<() => void>;
+  /**
+   * SQLite file stores: a connection for single reads outside any transaction (GET one record).
+   * The pool's one connection is the writer's: a read there waits for a long write (an import) to
+   * commit, and goes through the pool; WAL lets this one read the last commit meanwhile.
+   */
+  readConnection?: () => BetterSqlite3.Database;
+  /** Lets the store go: the pool and the read connection. */
+  close(): Promise<void>;
+}
