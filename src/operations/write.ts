@@ -126,7 +126,7 @@ export async function createRecord(
       system_mtime_ms: nowMs,
       user_mtime_ms: nowMs,
       hidden: options.hidden ?? false,
-    });
+    }, await hooks?.placeOnCreate?.(trx, s, where, state));
     await saveDerived(q, s, where, rid, record, true);
     const saved = { where, rid, id, record, created: true, actor, state };
     await hooks?.afterSave?.(trx, s, saved);

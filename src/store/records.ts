@@ -3,6 +3,7 @@ import { Knex } from 'knex';
 import type { Database } from './database';
 import { onMysql } from './dialect';
 import { isUniqueViolation } from './store-errors';
+import type { PlaceColumns } from './positions';
 import { Statements } from './statements';
 import { heldChanges, noteDeletion, transactionMemo } from './transaction-memo';
 
@@ -207,7 +208,9 @@ export class RecordQueries implements RecordGetter {
     }
   }
 
-  async insert(row: RecordRow): Promise<number> {
+  /** `place`: the row's place in a tree, for a tree node created where it belongs (positions.ts placeNew). */
+  async insert(row: RecordRow, place?: PlaceColumns): Promise<number> {
+    if (place) return (await (await this.st()).insert('records', { ...row, ...place })).lastInsertId;
     return (await (await this.st()).insert('records', row)).lastInsertId;
   }
 

@@ -6,7 +6,7 @@ import { committedChangeLogHead, RecordQueries } from '../store/records';
 import { rewriteStored } from '../operations/write';
 import type { Obj } from '../json';
 import { fullTree, type TreeTypes } from './views';
-import { ancestorsOf, descendants, logicalPositions, place, placeOf, type RankAnchor } from '../store/positions';
+import { ancestorsOf, descendants, logicalPositions, place, placeNew, placeOf, type RankAnchor } from '../store/positions';
 import { untilNextWrite } from '../store/until-next-write';
 import { Statements } from '../store/statements';
 
@@ -81,11 +81,18 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       return { rootUri, parentUri, parentRid, position, rehome } satisfies NodeState;
     },
 
+    async placeOnCreate(trx, _s, _where, state) {
+      const st = state as NodeState;
+      return placeNew(trx, st.rootUri, st.parentRid ?? null, st.position);
+    },
+
     async afterSave(trx, s, saved) {
       const st = saved.state as NodeState;
+      // A new node was inserted in its place (placeOnCreate).
+      if (saved.created) return;
       if (st.rehome) {
-        await place(trx, saved.rid, st.rootUri, st.parentRid ?? null, saved.created ? st.position : undefined, saved.created);
-        if (!saved.created) await carrySubtree(trx, s, saved.rid, st.rootUri);
+        await place(trx, saved.rid, st.rootUri, st.parentRid ?? null);
+        await carrySubtree(trx, s, saved.rid, st.rootUri);
       } else if (st.position !== undefined) {
         const current = await placeOf(trx, saved.rid);
         if (current) await place(trx, saved.rid, current.root_uri, current.parent_rid, st.position);
