@@ -167,7 +167,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       await knex.destroy();
       await checkpointer?.stop();
     };
-    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: groupedTransactions(knex, onCommit), onCommit, readConnection, close };
+    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: groupedTransactions(knex, onCommit, storeWaitMs()), onCommit, readConnection, close };
   }
   const match = /^(?:mysql|mariadb):\/\/(.*)$/.exec(dbUrl);
   if (match) {

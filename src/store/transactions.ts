@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import { type Knex, KnexTimeoutError } from 'knex';
 import { Statements } from './statements';
 import { RecordQueries } from './records';
 import { isBusy, isRetryable } from './store-errors';
@@ -54,6 +54,8 @@ interface Call {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
   attempt: number;
+  /** Refuses the call as the pool would (store busy) when it waited too long to start. */
+  timer?: NodeJS.Timeout;
 }
 
 /**
@@ -70,12 +72,19 @@ interface Call {
  * is rolled back and its callers run again from the start (retryable errors) or get the error.
  * A caller that lost a race of its own (a unique index) runs again on its own.
  */
-export function groupedTransactions(knex: Knex, onCommit: Array<() => void>) {
+export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, waitMs: number) {
   const queue: Call[] = [];
   let draining = false;
 
+  /** The next call, no longer waiting to start. */
+  const take = (): Call => {
+    const call = queue.shift()!;
+    clearTimeout(call.timer);
+    return call;
+  };
+
   async function runGroup(): Promise<void> {
-    const first = queue.shift()!;
+    const first = take();
     const ran: Array<{ call: Call; ok: boolean; value: unknown }> = [{ call: first, ok: false, value: undefined }];
     const started = Date.now();
     try {
@@ -89,7 +98,7 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>) {
           // waits for the end of the turn before it commits.
           if (!queue.length) await new Promise((resolve) => setImmediate(resolve));
           if (!queue.length) break;
-          const call = queue.shift()!;
+          const call = take();
           try {
             const value = await outer.transaction((trx) => {
               keepOwnMemo(trx);
@@ -143,7 +152,16 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>) {
 
   return <T>(fn: Work<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ fn, resolve: resolve as (value: unknown) => void, reject, attempt: 1 });
+      const call: Call = { fn, resolve: resolve as (value: unknown) => void, reject, attempt: 1 };
+      // Behind a long transaction (an import), a write waits as long as it would for a pooled
+      // connection (DB_WAIT_SECONDS), then is answered that the store is busy.
+      call.timer = setTimeout(() => {
+        const at = queue.indexOf(call);
+        if (at < 0) return;
+        queue.splice(at, 1);
+        reject(new KnexTimeoutError(`the store's writer was busy for ${waitMs} ms`));
+      }, waitMs);
+      queue.push(call);
       if (!draining) void drain();
     });
 }

@@ -129,6 +129,28 @@ describe(`reads beside a long write (${STORE})`, () => {
       }
       const list = await busy.http.get(`/repositories/${repo}/accessions?all_ids=true`).set(H);
       assert.deepEqual(list.body, [], 'nothing of the refused write was stored');
+
+      // The same behind a write of the server's own (an import holds the store this way): on
+      // SQLite the writes queue in the process for their group's turn, and give up as long.
+      let releaseWrite!: () => void;
+      const writing = new Promise<void>((resolve) => (releaseWrite = resolve));
+      let started!: () => void;
+      const begun = new Promise<void>((resolve) => (started = resolve));
+      const holders2 = Array.from({ length: max }, () => busy.services.db.transaction(async () => {
+        started();
+        await writing;
+      }));
+      await begun;
+      try {
+        const res = await busy.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'BZ', id_1: '2', title: 'Waits too', accession_date: '2020-01-01' });
+        assert.equal(res.status, 503, res.text);
+        assert.equal(res.headers['retry-after'], '5');
+      } finally {
+        releaseWrite();
+        await Promise.all(holders2);
+      }
+      const after = await busy.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'BZ', id_1: '3', title: 'Served', accession_date: '2020-01-01' });
+      assert.equal(after.status, 200, after.text);
     } finally {
       await busy.close();
     }
