@@ -106,49 +106,39 @@ describe(`reads beside a long write (${STORE})`, () => {
       const token = await busy.adminToken();
       const H = { 'X-ArchivesSpace-Session': token };
       const repo = await createRepository(busy);
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let entered!: () => void;
-      const inside = new Promise<void>((resolve) => (entered = resolve));
-      // Holds every connection the pool has (SQLite: its one; MariaDB: all of them).
+      // Holds every connection the pool has (SQLite: its one; MariaDB: all of them) through `open`,
+      // and posts a create meanwhile.
       const max = STORE === 'sqlite' ? 1 : Number(process.env.DB_POOL_MAX || 10);
-      let holding = 0;
-      const holders = Array.from({ length: max }, () => busy.services.db.knex.transaction(async () => {
-        if (++holding === max) entered();
-        await held;
-      }));
-      await inside;
-      try {
-        const res = await busy.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'BZ', id_1: '1', title: 'Waits', accession_date: '2020-01-01' });
-        assert.equal(res.status, 503, res.text);
-        assert.equal(res.headers['retry-after'], '5');
-        assert.match(res.body.error, /busy/);
-      } finally {
-        release();
-        await Promise.all(holders);
-      }
+      const postWhileHeld = async (open: (work: () => Promise<void>) => Promise<unknown>, id1: string) => {
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let entered!: () => void;
+        const inside = new Promise<void>((resolve) => (entered = resolve));
+        let holding = 0;
+        const holders = Array.from({ length: max }, () => open(async () => {
+          if (++holding === max) entered();
+          await held;
+        }));
+        await inside;
+        try {
+          return await busy.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'BZ', id_1: id1, title: 'Waits', accession_date: '2020-01-01' });
+        } finally {
+          release();
+          await Promise.all(holders);
+        }
+      };
+      const res = await postWhileHeld((work) => busy.services.db.knex.transaction(work), '1');
+      assert.equal(res.status, 503, res.text);
+      assert.equal(res.headers['retry-after'], '5');
+      assert.match(res.body.error, /busy/);
       const list = await busy.http.get(`/repositories/${repo}/accessions?all_ids=true`).set(H);
       assert.deepEqual(list.body, [], 'nothing of the refused write was stored');
 
       // The same behind a write of the server's own (an import holds the store this way): on
       // SQLite the writes queue in the process for their group's turn, and give up as long.
-      let releaseWrite!: () => void;
-      const writing = new Promise<void>((resolve) => (releaseWrite = resolve));
-      let started!: () => void;
-      const begun = new Promise<void>((resolve) => (started = resolve));
-      const holders2 = Array.from({ length: max }, () => busy.services.db.transaction(async () => {
-        started();
-        await writing;
-      }));
-      await begun;
-      try {
-        const res = await busy.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'BZ', id_1: '2', title: 'Waits too', accession_date: '2020-01-01' });
-        assert.equal(res.status, 503, res.text);
-        assert.equal(res.headers['retry-after'], '5');
-      } finally {
-        releaseWrite();
-        await Promise.all(holders2);
-      }
+      const behindOwn = await postWhileHeld((work) => busy.services.db.transaction(work), '2');
+      assert.equal(behindOwn.status, 503, behindOwn.text);
+      assert.equal(behindOwn.headers['retry-after'], '5');
       const after = await busy.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'BZ', id_1: '3', title: 'Served', accession_date: '2020-01-01' });
       assert.equal(after.status, 200, after.text);
     } finally {
