@@ -13,7 +13,7 @@ import type { Knex } from 'knex';
  * the transaction itself does is followed: a deletion of records forgets which exist (a
  * process-wide count, so a deletion anywhere does), and only place() changes kept positions.
  * A nested transaction (a savepoint, which may roll back) keeps nothing and ends the keeping of
- * the transaction it runs in, unless it stands for a caller's whole transaction (keepOwnMemo).
+ * the transaction it runs in (for that caller: a group member starts a memo of its own, startOwnMemo).
  */
 export interface TransactionMemo {
   /** uri → the row's type and repository, for records found to exist. */
@@ -37,8 +37,6 @@ export interface TransactionMemo {
 }
 
 const memos = new WeakMap<object, TransactionMemo>();
-/** Nested transactions that stand for a caller's whole transaction (a member of a commit group): they keep a memo of their own. */
-const ownMemos = new WeakSet<object>();
 let deletions = 0;
 
 /** Records were deleted: no transaction trusts what it kept about which records exist. */
@@ -63,11 +61,8 @@ type Transactor = { isTransaction?: boolean; parentTransaction?: Transactor };
 export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | undefined {
   const trx = db as unknown as Transactor;
   if (!trx.isTransaction) return undefined;
-  if (trx.parentTransaction && !ownMemos.has(trx)) {
-    for (let outer: Transactor | undefined = trx.parentTransaction; outer; outer = outer.parentTransaction) {
-      memoFor(outer).off = true;
-      if (ownMemos.has(outer)) break;
-    }
+  if (trx.parentTransaction) {
+    for (let outer: Transactor | undefined = trx.parentTransaction; outer; outer = outer.parentTransaction) memoFor(outer).off = true;
     return undefined;
   }
   const memo = memoFor(trx);
@@ -80,12 +75,13 @@ export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | 
 }
 
 /**
- * `trx` is a savepoint that runs a caller's whole transaction inside a group committed together
- * (transactions.ts): it keeps a memo of its own, as a transaction would; if it rolls back, its
- * memo goes with it, and the group's other members never saw it.
+ * `trx` goes on with another caller's whole transaction (a member of a group committed together,
+ * transactions.ts, run in a savepoint): what it kept so far is forgotten, so a member that rolls
+ * back leaves nothing behind for the next, and the next keeps a memo of its own, as a
+ * transaction would.
  */
-export function keepOwnMemo(trx: Knex.Transaction): void {
-  ownMemos.add(trx);
+export function startOwnMemo(trx: Knex.Transaction): void {
+  memos.delete(trx);
 }
 
 /**
