@@ -77,15 +77,20 @@ export function planOf(props: Record<string, PropInfo>): PropsPlan {
 /** Visits every object shape of an (already cleaned) record, parents before children. */
 export function walkShapes(registry: Registry, root: Shape, visit: (shape: Shape) => void): void {
   visit(root);
+  // Plain loops and one object per shape: every write walks each of its shapes three or four times.
   for (const [name, info] of planOf(root.props).nested) {
     const value = root.obj[name];
     if (value === undefined) continue;
-    const items = info.array && Array.isArray(value) ? value : [value];
-    items.forEach((item, i) => {
-      const shape = shapeOf(registry, info, item);
-      if (!shape) return;
-      const path = info.array && Array.isArray(value) ? joinPath(joinPath(root.path, name), i) : joinPath(root.path, name);
-      walkShapes(registry, { ...shape, obj: item, path }, visit);
-    });
+    if (info.array && Array.isArray(value)) {
+      const base = joinPath(root.path, name);
+      for (let i = 0; i < value.length; i++) walkInto(registry, info, value[i], joinPath(base, i), visit);
+    } else {
+      walkInto(registry, info, value, joinPath(root.path, name), visit);
+    }
   }
+}
+
+function walkInto(registry: Registry, info: PropInfo, item: unknown, path: string, visit: (shape: Shape) => void): void {
+  const shape = shapeOf(registry, info, item);
+  if (shape) walkShapes(registry, { typeName: shape.typeName, props: shape.props, obj: item as Obj, path }, visit);
 }
