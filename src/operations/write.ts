@@ -32,18 +32,17 @@ function warningsOf(map: ErrorMap): ErrorMap | [] {
 function composeRecord(where: Where, id: number, body: Obj, system: {
   lockVersion: number; createdBy: string; modifiedBy: string; createMs: number; nowMs: number;
 }): Obj {
-  const { lock_version: _ignored, jsonmodel_type: _type, ...fields } = body;
-  const record: Obj = {
-    lock_version: system.lockVersion,
-    jsonmodel_type: where.type.name,
-    ...fields,
-    uri: recordUri(where, id),
-    created_by: system.createdBy,
-    last_modified_by: system.modifiedBy,
-    create_time: isoSeconds(system.createMs),
-    system_mtime: isoSeconds(system.nowMs),
-    user_mtime: isoSeconds(system.nowMs),
-  };
+  // The body's fields copied once, in its order, between the two the server puts first and those
+  // it sets last (a field the body also has keeps its place and takes the server's value).
+  const record: Obj = { lock_version: system.lockVersion, jsonmodel_type: where.type.name };
+  for (const key in body) if (key !== 'lock_version' && key !== 'jsonmodel_type') record[key] = body[key];
+  const now = isoSeconds(system.nowMs);
+  record.uri = recordUri(where, id);
+  record.created_by = system.createdBy;
+  record.last_modified_by = system.modifiedBy;
+  record.create_time = system.createMs === system.nowMs ? now : isoSeconds(system.createMs);
+  record.system_mtime = now;
+  record.user_mtime = now;
   if (where.type.scope === 'repository') record.repository = { ref: `/repositories/${where.repoId}` };
   // Suppression is the server's (the suppressed route): a new record of a suppressible type is not.
   if (where.type.props.suppressed && record.suppressed === undefined) record.suppressed = false;
