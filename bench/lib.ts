@@ -55,6 +55,24 @@ export async function freePort(): Promise<number> {
 }
 
 /** Peak resident set (VmHWM) of a live process, in MB; 0 once it has gone. */
+/**
+ * CPU time a live process has used so far (user + system, every thread), in ms; 0 once it has
+ * gone. Divided by the operations of a phase, it compares two builds on a machine whose speed
+ * moves between runs better than throughput does (bench/write-profile.ts).
+ */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** Linux reports process times in clock ticks of 1/100 s (USER_HZ). */
+const CLOCK_TICKS = 100;
+
 export function peakRssMb(pid: number | undefined): number {
   return residentMb(pid, 'VmHWM');
 }

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { accessionBody, agentFor, subjectsFor } from './data';
 import knexFactory from 'knex';
-import { describe, load, loop, peakRssMb, startServer } from './lib';
+import { cpuMs, describe, load, loop, peakRssMb, startServer } from './lib';
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-profile-'));
@@ -33,18 +33,22 @@ async function main(): Promise<void> {
     const agents = [(await call('POST', '/agents/people', { names: [{ primary_name: 'P', name_order: 'inverted', sort_name: 'P' }] })).uri];
     const phases = (process.env.WRITE_PROFILE_PHASES ?? 'create update bulk').split(' ');
     let serial = 0;
+    // The server's CPU time (every thread) per operation of a phase, from `before` (cpuMs) until now.
+    const perOp = (before: number, ops: number) => Math.round(((cpuMs(server.child.pid) - before) * 1000) / Math.max(1, ops));
     if (!phases.includes('create')) {
       for (let i = 0; i < 200; i++) await call('POST', `/repositories/${repo.id}/accessions`, accessionBody('C', String(++serial), serial, subjectsFor(serial, subjects), agentFor(serial, agents)));
     } else {
+    const cpuBefore = cpuMs(server.child.pid);
     const created = await load(`${server.base}/repositories/${repo.id}/accessions`, H, {
       method: 'POST',
       requests: [{ setupRequest: (req: any) => ({ ...req, body: JSON.stringify(accessionBody('C', String(++serial), serial, subjectsFor(serial, subjects), agentFor(serial, agents))) }) }],
     });
-    console.log(`create: ${describe(created)}`);
+    console.log(`create: ${describe(created)}; server CPU ${perOp(cpuBefore, created.count)} µs/op`);
     }
     if (phases.includes('update')) {
     let updates = 0;
     const versions = new Map<number, number>();
+    const cpuBefore = cpuMs(server.child.pid);
     const updated = await load(`${server.base}/repositories/${repo.id}/accessions/1`, H, {
       method: 'POST',
       requests: [{
@@ -57,7 +61,7 @@ async function main(): Promise<void> {
         },
       }],
     });
-    console.log(`update: ${describe(updated)}`);
+    console.log(`update: ${describe(updated)}; server CPU ${perOp(cpuBefore, updated.count)} µs/op`);
     }
     if (phases.includes('raw') && dbUrl.startsWith('sqlite://')) {
       // The create baseline of make bench: a raw Knex insert of a stored record, one transaction per row.
@@ -79,6 +83,7 @@ async function main(): Promise<void> {
       lang_materials: [{ language_and_script: { language: 'eng' } }],
     });
     const t = Date.now();
+    const cpuBefore = cpuMs(server.child.pid);
     const n = Number(process.env.WRITE_PROFILE_BULK ?? 10000);
     for (let i = 0; i < n; i += 500) {
       const children = [];
@@ -87,7 +92,7 @@ async function main(): Promise<void> {
       }
       await call('POST', `/repositories/${repo.id}/resources/${resource.id}/children`, { jsonmodel_type: 'archival_record_children', children });
     }
-    console.log(`bulk: ${Math.round(n / ((Date.now() - t) / 1000))} records/s; server peak RSS ${Math.round(peakRssMb(server.child.pid))} MB`);
+    console.log(`bulk: ${Math.round(n / ((Date.now() - t) / 1000))} records/s; server CPU ${perOp(cpuBefore, n)} µs/record; server peak RSS ${Math.round(peakRssMb(server.child.pid))} MB`);
   } finally {
     await server.stop();
     if (process.env.WRITE_PROFILE_OUTPUT) console.log(server.output());

@@ -65,6 +65,9 @@ export interface Progress {
   total: number;
 }
 
+/** How long after a commit its round starts (nudge). */
+const NUDGE_MS = 5;
+
 export class Indexer {
   private readonly holder = crypto.randomBytes(8).toString('hex');
   private readonly batchSize: number;
@@ -77,6 +80,8 @@ export class Indexer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private again = false;
+  /** A round is scheduled NUDGE_MS after a commit (nudge): later commits wait for it. */
+  private nudged = false;
   private stopped = true;
   /** Log entries past the checkpoint already applied (the checkpoint waits at a hole). */
   private appliedAbove = new Set<number>();
@@ -113,11 +118,18 @@ export class Indexer {
     await this.s.db.knex('search_state').where({ name: LEASE, value: this.holder }).update({ expires_ms: 0 }).catch(() => undefined);
   }
 
-  /** A write committed: index it now rather than at the next poll. */
+  /**
+   * A write committed: index it within NUDGE_MS rather than at the next poll. The writes of those
+   * milliseconds go in one round: a round costs the same few reads of the store and calls to the
+   * index whether it applies one change or fifty.
+   */
   nudge(): void {
     if (this.stopped) return;
     if (this.running) this.again = true;
-    else this.schedule(0);
+    else if (!this.nudged) {
+      this.nudged = true;
+      this.schedule(NUDGE_MS);
+    }
   }
 
   private schedule(ms: number): void {
@@ -127,6 +139,7 @@ export class Indexer {
   }
 
   private async tick(): Promise<void> {
+    this.nudged = false;
     if (this.stopped) return;
     try {
       await this.runOnce();
@@ -135,7 +148,7 @@ export class Indexer {
       this.lastError = (err as Error).message;
       log.error('indexer round failed; retrying', { error: this.lastError });
     }
-    if (!this.stopped) this.schedule(this.again ? 0 : this.pollMs);
+    if (!this.stopped) this.schedule(this.again ? NUDGE_MS : this.pollMs);
     this.again = false;
   }
 
@@ -257,8 +270,10 @@ export class Indexer {
       const { docs, found } = await this.documentsFor(chunk);
       const gone = chunk.filter((u) => !found.has(u));
       const last = i + this.batchSize >= all.length;
-      const state = await this.index.state();
-      await this.index.apply(docs, gone, { checkpoint: last ? checkpoint : state.checkpoint, storeId });
+      // Only a chunk before the last keeps the index's checkpoint where it is: asking the index
+      // thread for it is a round trip of its own, which every round of single writes paid.
+      const at = last ? checkpoint : (await this.index.state()).checkpoint;
+      await this.index.apply(docs, gone, { checkpoint: at, storeId });
       await this.pause();
     }
   }
