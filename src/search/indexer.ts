@@ -80,6 +80,7 @@ export class Indexer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private again = false;
+  private knownStoreId: Promise<string> | undefined;
   /** A round is scheduled NUDGE_MS after a commit (nudge): later commits wait for it. */
   private nudged = false;
   private stopped = true;
@@ -180,8 +181,11 @@ export class Indexer {
     return changeLogHead(this.s.db.knex);
   }
 
+  /** The store's id, read once: it is written when the store is made and never changes. */
   private storeId(): Promise<string> {
-    return storeIdOf(this.s.db.knex);
+    const read = (this.knownStoreId ??= storeIdOf(this.s.db.knex));
+    read.catch(() => { if (this.knownStoreId === read) this.knownStoreId = undefined; });
+    return read;
   }
 
   /**
@@ -230,7 +234,8 @@ export class Indexer {
       for (const r of fresh) if (Number(r.seq) > checkpoint) this.appliedAbove.add(Number(r.seq));
       for (const seq of this.appliedAbove) if (seq <= checkpoint) this.appliedAbove.delete(seq);
       applied += fresh.length;
-      if (checkpoint === state.checkpoint) return applied;
+      // A short read took everything the log held: what committed since woke the indexer again (nudge).
+      if (checkpoint === state.checkpoint || rows.length < this.batchSize) return applied;
       state = { checkpoint, storeId };
       await this.takeLease();
     }
