@@ -90,11 +90,17 @@ export async function changeLogHead(knex: Knex | Knex.Transaction): Promise<numb
   return Number(row?.seq ?? 0);
 }
 
-/** changeLogHead outside a transaction, through the SQLite read connection where there is one. */
+const HEAD_SQL = 'SELECT MAX(`seq`) AS `seq` FROM `change_log`';
+
+/**
+ * changeLogHead outside a transaction: through the SQLite read connection where there is one,
+ * else as a prepared statement on a pooled connection (read per request that uses kept values).
+ */
 export async function committedChangeLogHead(db: Database): Promise<number> {
   const conn = db.readConnection?.();
-  if (!conn) return changeLogHead(db.knex);
-  return Number((conn.prepare('SELECT MAX(seq) AS seq FROM change_log').get() as { seq: number | null }).seq ?? 0);
+  if (conn) return Number((conn.prepare(HEAD_SQL).get() as { seq: number | null }).seq ?? 0);
+  const [row] = await (await Statements.of(db.knex)).all<{ seq: number | string | null }>(HEAD_SQL, []);
+  return Number(row?.seq ?? 0);
 }
 
 /**
