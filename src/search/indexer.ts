@@ -80,6 +80,7 @@ export class Indexer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private again = false;
+  /** The store's id: written when the store is made, never changed, so read once (storeId). */
   private knownStoreId: Promise<string> | undefined;
   /** A round is scheduled NUDGE_MS after a commit (nudge): later commits wait for it. */
   private nudged = false;
@@ -181,11 +182,14 @@ export class Indexer {
     return changeLogHead(this.s.db.knex);
   }
 
-  /** The store's id, read once: it is written when the store is made and never changes. */
+  /** The store's id, read once (a failed read is tried again next time). */
   private storeId(): Promise<string> {
-    const read = (this.knownStoreId ??= storeIdOf(this.s.db.knex));
-    read.catch(() => { if (this.knownStoreId === read) this.knownStoreId = undefined; });
-    return read;
+    if (!this.knownStoreId) {
+      const read = storeIdOf(this.s.db.knex);
+      read.catch(() => { if (this.knownStoreId === read) this.knownStoreId = undefined; });
+      this.knownStoreId = read;
+    }
+    return this.knownStoreId;
   }
 
   /**
