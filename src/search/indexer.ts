@@ -65,7 +65,7 @@ export interface Progress {
   total: number;
 }
 
-/** How long after a commit its round starts (nudge). */
+/** Rounds woken by commits start at most this often (nudge). */
 const NUDGE_MS = 5;
 
 export class Indexer {
@@ -82,8 +82,10 @@ export class Indexer {
   private again = false;
   /** The store's id: written when the store is made, never changed, so read once (storeId). */
   private knownStoreId: Promise<string> | undefined;
-  /** A round is scheduled NUDGE_MS after a commit (nudge): later commits wait for it. */
+  /** A round woken by a commit is scheduled (nudge): later commits wait for it. */
   private nudged = false;
+  /** When the last round started (rounds woken by commits start at most every NUDGE_MS). */
+  private lastRoundAt = 0;
   private stopped = true;
   /** Log entries past the checkpoint already applied (the checkpoint waits at a hole). */
   private appliedAbove = new Set<number>();
@@ -121,17 +123,22 @@ export class Indexer {
   }
 
   /**
-   * A write committed: index it within NUDGE_MS rather than at the next poll. The writes of those
-   * milliseconds go in one round: a round costs the same few reads of the store and calls to the
-   * index whether it applies one change or fifty.
+   * A write committed: index it now rather than at the next poll, but start rounds at most every
+   * NUDGE_MS. A commit after a quiet moment is indexed at once; under load a round takes every
+   * commit since the last one (a round costs the same few reads of the store and calls to the
+   * index whether it applies one change or fifty).
    */
   nudge(): void {
     if (this.stopped) return;
     if (this.running) this.again = true;
     else if (!this.nudged) {
       this.nudged = true;
-      this.schedule(NUDGE_MS);
+      this.schedule(this.untilNextRound());
     }
+  }
+
+  private untilNextRound(): number {
+    return Math.max(0, this.lastRoundAt + NUDGE_MS - Date.now());
   }
 
   private schedule(ms: number): void {
@@ -142,6 +149,7 @@ export class Indexer {
 
   private async tick(): Promise<void> {
     this.nudged = false;
+    this.lastRoundAt = Date.now();
     if (this.stopped) return;
     try {
       await this.runOnce();
@@ -150,7 +158,7 @@ export class Indexer {
       this.lastError = (err as Error).message;
       log.error('indexer round failed; retrying', { error: this.lastError });
     }
-    if (!this.stopped) this.schedule(this.again ? NUDGE_MS : this.pollMs);
+    if (!this.stopped) this.schedule(this.again ? this.untilNextRound() : this.pollMs);
     this.again = false;
   }
 
