@@ -54,7 +54,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Peak resident set (VmHWM) of a live process, in MB; 0 once it has gone. */
 /**
  * CPU time a live process has used so far (user + system, every thread), in ms; 0 once it has
  * gone. Divided by the operations of a phase, it compares two builds on a machine whose speed
@@ -73,6 +72,7 @@ export function cpuMs(pid: number | undefined): number {
 /** Linux reports process times in clock ticks of 1/100 s (USER_HZ). */
 const CLOCK_TICKS = 100;
 
+/** Peak resident set (VmHWM) of a live process, in MB; 0 once it has gone. */
 export function peakRssMb(pid: number | undefined): number {
   return residentMb(pid, 'VmHWM');
 }

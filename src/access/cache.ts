@@ -11,11 +11,12 @@ import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { Database } from '../store/connect';
 import { REPOSITORY_TYPE } from '../registry';
-import { Statements } from '../store/statements';
+import { committedRows } from '../store/statements';
 import { Grants, loadGrants } from './grants';
 import { digest, findSession, Session, TOUCH_INTERVAL_MS } from './sessions';
 
 const VERSION_SQL = 'SELECT `version` FROM `access_version` WHERE `id` = 1';
+const versionOf = ([row]: Array<{ version?: number }>) => Number(row?.version ?? 0);
 
 /** Bounds on what is kept, so that a flood of distinct tokens cannot grow the process. */
 const MAX_KEPT = 10_000;
@@ -43,12 +44,8 @@ export class AccessCache {
    * (never queued behind a long write).
    */
   private readVersion(db: Database): Promise<number> | number {
-    const reader = db.readConnection?.();
-    if (reader) return Number((reader.prepare(VERSION_SQL).get() as { version?: number } | undefined)?.version ?? 0);
-    // A prepared statement on a pooled connection (MySQL): no query built and parsed per request.
-    return Statements.of(db.knex)
-      .then((st) => st.all<{ version?: number }>(VERSION_SQL, []))
-      .then(([row]) => Number(row?.version ?? 0));
+    const rows = committedRows<{ version?: number }>(db, VERSION_SQL);
+    return Array.isArray(rows) ? versionOf(rows) : rows.then(versionOf);
   }
 
   /** Reads the version row (once per turn, above); whatever was kept under another version is dropped. */

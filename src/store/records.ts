@@ -4,7 +4,7 @@ import type { Database } from './database';
 import { onMysql } from './dialect';
 import { isUniqueViolation } from './store-errors';
 import type { PlaceColumns } from './positions';
-import { Statements } from './statements';
+import { committedRows, Statements } from './statements';
 import { heldChanges, noteDeletion, transactionMemo } from './transaction-memo';
 
 /** One row of the generic records table. `json` is the complete record as served. */
@@ -92,14 +92,9 @@ export async function changeLogHead(knex: Knex | Knex.Transaction): Promise<numb
 
 const HEAD_SQL = 'SELECT MAX(`seq`) AS `seq` FROM `change_log`';
 
-/**
- * changeLogHead outside a transaction: through the SQLite read connection where there is one,
- * else as a prepared statement on a pooled connection (read per request that uses kept values).
- */
+/** changeLogHead outside a transaction (read per request that uses values kept until the next write). */
 export async function committedChangeLogHead(db: Database): Promise<number> {
-  const conn = db.readConnection?.();
-  if (conn) return Number((conn.prepare(HEAD_SQL).get() as { seq: number | null }).seq ?? 0);
-  const [row] = await (await Statements.of(db.knex)).all<{ seq: number | string | null }>(HEAD_SQL, []);
+  const [row] = await committedRows<{ seq: number | string | null }>(db, HEAD_SQL);
   return Number(row?.seq ?? 0);
 }
 

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
+import type { Database } from './database';
 import { onMysql } from './dialect';
 
 /** What a statement that writes tells: rows changed, and the id a one-row insert gave its row. */
@@ -91,6 +92,17 @@ export class Statements {
     const match = Object.keys(where);
     return this.run(updateSql(table, set, match), [...set.map((c) => row[c] ?? null), ...match.map((c) => where[c] ?? null)]);
   }
+}
+
+/**
+ * One fixed statement outside any transaction, over committed rows: on SQLite's read connection
+ * where there is one (answered at once, never queued behind a write), else prepared on a pooled
+ * connection (MySQL: no query built and parsed per call).
+ */
+export function committedRows<T>(db: Database, sql: string, params: Value[] = []): T[] | Promise<T[]> {
+  const reader = db.readConnection?.();
+  if (reader) return reader.prepare(sql).all(...params.map(sqliteValue)) as T[];
+  return Statements.of(db.knex).then((st) => st.all<T>(sql, params));
 }
 
 // The SQL of each shape, made once: a write's statements come in a handful of shapes.
