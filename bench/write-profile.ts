@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { accessionBody, agentFor, subjectsFor } from './data';
+import { accessionBody, agentFor, childBody, subjectsFor } from './data';
 import knexFactory from 'knex';
 import { cpuMs, describe, load, loop, peakRssMb, startServer } from './lib';
 
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < n; i += 500) {
       const children = [];
       for (let j = i; j < i + 500; j++) {
-        children.push({ title: `Item ${j}`, level: 'file', ref_id: `ref${j}`, dates: [{ date_type: 'single', label: 'creation', begin: '1900' }], resource: { ref: resource.uri } });
+        children.push(childBody(j, resource.uri));
       }
       await call('POST', `/repositories/${repo.id}/resources/${resource.id}/children`, { jsonmodel_type: 'archival_record_children', children });
     }
