@@ -13,6 +13,13 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
+/** The indexes of `records`' tree columns (name, unique, columns), as 001 created them. */
+const TREE_INDEXES: Array<[string, boolean, string[]]> = [
+  ['records_parent_key_position_unique', true, ['parent_key', 'position']],
+  ['records_parent_rid_index', false, ['parent_rid']],
+  ['records_root_uri_index', false, ['root_uri']],
+];
+
 const migrations: Migration[] = [
   {
     name: '001_generic_record_store',
@@ -388,6 +395,27 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       await knex.schema.alterTable('record_refs', (t) => t.index(['to_uri']));
+    },
+  },
+  {
+    name: '016_tree_indexes_of_tree_records_only',
+    async up(knex) {
+      // SQLite: the tree columns' indexes hold the records of trees only (partial indexes), so a
+      // record outside any tree (an accession, a subject, an agent) writes three B-trees fewer.
+      // Every query on them compares the column to a value, which implies IS NOT NULL, so the
+      // planner still uses them. InnoDB has no partial indexes: MySQL keeps the full ones.
+      if (onMysql(knex)) return;
+      for (const [name, unique, columns] of TREE_INDEXES) {
+        await knex.raw(`DROP INDEX ${name}`);
+        await knex.raw(`CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${name} ON records (${columns.join(', ')}) WHERE ${columns[0]} IS NOT NULL`);
+      }
+    },
+    async down(knex) {
+      if (onMysql(knex)) return;
+      for (const [name, unique, columns] of TREE_INDEXES) {
+        await knex.raw(`DROP INDEX ${name}`);
+        await knex.raw(`CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${name} ON records (${columns.join(', ')})`);
+      }
     },
   },
 ];
