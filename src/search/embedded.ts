@@ -93,6 +93,9 @@ function codecFor(kind: FieldKind): ValueCodec {
   };
 }
 
+/** Segments of one level FTS5 lets pile up before it merges them (its default is 4; see the constructor). */
+const FTS_AUTOMERGE = 8;
+
 /** Stored documents are compressed: read a page at a time, they would otherwise be most of the file. */
 function pack(body: string): Buffer {
   return zlib.deflateRawSync(body, { level: 1 });
@@ -235,6 +238,13 @@ export class EmbeddedIndex implements SearchIndex {
       CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(
         body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
     `);
+    // FTS5 merges a level's segments once it holds `automerge` of them, in the transaction that
+    // wrote the last: at its default, 4, that merging was half of every live index write (100k
+    // documents, 8 per commit: 434-498 µs per document, against 232-256 at 8). Searches read up to
+    // twice as many segments per word: a word's postings took the same time within noise (12 words
+    // of 0 to 450,000 matches, 16 µs to 14 ms each). Kept in the index's own configuration table.
+    const automerge = this.db.prepare(`SELECT v FROM search_text_config WHERE k = 'automerge'`).get() as { v: number } | undefined;
+    if (automerge?.v !== FTS_AUTOMERGE) this.db.exec(`INSERT INTO search_text (search_text, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`);
     this.loadAll();
   }
 
