@@ -240,9 +240,9 @@ export class EmbeddedIndex implements SearchIndex {
     `);
     // FTS5 merges a level's segments once it holds `automerge` of them, in the transaction that
     // wrote the last: at its default, 4, that merging was half of every live index write (100k
-    // documents, 8 per commit: 434-498 µs per document, against 232-256 at 8). Searches read up to
-    // twice as many segments per word: a word's postings took the same time within noise (12 words
-    // of 0 to 450,000 matches, 16 µs to 14 ms each). Kept in the index's own configuration table.
+    // documents, 8 per commit: 431-498 µs per document, against 175-256 at 8; bench/apply-profile.ts).
+    // Searches read up to twice as many segments per word: a word's postings took the same time
+    // within noise (12 words of 0 to 450,000 matches). Kept in the index's own configuration table.
     const automerge = this.db.prepare(`SELECT v FROM search_text_config WHERE k = 'automerge'`).get() as { v: number } | undefined;
     if (automerge?.v !== FTS_AUTOMERGE) this.db.exec(`INSERT INTO search_text (search_text, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`);
     this.loadAll();
