@@ -20,6 +20,15 @@ const TREE_INDEXES: Array<[string, boolean, string[]]> = [
   ['records_root_uri_index', false, ['root_uri']],
 ];
 
+/** Recreates the tree columns' indexes on SQLite, over tree records only (`partial`) or every record. */
+async function recreateTreeIndexes(knex: Knex, partial: boolean): Promise<void> {
+  if (onMysql(knex)) return;
+  for (const [name, unique, columns] of TREE_INDEXES) {
+    await knex.raw(`DROP INDEX ${name}`);
+    await knex.raw(`CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${name} ON records (${columns.join(', ')})${partial ? ` WHERE ${columns[0]} IS NOT NULL` : ''}`);
+  }
+}
+
 const migrations: Migration[] = [
   {
     name: '001_generic_record_store',
@@ -404,18 +413,10 @@ const migrations: Migration[] = [
       // record outside any tree (an accession, a subject, an agent) writes three B-trees fewer.
       // Every query on them compares the column to a value, which implies IS NOT NULL, so the
       // planner still uses them. InnoDB has no partial indexes: MySQL keeps the full ones.
-      if (onMysql(knex)) return;
-      for (const [name, unique, columns] of TREE_INDEXES) {
-        await knex.raw(`DROP INDEX ${name}`);
-        await knex.raw(`CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${name} ON records (${columns.join(', ')}) WHERE ${columns[0]} IS NOT NULL`);
-      }
+      await recreateTreeIndexes(knex, true);
     },
     async down(knex) {
-      if (onMysql(knex)) return;
-      for (const [name, unique, columns] of TREE_INDEXES) {
-        await knex.raw(`DROP INDEX ${name}`);
-        await knex.raw(`CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${name} ON records (${columns.join(', ')})`);
-      }
+      await recreateTreeIndexes(knex, false);
     },
   },
 ];

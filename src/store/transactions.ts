@@ -48,9 +48,9 @@ export function transactionPerCall(knex: Knex, onCommit: Array<() => void>) {
 /**
  * Runs a group member's function on the group's transaction inside a savepoint of one fixed name
  * (members run one after another, so one name serves all), with a memo of its own (started here,
- * so what a member that rolled back learned is not seen by the next). A nested Knex transaction per member cost a
- * transactor object and a SAVEPOINT text of its own, prepared anew each time: about 4 % of a
- * create's CPU (CPU profile of bench/write-profile.ts).
+ * so what a member that rolled back learned is not seen by the next). A nested Knex transaction
+ * per member cost a transactor object and a SAVEPOINT text of its own, prepared anew each time:
+ * about 4 % of a create's CPU (CPU profile of bench/write-profile.ts).
  */
 async function inSavepoint<T>(trx: Knex.Transaction, fn: () => Promise<T>): Promise<T> {
   await trx.raw('SAVEPOINT group_member');
