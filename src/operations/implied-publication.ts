@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Obj } from '../json';
-import { publishedClause } from '../store/connect';
+import { publishedClause, showingRecordsAs } from '../store/connect';
 import { untilNextWrite } from '../store/until-next-write';
 import { underHiddenAncestor } from '../store/visibility';
 import type { Services } from './context';
@@ -50,7 +50,7 @@ async function linkedToPublished(db: Knex | Knex.Transaction, s: Services, uris:
     const page: Array<{ to_uri: string; rid: number }> = [];
     const open = [...after];
     for (let i = 0; i < open.length; i += 50) {
-      const next = (uri: string, from: number) => db('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+      const next = (uri: string, from: number) => db('record_refs as x').join(showingRecordsAs(s.db, 'r'), 'r.rid', 'x.from_rid')
         .where('x.to_uri', uri).andWhere('x.from_rid', '>', from).whereIn('r.type', publishable).where('r.suppressed', false)
         .whereNotIn('r.repo_id', hiddenRepos)
         // Published ones only, decided by the store: an agent linked by thousands of unpublished

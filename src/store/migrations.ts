@@ -419,6 +419,25 @@ const migrations: Migration[] = [
       await recreateTreeIndexes(knex, false);
     },
   },
+  {
+    name: '017_link_checks_from_an_index',
+    async up(knex) {
+      // MySQL: whether a linking record shows (published, not suppressed, its type and repository)
+      // is read from a narrow index instead of the record's row. Implied publication reads every
+      // record linking an agent until one shows: 10,000 unpublished ones were 10,000 random reads
+      // of 2 KB rows through InnoDB's buffer pool (0.75 s per agent at 100k accessions), and are
+      // now one range of a 2 MB index (implied-publication.ts, connect.ts publishedClause).
+      // SQLite reads those rows from its page cache in microseconds and keeps one B-tree less per write.
+      if (!onMysql(knex)) return;
+      await knex.raw("ALTER TABLE records ADD COLUMN published BOOLEAN AS (JSON_EXTRACT(json, '$.publish') = true) VIRTUAL");
+      await knex.raw('CREATE INDEX records_shown ON records (rid, published, suppressed, type, repo_id)');
+    },
+    async down(knex) {
+      if (!onMysql(knex)) return;
+      await knex.raw('DROP INDEX records_shown ON records');
+      await knex.raw('ALTER TABLE records DROP COLUMN published');
+    },
+  },
 ];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { startTestApp, STORE, TestApp } from '../helpers';
+import { publishedClause, showingRecordsAs } from '../../src/store/connect';
 
 /** Behaviours public institutional scripts rely on, each as ArchivesSpace answers. */
 describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
@@ -158,6 +159,25 @@ describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
     const current = (await t.http.get(last.uri).set(H)).body;
     assert.equal((await t.http.post(last.uri).set(H).send({ ...current, publish: false })).status, 200);
     assert.equal(await linkedNow(), false);
+  });
+
+  it('decides whether linking records show from an index, not their rows (MySQL: migration 017)', async function () {
+    if (STORE !== 'mariadb') this.skip();
+    const { knex } = t.services.db;
+    const query = knex('record_refs as x').join(showingRecordsAs(t.services.db, 'r'), 'r.rid', 'x.from_rid')
+      .where('x.to_uri', '/subjects/1').whereIn('r.type', ['accession']).andWhereRaw(publishedClause(t.services.db))
+      .orderBy('x.from_rid').limit(16).select('x.from_rid');
+    const [plan] = await knex.raw(`EXPLAIN ${query.toString()}`);
+    const records = plan.find((row: any) => row.table === 'r');
+    assert.equal(records.key, 'records_shown');
+    assert.match(records.Extra, /Using index/, 'the rows themselves are not read');
+    // The column follows the JSON: a record published by an update shows at once.
+    const acc = await create(`${repo}/accessions`, { id_0: 'IX-1', title: 'Indexed', publish: false });
+    const shown = async () => (await knex('records').where({ uri: acc.uri }).first('published')).published;
+    assert.equal(await shown(), 0);
+    const current = (await t.http.get(acc.uri).set(H)).body;
+    assert.equal((await t.http.post(acc.uri).set(H).send({ ...current, publish: true })).status, 200);
+    assert.equal(await shown(), 1);
   });
 
   it("gives a top container the restrictions in force of the records holding it and of their ancestors (active_restrictions, restricted)", async () => {
