@@ -85,7 +85,11 @@ export async function decorateRecords(
   s: Services, records: Obj[], db: Knex | Knex.Transaction = s.db.knex, o: { impliedPublication?: boolean } = {},
 ): Promise<void> {
   const byType = new Map<string, Obj[]>();
-  for (const r of records) byType.set(r.jsonmodel_type, [...(byType.get(r.jsonmodel_type) ?? []), r]);
+  for (const r of records) {
+    const group = byType.get(r.jsonmodel_type);
+    if (group) group.push(r);
+    else byType.set(r.jsonmodel_type, [r]);
+  }
   for (const [type, group] of byType) await s.hooks[type]?.decorate?.(db, s, group);
   if (o.impliedPublication === false) return;
   const implied = records.filter((r) => s.registry.types[r.jsonmodel_type]?.props[IMPLIED_PUBLICATION_FIELD]);

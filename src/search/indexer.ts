@@ -396,7 +396,6 @@ export class Indexer {
   }
 }
 
-/** The newest change-log entry's sequence number (0 when the log is empty). */
 /** The store's identity: an index records the one it was built from. */
 export async function storeIdOf(knex: Knex): Promise<string> {
   const row = await knex('search_state').where({ name: 'store_id' }).first('value');
