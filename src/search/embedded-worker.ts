@@ -93,11 +93,12 @@ export class EmbeddedIndexWorker implements SearchIndex {
     return this.call('state');
   }
   apply(upserts: SearchDoc[], deletes: string[], state: IndexState): Promise<void> {
-    // A rebuild's pages are prepared (serialised; compressed there) here, in the thread that
-    // builds them, so the two threads share its work (the index thread alone was the bottleneck,
-    // busy 94 % of a rebuild). Live indexing leaves it to the index thread: here is the thread
-    // serving requests. (Compressing here too, whenever the index thread was still writing the
-    // page before, made the building thread the slower side: 24.6-26.7 s against 19.3-24.3 s.)
+    // A rebuild's pages are prepared (serialised) here, in the thread that builds them, and
+    // compressed and written by the index thread, so the two threads share its work (the index
+    // thread alone was the bottleneck, busy 94 % of a rebuild). Compressing here too whenever the
+    // index thread was still writing the page before made this thread the slower side (100k on
+    // MariaDB: 24.6-26.7 s against 19.3-24.3 s). Live indexing leaves it all to the index
+    // thread: here is the thread serving requests.
     if (typeof state.rebuiltTo === 'number' && upserts.length) {
       return this.call('applyPrepared', upserts.map((doc) => prepareDocument(doc, this.fields)), deletes, state);
     }
