@@ -429,7 +429,10 @@ const migrations: Migration[] = [
       // now one range of a 2 MB index (implied-publication.ts, connect.ts publishedClause).
       // SQLite reads those rows from its page cache in microseconds and keeps one B-tree less per write.
       if (!onMysql(knex)) return;
-      await knex.raw("ALTER TABLE records ADD COLUMN published BOOLEAN AS (JSON_EXTRACT(json, '$.publish') = true) VIRTUAL");
+      // The column is computed on every write (it is indexed): JSON MariaDB's parser refuses (text
+      // with a lone UTF-16 surrogate escape, which JSON allows) must give NULL, not fail the write.
+      // Such a record counts as unpublished here, as JSON_EXTRACT in a query made it before.
+      await knex.raw("ALTER TABLE records ADD COLUMN published BOOLEAN AS (IF(JSON_VALID(json), JSON_EXTRACT(json, '$.publish') = true, NULL)) VIRTUAL");
       await knex.raw('CREATE INDEX records_shown ON records (rid, published, suppressed, type, repo_id)');
     },
     async down(knex) {
