@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Obj } from '../json';
-import { publishedClause, showingRecordsAs } from '../store/connect';
+import { showingClause, showingRecordsAs } from '../store/connect';
 import { untilNextWrite } from '../store/until-next-write';
 import { underHiddenAncestor } from '../store/visibility';
 import type { Services } from './context';
@@ -55,7 +55,7 @@ async function linkedToPublished(db: Knex | Knex.Transaction, s: Services, uris:
         .whereNotIn('r.repo_id', hiddenRepos)
         // Published ones only, decided by the store: an agent linked by thousands of unpublished
         // records costs one index range read there, not their JSON parsed here.
-        .andWhereRaw(publishedClause(s.db))
+        .andWhereRaw(showingClause(s.db, 'r'))
         .orderBy('x.from_rid').limit(round).select('x.to_uri', 'x.from_rid as rid');
       const [first, ...rest] = open.slice(i, i + 50);
       const query = db.select('*').from(next(...first).as('p0'));

@@ -1,10 +1,10 @@
 /**
- * WAL checkpoints of a SQLite store in a thread of their own. By default SQLite checkpoints
- * inside the COMMIT that pushes the WAL past 1,000 pages: that commit copies the pages back
- * into the database file and waits for two fsyncs, on the thread that serves requests (a
- * create's COMMIT took 160 µs at the median and 9 ms at p99, bench/README.md "statement
- * timings"). Here a worker thread runs a PASSIVE checkpoint (it never waits for, or blocks,
- * readers and the writer) every CHECKPOINT_INTERVAL_MS; the writer keeps an automatic
+ * WAL checkpoints of a SQLite file (the store, the embedded search index) in a thread of their
+ * own. By default SQLite checkpoints inside the COMMIT that pushes the WAL past 1,000 pages: that
+ * commit copies the pages back into the database file and waits for two fsyncs, on the thread that
+ * serves requests (a create's COMMIT took 160 µs at the median and 9 ms at p99, bench/README.md
+ * "statement timings"). Here a worker thread runs a PASSIVE checkpoint (it never waits for, or
+ * blocks, readers and the writer) every CHECKPOINT_INTERVAL_MS; the writer keeps an automatic
  * checkpoint only as a bound on the WAL (SAFETY_NET_PAGES) should the thread lag.
  */
 import path from 'node:path';

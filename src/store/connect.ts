@@ -19,24 +19,29 @@ export async function databaseVersion(db: Database): Promise<{ product: string; 
   return { product: 'MySQL', version: String((await db.knex.raw('select version() as v'))[0][0].v) };
 }
 
-/**
- * SQL true when a record is published and not suppressed, in each store's dialect (records table).
- * MySQL's `published` is the JSON's flag as a virtual column (migration 017), indexed with what
- * showingRecordsAs reads.
- */
+/** SQL true when a record is published and not suppressed, in each store's JSON dialect (records table). */
 export function publishedClause(db: Database): string {
   return db.dialect === 'sqlite'
     ? "json_extract(json, '$.publish') = 1 AND suppressed = 0"
-    : 'published = 1 AND suppressed = 0';
+    : "JSON_EXTRACT(json, '$.publish') = true AND suppressed = 0";
 }
 
 /**
  * The records table under `alias`, for a join that only asks whether each record shows
- * (publishedClause, type, repo_id): MySQL is told to read the narrow index of those columns
+ * (showingClause, type, repo_id): MySQL is told to read the narrow index of those columns
  * (migration 017), which it would otherwise pass over for the primary key and read whole rows.
  */
 export function showingRecordsAs(db: Database, alias: string): string | Knex.Raw {
   return db.dialect === 'sqlite' ? `records as ${alias}` : db.knex.raw(`?? FORCE INDEX (records_shown)`, [`records as ${alias}`]);
+}
+
+/**
+ * publishedClause for records joined through showingRecordsAs: on MySQL over the index's
+ * `published` (the JSON's flag as a virtual column), read from the index. Elsewhere MySQL would
+ * compute that column from the JSON, parsing it twice (JSON_VALID, then JSON_EXTRACT).
+ */
+export function showingClause(db: Database, alias: string): string {
+  return db.dialect === 'sqlite' ? publishedClause(db) : `${alias}.published = 1 AND ${alias}.suppressed = 0`;
 }
 
 /** SQL for the text at a fixed JSON path (`$.level`) of a record's JSON, in each store's dialect; `path` is never user input. */

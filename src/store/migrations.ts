@@ -426,7 +426,7 @@ const migrations: Migration[] = [
       // is read from a narrow index instead of the record's row. Implied publication reads every
       // record linking an agent until one shows: 10,000 unpublished ones were 10,000 random reads
       // of 2 KB rows through InnoDB's buffer pool (0.75 s per agent at 100k accessions), and are
-      // now one range of a 2 MB index (implied-publication.ts, connect.ts publishedClause). SQLite
+      // now one range of a 2 MB index (implied-publication.ts, connect.ts showingClause). SQLite
       // reads those rows from its page cache in microseconds and keeps one B-tree less per write.
       if (!onMysql(knex)) return;
       // The column is computed on every write (it is indexed): JSON MariaDB's parser refuses (text

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { startTestApp, STORE, TestApp } from '../helpers';
-import { publishedClause, showingRecordsAs } from '../../src/store/connect';
+import { showingClause, showingRecordsAs } from '../../src/store/connect';
 
 /** Behaviours public institutional scripts rely on, each as ArchivesSpace answers. */
 describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
@@ -165,7 +165,7 @@ describe(`ArchivesSpace behaviours scripts rely on (${STORE})`, function () {
     if (STORE !== 'mariadb') this.skip();
     const { knex } = t.services.db;
     const query = knex('record_refs as x').join(showingRecordsAs(t.services.db, 'r'), 'r.rid', 'x.from_rid')
-      .where('x.to_uri', '/subjects/1').whereIn('r.type', ['accession']).andWhereRaw(publishedClause(t.services.db))
+      .where('x.to_uri', '/subjects/1').whereIn('r.type', ['accession']).andWhereRaw(showingClause(t.services.db, 'r'))
       .orderBy('x.from_rid').limit(16).select('x.from_rid');
     const [plan] = await knex.raw(`EXPLAIN ${query.toString()}`);
     const records = plan.find((row: any) => row.table === 'r');
