@@ -20,10 +20,12 @@ const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const db = new (require(workerData.driver))(workerData.file);
 db.pragma('busy_timeout = 0');
-const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+let checkpoint;
 const timer = setInterval(() => {
   // Busy or locked for a moment (another process checkpointing, a schema change): next round.
-  try { checkpoint.get(); } catch {}
+  // Prepared here too: preparing reads the schema, which a connection still setting the file up
+  // may hold locked, and a thread that failed to prepare at its start never checkpointed.
+  try { (checkpoint ??= db.prepare('PRAGMA wal_checkpoint(PASSIVE)')).get(); } catch {}
 }, workerData.intervalMs);
 parentPort.once('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
 `;
