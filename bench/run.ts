@@ -271,8 +271,9 @@ async function reindex(env: Record<string, string>): Promise<{ records: number; 
 
 /**
  * The reindex baseline: the same documents (built by the indexer's own code, not timed) inserted
- * with raw better-sqlite3 into an FTS5 table like the index's, one row per text field of each
- * document as the index writes them, in transactions of the indexer's batch size.
+ * with raw better-sqlite3 into an FTS5 table like the index's, one row per document with a column
+ * per word field the catalogue knows (a row of its own for any other), in transactions of the
+ * indexer's batch size.
  */
 async function reindexBaseline(env: Record<string, string>, dir: string): Promise<{ rate: number; docs: number; buildSeconds: number }> {
   const config = loadConfig({ ...process.env, ...env, SEARCH_PATH: ':memory:', INDEXER: 'off', LOG_REQUESTS: 'false' });
@@ -286,23 +287,34 @@ async function reindexBaseline(env: Record<string, string>, dir: string): Promis
     for (let i = 0; i < uris.length; i += 500) docs.push(...(await s.search!.indexer.documentsFor(uris.slice(i, i + 500))).docs);
     const buildSeconds = secondsSince(t0);
     const fields = s.search!.fields;
-    const codes = new Map<string, number>();
-    const rows: Array<Array<[number, string]>> = docs.map((doc, i) => Object.entries(doc)
-      .filter(([field]) => fields.kind(field) === 'text')
-      .map(([field, value]): [number, string] => {
-        if (!codes.has(field)) codes.set(field, codes.size + 1);
-        return [(i + 1) * 256 + codes.get(field)!, (Array.isArray(value) ? value : [value]).join('\n')];
-      }));
+    const columns = fields.wordFields();
+    const others = new Map<string, number>();
+    const rows: Array<Array<[number, ...Array<string | null>]>> = docs.map((doc, i) => {
+      const row: [number, ...Array<string | null>] = [(i + 1) * 256, ...columns.map(() => null)];
+      const out = [row];
+      for (const [field, value] of Object.entries(doc)) {
+        if (!['text', 'collated'].includes(fields.kind(field))) continue;
+        const text = (Array.isArray(value) ? value : [value]).join('\n');
+        const column = columns.indexOf(field);
+        if (column >= 0) row[column + 1] = text;
+        else {
+          if (!others.has(field)) others.set(field, columns.length + others.size + 1);
+          out.push([(i + 1) * 256 + others.get(field)!, text]);
+        }
+      }
+      return out;
+    });
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = NORMAL');
     raw.pragma('cache_size = -65536');
-    raw.exec("CREATE VIRTUAL TABLE t USING fts5(body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')");
-    const insert = raw.prepare('INSERT INTO t (rowid, body) VALUES (?, ?)');
+    raw.exec(`CREATE VIRTUAL TABLE t USING fts5(${columns.map((_, i) => `f${i + 1}, `).join('')}other, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`);
+    const insert = raw.prepare(`INSERT INTO t (rowid${columns.map((_, i) => `, f${i + 1}`).join('')}) VALUES (?${', ?'.repeat(columns.length)})`);
+    const insertOther = raw.prepare('INSERT INTO t (rowid, other) VALUES (?, ?)');
     const batch = config.search.indexerBatchSize;
     const t1 = process.hrtime.bigint();
     for (let i = 0; i < rows.length; i += batch) {
       raw.transaction(() => {
-        for (const doc of rows.slice(i, i + batch)) for (const [rowid, text] of doc) insert.run(rowid, text);
+        for (const doc of rows.slice(i, i + batch)) for (const row of doc) (row.length === 2 ? insertOther : insert).run(row);
       })();
     }
     return { rate: Math.round(docs.length / secondsSince(t1)), docs: docs.length, buildSeconds };

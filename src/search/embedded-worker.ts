@@ -7,7 +7,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { SearchDoc } from './documents';
-import { EmbeddedIndex, prepareDocument } from './embedded';
+import { bodiesAsBytes, EmbeddedIndex, prepareDocument } from './embedded';
 import { FieldCatalogue } from './fields';
 import type { IndexState, SearchIndex, SearchRequest, SearchResult } from './port';
 
@@ -78,14 +78,14 @@ export class EmbeddedIndexWorker implements SearchIndex {
     this.worker.on('exit', () => fail(new Error('the search index is not open')));
   }
 
-  private call<T>(method: Call['method'], ...args: unknown[]): Promise<T> {
+  private call<T>(method: Call['method'], args: unknown[] = [], transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.exited) return Promise.reject(new Error('the search index is not open'));
     const id = this.next++;
     return new Promise<T>((resolve, reject) => {
       // The worker keeps the process alive only while an answer is awaited.
       if (!this.pending.size) this.worker.ref();
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, method, args } satisfies Call);
+      this.worker.postMessage({ id, method, args } satisfies Call, transfer);
     });
   }
 
@@ -100,15 +100,16 @@ export class EmbeddedIndexWorker implements SearchIndex {
     // MariaDB: 24.6-26.7 s against 19.3-24.3 s). Live indexing leaves it all to the index
     // thread: here is the thread serving requests.
     if (typeof state.rebuiltTo === 'number' && upserts.length) {
-      return this.call('applyPrepared', upserts.map((doc) => prepareDocument(doc, this.fields)), deletes, state);
+      const prepared = upserts.map((doc) => prepareDocument(doc, this.fields));
+      return this.call('applyPrepared', [prepared, deletes, state], [bodiesAsBytes(prepared)]);
     }
-    return this.call('apply', upserts, deletes, state);
+    return this.call('apply', [upserts, deletes, state]);
   }
   search(request: SearchRequest): Promise<SearchResult> {
-    return this.call('search', request);
+    return this.call('search', [request]);
   }
   clear(storeId: string): Promise<void> {
-    return this.call('clear', storeId);
+    return this.call('clear', [storeId]);
   }
   count(): Promise<number> {
     return this.call('count');

@@ -54,6 +54,16 @@ export const COPY_FIELDS: Record<string, string> = {
 /** Fields stored in the index but not returned in results (search.md (c) results[] entries). */
 export const UNRETURNED_FIELDS = new Set(['fullrecord', 'fullrecord_published', 'title_sort', 'repo_sort', 'year_sort']);
 
+function kindOf(field: string): FieldKind {
+  if (TEXT_FIELDS.has(field)) return 'text';
+  if (COLLATED_FIELDS.has(field)) return 'collated';
+  if (BOOLEAN_FIELDS.has(field)) return 'boolean';
+  if (INT_FIELDS.has(field)) return 'int';
+  if (DATE_FIELDS.has(field)) return 'date';
+  for (const [pattern, kind] of DYNAMIC_SUFFIXES) if (pattern.test(field)) return kind;
+  return 'string';
+}
+
 export class FieldCatalogue {
   private readonly known = new Set<string>([
     ...TEXT_FIELDS, ...COLLATED_FIELDS, ...BOOLEAN_FIELDS, ...INT_FIELDS, ...DATE_FIELDS, ...COMMON_FIELDS,
@@ -65,19 +75,27 @@ export class FieldCatalogue {
     for (const f of mapped) this.known.add(f);
   }
 
+  /** Kinds asked for before: a document's every field is asked for, and a suffix costs up to six patterns. */
+  private readonly kinds = new Map<string, FieldKind>();
+
   kind(field: string): FieldKind {
-    if (TEXT_FIELDS.has(field)) return 'text';
-    if (COLLATED_FIELDS.has(field)) return 'collated';
-    if (BOOLEAN_FIELDS.has(field)) return 'boolean';
-    if (INT_FIELDS.has(field)) return 'int';
-    if (DATE_FIELDS.has(field)) return 'date';
-    for (const [pattern, kind] of DYNAMIC_SUFFIXES) if (pattern.test(field)) return kind;
-    return 'string';
+    let kind = this.kinds.get(field);
+    if (kind === undefined) {
+      kind = kindOf(field);
+      // Bounded: queries may name any field.
+      if (this.kinds.size < 10_000) this.kinds.set(field, kind);
+    }
+    return kind;
   }
 
   /** Unknown names are not fields: `foo:bar` is then searched as the words "foo bar" (edismax). */
   isField(field: string): boolean {
     return this.known.has(field) || DYNAMIC_SUFFIXES.some(([p]) => p.test(field));
+  }
+
+  /** The fields known ahead whose values are searched as words (text and collated kinds), in name order. */
+  wordFields(): string[] {
+    return [...this.known].filter((f) => ['text', 'collated'].includes(this.kind(f))).sort();
   }
 
   /** A field one can sort on: single-valued and not tokenised (search.md (f) Sortable fields). */
