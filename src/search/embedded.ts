@@ -541,8 +541,9 @@ export class EmbeddedIndex implements SearchIndex {
     const dropDoc = this.stmt('DELETE FROM search_docs WHERE id = ?');
     // One row at a time: FTS5 deletes by rowid range scan the whole table.
     const dropText = this.stmt('DELETE FROM search_text WHERE rowid = ?');
-    const columns = this.textColumns;
-    const addRow = this.stmt(`INSERT INTO search_text (rowid${Array.from({ length: columns }, (_, i) => `, f${i + 1}`).join('')}) VALUES (?${', ?'.repeat(columns)})`);
+    // Known once this process has caught up (sync, in the transaction): another may have made the table anew.
+    let columns = 0;
+    let addRow: Database.Statement;
     const addText = this.stmt('INSERT INTO search_text (rowid, other) VALUES (?, ?)');
     const changed = this.stmt('INSERT INTO search_changes (doc) VALUES (?)');
 
@@ -569,6 +570,8 @@ export class EmbeddedIndex implements SearchIndex {
     const write = this.db.transaction(() => {
       // Immediate: no other process writes between catching up and this batch.
       this.sync();
+      columns = this.textColumns;
+      addRow = this.stmt(`INSERT INTO search_text (rowid${Array.from({ length: columns }, (_, i) => `, f${i + 1}`).join('')}) VALUES (?${', ?'.repeat(columns)})`);
       if (state.rebuiltFrom !== undefined && this.meta('rebuilt_to') !== String(state.rebuiltFrom)) {
         throw new Error(`a rebuild page after row ${state.rebuiltFrom} came before that row was written`);
       }
