@@ -90,4 +90,28 @@ describe('embedded index: the words of known and other text fields', () => {
       await after.close();
     }
   });
+
+  it('a process writing after another rebuilt the table with more columns writes into the new ones', async () => {
+    const file = path.join(dir, 'i.db');
+    const older = new EmbeddedIndex(file, new FieldCatalogue([]));
+    const newer = new EmbeddedIndex(file, new FieldCatalogue(['box_u_utext']));
+    try {
+      await older.apply([doc(1, 'Maps', 'oak chest')], [], { checkpoint: 1, storeId: 's' });
+      await newer.clear('s');
+      // The older process has not looked at the file since: its write catches up first.
+      // year_sort: the last word field by name, so the last column of the new table.
+      await older.apply([doc(2, 'Oak', 'pine', { year_sort: 'elm' }), doc(3, 'Zinc', 'oak', { zeta_u_utext: 'oak' })], [], { checkpoint: 2, storeId: 's' });
+      for (const reader of [older, newer]) {
+        assert.deepEqual(await found(reader, 'box_u_utext', 'oak'), ['/x/3']);
+        assert.deepEqual(await found(reader, 'box_u_utext', 'pine'), ['/x/2']);
+        assert.deepEqual(await found(reader, 'title', 'oak'), ['/x/2']);
+        assert.deepEqual(await found(reader, 'zeta_u_utext', 'oak'), ['/x/3']);
+        assert.deepEqual(await found(reader, 'year_sort', 'elm'), ['/x/2']);
+        assert.deepEqual(await found(reader, 'title', 'maps'), [], 'cleared by the rebuild');
+      }
+    } finally {
+      await newer.close();
+      await older.close();
+    }
+  });
 });
