@@ -140,15 +140,19 @@ export interface PreparedDoc {
   type: string;
   /** bodyText(): the fields stored and the record's JSON; as UTF-8 when moved between threads (bodiesAsBytes). */
   body: string | Uint8Array;
-  texts: Array<[string, string]>;
-  values: Array<[string, string | string[]]>;
+  /**
+   * Field, text, field, text...: flat, as `values` (field, value or values, ...), since a page's
+   * message is cloned object by object, and a pair array per field was a third of its objects.
+   */
+  texts: string[];
+  values: Array<string | string[]>;
 }
 
 export function prepareDocument(doc: SearchDoc, fields: FieldCatalogue): PreparedDoc {
   const stored: SearchDoc = {};
   let json: string | undefined;
-  const texts: Array<[string, string]> = [];
-  const values: Array<[string, string | string[]]> = [];
+  const texts: string[] = [];
+  const values: Array<string | string[]> = [];
   for (const field in doc) {
     const value = doc[field];
     if (field === 'json' && typeof value === 'string') json = value;
@@ -156,12 +160,12 @@ export function prepareDocument(doc: SearchDoc, fields: FieldCatalogue): Prepare
     const kind = fields.kind(field);
     const list = Array.isArray(value) ? value : [value];
     // Identifiers (collated) are words too: "SC 0123" is found by SC and by 0123, as Solr's analysed identifier field.
-    if (kind === 'text' || kind === 'collated') texts.push([field, list.join('\n')]);
+    if (kind === 'text' || kind === 'collated') texts.push(field, list.join('\n'));
     // Text fields live in FTS; id repeats uri; json is only returned.
     if (kind !== 'text' && field !== 'json' && field !== 'id') {
       const strings = list.map((v) => String(v).slice(0, MAX_VALUE));
       const exact = kind === 'int' ? integerRuns(strings) : strings;
-      values.push([field, exact.length === 1 ? exact[0] : exact]);
+      values.push(field, exact.length === 1 ? exact[0] : exact);
     }
   }
   return { uri: String(doc.uri), type: String(doc.primary_type), body: bodyText(stored, json), texts, values };
@@ -586,9 +590,10 @@ export class EmbeddedIndex implements SearchIndex {
         this.forget(id);
       }
       for (const doc of upserts) {
-        const texts = doc.texts.map(([field, text]): [number, string] => [this.codeFor(field), text]);
+        const texts: Array<[number, string]> = [];
+        for (let i = 0; i < doc.texts.length; i += 2) texts.push([this.codeFor(doc.texts[i]), doc.texts[i + 1]]);
         const vals: PackedValues = [];
-        for (const [field, values] of doc.values) vals.push(this.valueCodeFor(field), values);
+        for (let i = 0; i < doc.values.length; i += 2) vals.push(this.valueCodeFor(doc.values[i] as string), doc.values[i + 1]);
         const row: DocRow = {
           id: 0, uri: doc.uri, boost: this.boosts[doc.type] ?? 0,
           text_codes: texts.map(([code]) => code).join(','), vals: JSON.stringify(vals),
