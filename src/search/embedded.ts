@@ -102,7 +102,7 @@ function codecFor(kind: FieldKind): ValueCodec {
 }
 
 /** Segments of one level FTS5 lets pile up before it merges them (its default is 4; see the constructor). */
-const FTS_AUTOMERGE = 8;
+export const FTS_AUTOMERGE = 8;
 
 /** Stored documents are compressed: read a page at a time, they would otherwise be most of the file. */
 function pack(body: string | Uint8Array): Buffer {
@@ -281,13 +281,6 @@ export class EmbeddedIndex implements SearchIndex {
     this.db.transaction(() => {
       if (!this.db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'search_text'`).get()) this.createText();
     }).immediate();
-    // FTS5 merges a level's segments once it holds `automerge` of them, in the transaction that
-    // wrote the last: at its default, 4, that merging was half of every live index write (100k
-    // documents, 8 per commit: 431-498 µs per document, against 175-256 at 8; bench/apply-profile.ts).
-    // Searches read up to twice as many segments per word: a word's postings took the same time
-    // within noise (12 words of 0 to 450,000 matches). Kept in the index's own configuration table.
-    const automerge = this.db.prepare(`SELECT v FROM search_text_config WHERE k = 'automerge'`).get() as { v: number } | undefined;
-    if (automerge?.v !== FTS_AUTOMERGE) this.db.exec(`INSERT INTO search_text (search_text, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`);
     this.loadAll();
   }
 
@@ -297,6 +290,13 @@ export class EmbeddedIndex implements SearchIndex {
     this.db.exec(`DROP TABLE IF EXISTS search_text; DELETE FROM search_text_fields;
       CREATE VIRTUAL TABLE search_text USING fts5(${known.map((_, i) => `f${i + 1}, `).join('')}other,
         content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');`);
+    // FTS5 merges a level's segments once it holds `automerge` of them, in the transaction that
+    // wrote the last: at its default, 4, that merging was half of every live index write (100k
+    // documents, 8 per commit: 431-498 µs per document, against 175-256 at 8; bench/apply-profile.ts).
+    // Searches read up to twice as many segments per word: a word's postings took the same time
+    // within noise (12 words of 0 to 450,000 matches). Kept in the table's own configuration, so
+    // set whenever the table is made.
+    this.db.exec(`INSERT INTO search_text (search_text, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`);
     const name = this.db.prepare('INSERT INTO search_text_fields (code, field) VALUES (?, ?)');
     known.forEach((field, i) => name.run(i + 1, field));
     this.stmts.clear();

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SearchDoc } from '../../src/search/documents';
-import { EmbeddedIndex } from '../../src/search/embedded';
+import Database from 'better-sqlite3';
+import { EmbeddedIndex, FTS_AUTOMERGE } from '../../src/search/embedded';
 import { FieldCatalogue } from '../../src/search/fields';
 import type { SearchRequest } from '../../src/search/port';
 
@@ -88,6 +89,13 @@ describe('embedded index: the words of known and other text fields', () => {
       assert.deepEqual(await found(after, 'box_u_utext', 'maps'), []);
     } finally {
       await after.close();
+    }
+    // The table made anew keeps the index's merge setting (FTS5 keeps it in the table's own configuration).
+    const file2 = new Database(file, { readonly: true });
+    try {
+      assert.equal(file2.prepare(`SELECT v FROM search_text_config WHERE k = 'automerge'`).pluck().get(), FTS_AUTOMERGE);
+    } finally {
+      file2.close();
     }
   });
 
