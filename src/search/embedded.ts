@@ -101,7 +101,7 @@ function codecFor(kind: FieldKind): ValueCodec {
   };
 }
 
-/** Segments of one level FTS5 lets pile up before it merges them (its default is 4; see the constructor). */
+/** Segments of one level FTS5 lets pile up before it merges them (its default is 4; see createText). */
 export const FTS_AUTOMERGE = 8;
 
 /** Stored documents are compressed: read a page at a time, they would otherwise be most of the file. */
