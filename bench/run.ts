@@ -293,7 +293,7 @@ async function reindexBaseline(env: Record<string, string>, dir: string): Promis
       const row: [number, ...Array<string | null>] = [(i + 1) * 256, ...columns.map(() => null)];
       const out = [row];
       for (const [field, value] of Object.entries(doc)) {
-        if (!['text', 'collated'].includes(fields.kind(field))) continue;
+        if (!fields.searchedAsWords(field)) continue;
         const text = (Array.isArray(value) ? value : [value]).join('\n');
         const column = columns.indexOf(field);
         if (column >= 0) row[column + 1] = text;

@@ -35,6 +35,16 @@ const MAX_KEY = 200;
  */
 const SLOTS = 256;
 
+/** The words' table's column of a field code at most its column count. */
+function textColumn(code: number): string {
+  return `f${code}`;
+}
+
+/** The words' table's columns for field codes 1 to `count`. */
+function textColumns(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => textColumn(i + 1));
+}
+
 /** Bumped when the index's tables change shape. */
 const SCHEMA_VERSION = 8;
 
@@ -159,8 +169,8 @@ export function prepareDocument(doc: SearchDoc, fields: FieldCatalogue): Prepare
     else if (!UNSTORED.has(field)) stored[field] = value;
     const kind = fields.kind(field);
     const list = Array.isArray(value) ? value : [value];
-    // Identifiers (collated) are words too: "SC 0123" is found by SC and by 0123, as Solr's analysed identifier field.
-    if (kind === 'text' || kind === 'collated') texts.push(field, list.join('\n'));
+    // Identifiers (collated) are words too, as Solr's analysed identifier field.
+    if (fields.searchedAsWords(field)) texts.push(field, list.join('\n'));
     // Text fields live in FTS; id repeats uri; json is only returned.
     if (kind !== 'text' && field !== 'json' && field !== 'id') {
       const strings = list.map((v) => String(v).slice(0, MAX_VALUE));
@@ -288,7 +298,7 @@ export class EmbeddedIndex implements SearchIndex {
   private createText(): void {
     const known = this.fields.wordFields().slice(0, SLOTS - 2);
     this.db.exec(`DROP TABLE IF EXISTS search_text; DELETE FROM search_text_fields;
-      CREATE VIRTUAL TABLE search_text USING fts5(${known.map((_, i) => `f${i + 1}, `).join('')}other,
+      CREATE VIRTUAL TABLE search_text USING fts5(${textColumns(known.length).map((c) => `${c}, `).join('')}other,
         content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');`);
     // FTS5 merges a level's segments once it holds `automerge` of them, in the transaction that
     // wrote the last: at its default, 4, that merging was half of every live index write (100k
@@ -575,7 +585,7 @@ export class EmbeddedIndex implements SearchIndex {
       // Immediate: no other process writes between catching up and this batch.
       this.sync();
       columns = this.textColumns;
-      addRow = this.stmt(`INSERT INTO search_text (rowid${Array.from({ length: columns }, (_, i) => `, f${i + 1}`).join('')}) VALUES (?${', ?'.repeat(columns)})`);
+      addRow = this.stmt(`INSERT INTO search_text (rowid${textColumns(columns).map((c) => `, ${c}`).join('')}) VALUES (?${', ?'.repeat(columns)})`);
       if (state.rebuiltFrom !== undefined && this.meta('rebuilt_to') !== String(state.rebuiltFrom)) {
         throw new Error(`a rebuild page after row ${state.rebuiltFrom} came before that row was written`);
       }
@@ -686,7 +696,7 @@ export class EmbeddedIndex implements SearchIndex {
     if (code === undefined) return out;
     // The field's column only: a common word is in several fields of every document.
     const rowids = (code <= this.textColumns
-      ? this.stmt('SELECT rowid FROM search_text WHERE search_text MATCH ?').pluck().all(`f${code} : (${match})`)
+      ? this.stmt('SELECT rowid FROM search_text WHERE search_text MATCH ?').pluck().all(`${textColumn(code)} : (${match})`)
       : this.stmt(`SELECT rowid FROM search_text WHERE search_text MATCH ? AND rowid % ${SLOTS} = ?`).pluck().all(`other : (${match})`, code)) as number[];
     for (const rowid of rowids) out.add(Math.floor(rowid / SLOTS));
     return out;

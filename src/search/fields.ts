@@ -93,9 +93,15 @@ export class FieldCatalogue {
     return this.known.has(field) || DYNAMIC_SUFFIXES.some(([p]) => p.test(field));
   }
 
-  /** The fields known ahead whose values are searched as words (text and collated kinds), in name order. */
+  /** Whether the field's values are searched as words: text fields, and collated ones ("SC 0123" is found by SC and by 0123). */
+  searchedAsWords(field: string): boolean {
+    const kind = this.kind(field);
+    return kind === 'text' || kind === 'collated';
+  }
+
+  /** The fields known ahead whose values are searched as words, in name order. */
   wordFields(): string[] {
-    return [...this.known].filter((f) => ['text', 'collated'].includes(this.kind(f))).sort();
+    return [...this.known].filter((f) => this.searchedAsWords(f)).sort();
   }
 
   /** A field one can sort on: single-valued and not tokenised (search.md (f) Sortable fields). */
