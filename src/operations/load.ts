@@ -84,6 +84,8 @@ export function decoratesType(s: Services, typeName: string): boolean {
 export async function decorateRecords(
   s: Services, records: Obj[], db: Knex | Knex.Transaction = s.db.knex, o: { impliedPublication?: boolean } = {},
 ): Promise<void> {
+  // Hooks read links and lookup keys: any the transaction still holds back are written first.
+  if (db !== s.db.knex) await new RecordQueries(db).writeHeldRows();
   const byType = new Map<string, Obj[]>();
   for (const r of records) {
     const group = byType.get(r.jsonmodel_type);

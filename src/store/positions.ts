@@ -203,6 +203,8 @@ export function placeNew(db: Db, rootUri: string, parentRid: number | null, inde
  * (clamped; undefined appends), out of the group it was in.
  */
 export async function place(db: Db, rid: number, rootUri: string, parentRid: number | null, index?: number): Promise<void> {
+  // A node that moves may change roots: what the transaction kept of the rows it inserted is forgotten.
+  transactionMemo(db)?.inserted.clear();
   await lockGroup(db, rootUri, parentRid);
   const st = await Statements.of(db);
   // Out of every sibling group first, so computing the new place never meets the old one.

@@ -5,7 +5,7 @@ import { onMysql } from './dialect';
 import { isUniqueViolation } from './store-errors';
 import type { PlaceColumns } from './positions';
 import { committedRows, Statements } from './statements';
-import { heldChanges, noteDeletion, transactionMemo } from './transaction-memo';
+import { heldChanges, heldRows, noteDeletion, transactionMemo } from './transaction-memo';
 
 /** One row of the generic records table. `json` is the complete record as served. */
 export interface RecordRow {
@@ -211,8 +211,9 @@ export class RecordQueries implements RecordGetter {
 
   /** `place`: the row's place in a tree, for a tree node created where it belongs (positions.ts placeNew). */
   async insert(row: RecordRow, place?: PlaceColumns): Promise<number> {
-    if (place) return (await (await this.st()).insert('records', { ...row, ...place })).lastInsertId;
-    return (await (await this.st()).insert('records', row)).lastInsertId;
+    const rid = (await (await this.st()).insert('records', place ? { ...row, ...place } : row)).lastInsertId;
+    transactionMemo(this.db)?.inserted.set(row.uri, { rid, type: row.type, root_uri: place?.root_uri ?? null });
+    return rid;
   }
 
   /** Optimistic update: false when the stored lock_version is not `expectedLock`. */
@@ -252,6 +253,7 @@ export class RecordQueries implements RecordGetter {
 
   /** Records that link to `uri` (from record_refs), other than the record itself. */
   async referrers(uri: string): Promise<RecordRow[]> {
+    await this.writeHeldRows();
     const rows = await this.db('records as r')
       .join('record_refs as x', 'x.from_rid', 'r.rid')
       .where('x.to_uri', uri)
@@ -261,6 +263,7 @@ export class RecordQueries implements RecordGetter {
   }
 
   async delete(rid: number): Promise<void> {
+    await this.writeHeldRows();
     // Child rows go first: MySQL and SQLite both cascade, but only with foreign keys enforced.
     await this.db('unique_keys').where({ rid }).delete();
     await this.db('lookup_keys').where({ rid }).delete();
@@ -288,15 +291,46 @@ export class RecordQueries implements RecordGetter {
   }
 
   async setLookupKeys(rid: number, type: string, repoId: number, keys: LookupRow[], fresh = false): Promise<void> {
-    const st = await this.st();
-    if (!fresh) await st.run('DELETE FROM `lookup_keys` WHERE `rid` = ?', [rid]);
-    await st.insertMany('lookup_keys', keys.map((k) => ({ type, param: k.param, repo_id: repoId, value_hash: k.hash, rid })));
+    if (!fresh) {
+      await this.writeHeldRows();
+      await (await this.st()).run('DELETE FROM `lookup_keys` WHERE `rid` = ?', [rid]);
+    }
+    await this.writeOrHold('lookup_keys', keys.map((k) => ({ type, param: k.param, repo_id: repoId, value_hash: k.hash, rid })));
   }
 
   async setRefs(rid: number, refs: RefRow[], fresh = false): Promise<void> {
+    if (!fresh) {
+      await this.writeHeldRows();
+      await (await this.st()).run('DELETE FROM `record_refs` WHERE `from_rid` = ?', [rid]);
+    }
+    await this.writeOrHold('record_refs', refs.map((r) => ({ from_rid: rid, property: r.property, to_uri: r.uri })));
+  }
+
+  /** Rows of a table the transaction may hold back (holdDerivedRows): held there, else written now. */
+  private async writeOrHold(table: string, rows: object[]): Promise<void> {
+    if (!rows.length) return;
+    const held = heldRows(this.db);
+    if (!held) {
+      await (await this.st()).insertMany(table, rows);
+      return;
+    }
+    const list = held.get(table);
+    if (list) list.push(...rows);
+    else held.set(table, rows);
+  }
+
+  /**
+   * Writes the derived rows the transaction held back: before it commits, and before anything in it
+   * reads or deletes such rows (links of a record being deleted, a find_by_id match in an import).
+   */
+  async writeHeldRows(): Promise<void> {
+    const held = heldRows(this.db);
+    if (!held?.size) return;
     const st = await this.st();
-    if (!fresh) await st.run('DELETE FROM `record_refs` WHERE `from_rid` = ?', [rid]);
-    await st.insertMany('record_refs', refs.map((r) => ({ from_rid: rid, property: r.property, to_uri: r.uri })));
+    for (const [table, rows] of held) {
+      held.delete(table);
+      await st.insertMany(table, rows);
+    }
   }
 
   /** The one way into the change log the indexer follows: written in the same transaction as the records. */
@@ -399,6 +433,7 @@ export class RecordQueries implements RecordGetter {
 
   async findByLookup(type: string, repoId: number, param: string, hashes: string[], includeSuppressed = true): Promise<string[]> {
     if (!hashes.length) return [];
+    await this.writeHeldRows();
     const query = this.db('lookup_keys as k')
       .join('records as r', 'r.rid', 'k.rid')
       .where({ 'k.type': type, 'k.param': param, 'k.repo_id': repoId })

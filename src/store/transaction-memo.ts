@@ -23,6 +23,17 @@ export interface TransactionMemo {
   /** Sibling group → the highest position in it, where place() appended last. */
   lastPosition: Map<string, number>;
   /**
+   * uri → row id, type and root of the records this transaction inserted (a file's components
+   * name a parent written a moment before): forgotten when a record is deleted or moved.
+   */
+  inserted: Map<string, { rid: number; type: string; root_uri: string | null }>;
+  /**
+   * Table → rows of records inserted by this transaction (lookup keys, links) written together
+   * before it commits or before anything reads or deletes such rows (RecordQueries): present only
+   * where the opener asked (holdDerivedRows), for transactions that write many records.
+   */
+  heldRows?: Map<string, object[]>;
+  /**
    * Change-log entries of the transaction, written as one statement per 100 when it is about to
    * commit: present only while Database.transaction holds them back (holdChanges).
    */
@@ -45,7 +56,7 @@ export function noteDeletion(): void {
 }
 
 function emptyMemo(): TransactionMemo {
-  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), deletions, off: false };
+  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), inserted: new Map(), deletions, off: false };
 }
 
 /** The memo kept for `trx`, made on first use. */
@@ -69,6 +80,7 @@ export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | 
   if (memo.off) return undefined;
   if (memo.deletions !== deletions) {
     memo.existing.clear();
+    memo.inserted.clear();
     memo.deletions = deletions;
   }
   return memo;
@@ -108,4 +120,22 @@ export function releaseHeldChanges(trx: Knex.Transaction): NonNullable<Transacti
   const held = memo?.pendingChanges ?? [];
   if (memo) memo.pendingChanges = undefined;
   return held;
+}
+
+/**
+ * The lookup keys and links of records `trx` inserts are held back and written a hundred rows a
+ * statement (RecordQueries): for a transaction that writes many records (an import, a batch of
+ * children), where on MySQL each row written alone was a round trip of its own.
+ */
+export function holdDerivedRows(trx: Knex.Transaction): void {
+  memoFor(trx).heldRows ??= new Map();
+}
+
+/**
+ * Where `db`'s derived rows go for now: the held rows of its transaction, or undefined (write
+ * them). Read from the memo even when it keeps nothing else (a nested transaction turned it off):
+ * what it holds must still be written.
+ */
+export function heldRows(db: Knex | Knex.Transaction): Map<string, object[]> | undefined {
+  return memos.get(db)?.heldRows;
 }

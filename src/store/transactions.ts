@@ -17,13 +17,15 @@ const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random(
 
 /**
  * Runs `fn`, then gives back the ids it took and did not use (RecordQueries.nextId) and writes the
- * change-log entries it held back: one statement per 100 rather than one per record written (an
- * import writes thousands).
+ * derived rows (holdDerivedRows) and change-log entries it held back: one statement per 100 rather
+ * than one per record written (an import writes thousands).
  */
 async function runHoldingChanges<T>(trx: Knex.Transaction, fn: Work<T>): Promise<T> {
   holdChanges(trx);
   const answer = await fn(trx);
-  await new RecordQueries(trx).releaseIdBlocks();
+  const q = new RecordQueries(trx);
+  await q.releaseIdBlocks();
+  await q.writeHeldRows();
   const held = releaseHeldChanges(trx);
   if (held.length) await (await Statements.of(trx)).insertMany('change_log', held);
   return answer;

@@ -9,6 +9,7 @@ import { fullTree, type TreeTypes } from './views';
 import { ancestorsOf, descendants, logicalPositions, place, placeNew, placeOf, type RankAnchor } from '../store/positions';
 import { untilNextWrite } from '../store/until-next-write';
 import { Statements } from '../store/statements';
+import { transactionMemo } from '../store/transaction-memo';
 
 interface NodeState {
   rootUri: string;
@@ -20,8 +21,14 @@ interface NodeState {
 }
 
 
-/** A node's parent by URI; a fixed statement (statements.ts): every create of a tree node reads one. */
+/**
+ * A node's parent by URI: every create of a tree node reads one, from what the transaction
+ * inserted itself where it can (a file's components name a parent written just before), else by a
+ * fixed statement (statements.ts).
+ */
 async function rowOfUri(db: Knex | Knex.Transaction, uri: string): Promise<{ rid: number; type: string; root_uri: string | null } | undefined> {
+  const inserted = transactionMemo(db)?.inserted.get(uri);
+  if (inserted) return inserted;
   const [row] = await (await Statements.of(db)).all<{ rid: number; type: string; root_uri: string | null }>(
     'SELECT `rid`, `type`, `root_uri` FROM `records` WHERE `uri` = ? LIMIT 1', [uri]);
   return row;
@@ -43,6 +50,8 @@ async function deleteRows(trx: Knex.Transaction, rids: number[]) {
  * root (stored JSON, links and change log, as any server-side rewrite) and sits in its tree.
  */
 async function carrySubtree(trx: Knex.Transaction, s: Services, rid: number, rootUri: string): Promise<void> {
+  // The subtree's rows name another root now.
+  transactionMemo(trx)?.inserted.clear();
   const below = await descendants(trx, rid);
   const q = new RecordQueries(trx);
   for (let i = 0; i < below.length; i += 500) {

@@ -4,6 +4,7 @@ import type { Actor, Services } from '../operations/context';
 import { createRecord, updateRecord } from '../operations/write';
 import { decorateRecords } from '../operations/load';
 import { RecordQueries } from '../store/records';
+import { holdDerivedRows } from '../store/transaction-memo';
 import type { Obj } from '../json';
 import { ancestorsOf, place, placeOf } from '../store/positions';
 import type { TreeTypes } from './views';
@@ -122,6 +123,7 @@ export async function createChildren(
 ) {
   const { rootProperty, parentProperty } = types.node.tree!;
   return s.db.transaction(async (trx) => {
+    holdDerivedRows(trx);
     let rootUri: string;
     let parentUri: string | undefined;
     let answer: { id: number; lock_version: number };

@@ -1,13 +1,17 @@
 /**
  * What a transaction keeps from its own reads (transaction-memo.ts) never outlives its truth:
  * positions stay unique and in order when appends, front and middle inserts (with the shift of
- * a crowded spot) mix in one transaction, and a record deleted in the transaction is no longer a
- * link target there.
+ * a crowded spot) mix in one transaction, a record deleted in the transaction is no longer a
+ * link target there, links and lookup keys held back are there for whatever reads them, and a
+ * node moved in the transaction is not taken for where it was inserted.
  */
 import assert from 'node:assert/strict';
 import { sampleRecord } from '../fixtures';
 import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
-import { createRecord, deleteRecord } from '../../src/operations/write';
+import { createRecord, deleteRecord, updateRecord } from '../../src/operations/write';
+import { lookupHash, lookupValue } from '../../src/operations/keys';
+import { RecordQueries } from '../../src/store/records';
+import { holdDerivedRows } from '../../src/store/transaction-memo';
 import { prepareRecord } from '../../src/validation';
 import type { Obj } from '../../src/json';
 import fs from 'node:fs';
@@ -131,5 +135,63 @@ describe(`what a transaction keeps from its own reads (${STORE})`, function () {
     assert.match(outcome, /subjects|not found|does not exist/i, `the second accession links a deleted subject: ${outcome}`);
     assert.equal((await t.http.get(`/subjects/${subject.id}`).set(H)).status, 200, 'the transaction rolled back as a whole');
     assert.equal((await s.db.knex('records').where({ type: 'accession' }).andWhere('json', 'like', '%"Links 1"%')).length, 0, 'with the record written before the deletion');
+  });
+
+  it('links and lookup keys held back by a transaction are written before anything in it reads or deletes them, and at its commit', async () => {
+    const s = t.services;
+    const resource = (await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo))).body.uri as string;
+    const subject = (term: string) => t.http.post('/subjects').set(H).send({ source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: `${term} ${Date.now()}`, term_type: 'topical', vocabulary: '/vocabularies/1' }] });
+    const kept = (await subject('Held')).body.uri as string;
+    const dropped = (await subject('Dropped')).body.uri as string;
+    const stamp = Date.now();
+    const node = (i: number, linked = kept) => ({ title: `Held ${i}`, level: 'file', resource: { ref: resource }, ref_id: `held-${stamp}-${i}`, subjects: [{ ref: linked }] });
+    const rule = s.registry.type('archival_object').lookup!.ref_id;
+    const made = await s.db.transaction(async (trx) => {
+      holdDerivedRows(trx);
+      const uris: string[] = [];
+      for (let i = 0; i < 150; i++) uris.push((await create(trx, 'archival_object', node(i))).uri);
+      assert.equal((await trx('record_refs').where({ to_uri: kept }).count({ n: '*' }).first() as any).n, 0, 'the links are held back');
+      // A find_by_id match (as an import makes) sees the records written before it.
+      const found = await new RecordQueries(trx).findByLookup('archival_object', repo, 'ref_id', [lookupHash(lookupValue(rule.format, [`held-${stamp}-149`]))]);
+      assert.deepEqual(found, [uris[149]]);
+      assert.equal(Number((await trx('record_refs').where({ to_uri: kept }).count({ n: '*' }).first() as any).n), 150, 'written for the read');
+      // A node written and deleted in the transaction leaves no link behind.
+      const gone = await create(trx, 'archival_object', node(150, dropped));
+      await deleteRecord(s, { type: s.registry.type('archival_object'), repoId: repo }, gone.id, { trx });
+      uris.push((await create(trx, 'archival_object', node(151))).uri);
+      return uris;
+    });
+    const rids = (await s.db.knex('records').whereIn('uri', made).pluck('rid')).map(Number);
+    assert.equal(rids.length, 151);
+    const linked = await s.db.knex('record_refs').whereIn('from_rid', rids).andWhere({ to_uri: kept }).count({ n: '*' }).first() as any;
+    assert.equal(Number(linked.n), 151, 'every link written by the commit');
+    const keys = await s.db.knex('lookup_keys').whereIn('rid', rids).andWhere({ param: 'ref_id' }).count({ n: '*' }).first() as any;
+    assert.equal(Number(keys.n), 151, 'every lookup key written by the commit');
+    assert.equal(Number((await s.db.knex('record_refs').where({ to_uri: dropped }).count({ n: '*' }).first() as any).n), 0, 'no link of the deleted node');
+    const found = await t.http.get(`/repositories/${repo}/find_by_id/archival_objects`).query({ 'ref_id[]': `held-${stamp}-151` }).set(H);
+    assert.equal(found.status, 200, found.text);
+    assert.deepEqual(found.body.archival_objects.map((r: Obj) => r.ref), [made[150]]);
+    // A transaction that fails writes none of what it held.
+    const failing = (await subject('Failing')).body.uri as string;
+    await assert.rejects(s.db.transaction(async (trx) => {
+      holdDerivedRows(trx);
+      for (let i = 0; i < 3; i++) await create(trx, 'archival_object', { ...node(200 + i, failing), ref_id: `fail-${stamp}-${i}` });
+      throw new Error('refused on purpose');
+    }), /refused on purpose/);
+    assert.equal(Number((await s.db.knex('record_refs').where({ to_uri: failing }).count({ n: '*' }).first() as any).n), 0);
+  });
+
+  it('a node moved to another resource in the transaction that inserted it is not a parent under its first resource', async () => {
+    const s = t.services;
+    const first = (await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo))).body.uri as string;
+    const second = (await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo))).body.uri as string;
+    const outcome = await s.db.transaction(async (trx) => {
+      const parent = await create(trx, 'archival_object', { title: 'Moves', level: 'series', resource: { ref: first } });
+      const prepared = prepareRecord(s.registry, s.enums, 'archival_object', { title: 'Moves', level: 'series', resource: { ref: second }, lock_version: 0 });
+      await updateRecord(s, { username: 'admin' } as any, { type: s.registry.type('archival_object'), repoId: repo }, parent.id, prepared.record, prepared.warnings, { trx });
+      await create(trx, 'archival_object', { title: 'Child', level: 'file', resource: { ref: first }, parent: { ref: parent.uri } });
+      return 'written';
+    }).catch((err: { body?: unknown }) => JSON.stringify(err.body));
+    assert.match(outcome, /must belong to the same resource/, outcome);
   });
 });

@@ -12,6 +12,7 @@ import { addEnumerationValues } from '../../operations/enumerations';
 import { lookupHash, lookupValue } from '../../operations/keys';
 import { createRecord } from '../../operations/write';
 import { RecordQueries } from '../../store/records';
+import { holdDerivedRows } from '../../store/transaction-memo';
 import { prepareRecord } from '../../validation';
 import { ImportFailed, ImportInput, ImportOutput, ImportReport } from './types';
 
@@ -35,6 +36,7 @@ export class ImportSession {
     protected readonly actor: Actor, protected readonly input: ImportInput, protected readonly out: ImportOutput,
   ) {
     this.report = { file: input.name, created: [], counts: {}, warnings: [] };
+    holdDerivedRows(trx);
   }
 
   protected warn(message: string): void {
