@@ -6,7 +6,7 @@ import type { Obj } from '../json';
 import { isPlainObject } from '../json';
 import { fetchRow, readRecord } from './load';
 import { recordReads } from '../store/records';
-import { ancestorsOf } from '../store/positions';
+import { type Ancestor, ancestorChains } from '../store/positions';
 import { updateRecord } from './write';
 
 /**
@@ -103,12 +103,27 @@ interface Linked {
   uri: string;
   root_uri: string | null;
   rid: number;
+  parent_rid: number | null;
+}
+
+/** What decorating containers reads of the records linking them: each one's JSON and its chain of ancestors. */
+interface LinkingRecords {
+  own: Map<number, Obj>;
+  chains: Map<number, Ancestor[]>;
+}
+
+/** The linking records and their ancestors, read once for all links (siblings share their chain). */
+async function linkingRecords(db: Knex | Knex.Transaction, links: Linked[]): Promise<LinkingRecords> {
+  const rows = links.length ? await db('records').whereIn('rid', [...new Set(links.map((l) => l.rid))]).select('rid', 'json') : [];
+  const own = new Map<number, Obj>(rows.map((r: { rid: number; json: string }) => [Number(r.rid), JSON.parse(r.json)]));
+  return { own, chains: await ancestorChains(db, links) };
 }
 
 /** The top-level series a tree node sits in, if that component is a series with a component_id. */
-async function seriesOf(db: Knex | Knex.Transaction, link: Linked): Promise<Obj | undefined> {
-  const chain = await ancestorsOf(db, link.rid);
-  const top = chain.length ? JSON.parse(chain[chain.length - 1].json) : JSON.parse((await db('records').where({ rid: link.rid }).first('json')).json);
+function seriesOf(link: Linked, linking: LinkingRecords): Obj | undefined {
+  const chain = linking.chains.get(link.rid) ?? [];
+  const top = chain.length ? JSON.parse(chain[chain.length - 1].json) : linking.own.get(link.rid);
+  if (!top) return undefined;
   const isSeries = SERIES_LEVELS.has(top.level) || (top.level === 'otherlevel' && OTHERLEVEL_SERIES.has(String(top.other_level ?? '').toLowerCase()));
   return isSeries && top.component_id ? top : undefined;
 }
@@ -137,16 +152,18 @@ function inForce(r: Obj, today: string): boolean {
  * The records whose restrictions reach a container: those whose instances hold it, their
  * ancestors and their tree's root (a restriction on a series covers the boxes of its files).
  */
-async function restrictingRecords(db: Knex | Knex.Transaction, links: Linked[]): Promise<Map<string, Map<string, Obj>>> {
+async function restrictingRecords(db: Knex | Knex.Transaction, links: Linked[], linking: LinkingRecords): Promise<Map<string, Map<string, Obj>>> {
   const byContainer = new Map<string, Map<string, Obj>>();
   const roots = [...new Set(links.map((l) => l.root_uri).filter((u): u is string => !!u))];
   const rootRows = roots.length ? await db('records').whereIn('uri', roots).select('uri', 'json') : [];
   const rootByUri = new Map<string, Obj>(rootRows.map((r: { uri: string; json: string }) => [r.uri, JSON.parse(r.json)]));
-  const own = await db('records').whereIn('rid', [...new Set(links.map((l) => l.rid))]).select('rid', 'json');
-  const ownByRid = new Map<number, Obj>(own.map((r: { rid: number; json: string }) => [Number(r.rid), JSON.parse(r.json)]));
+  // Each ancestor's JSON parsed once, however many links share it.
+  const parsed = new Map<number, Obj>();
+  const record = (a: Ancestor) => parsed.get(a.rid) ?? parsed.set(a.rid, JSON.parse(a.json)).get(a.rid)!;
   for (const link of links) {
     const found = byContainer.get(link.container) ?? new Map<string, Obj>();
-    const chain = [ownByRid.get(link.rid), ...(link.root_uri ? (await ancestorsOf(db, link.rid)).map((a) => JSON.parse(a.json)) : []), link.root_uri ? rootByUri.get(link.root_uri) : undefined];
+    const ancestors = link.root_uri ? (linking.chains.get(link.rid) ?? []).map(record) : [];
+    const chain = [linking.own.get(link.rid), ...ancestors, link.root_uri ? rootByUri.get(link.root_uri) : undefined];
     for (const record of chain) if (record?.uri) found.set(record.uri, record);
     byContainer.set(link.container, found);
   }
@@ -169,7 +186,12 @@ async function decorateContainers(db: Knex | Knex.Transaction, s: Services, reco
     .join('records as r', 'r.rid', 'x.from_rid')
     .whereIn('x.to_uri', uris)
     .whereIn('r.type', [...collections, ...nodes])
-    .select('x.to_uri as container', 'r.type', 'r.uri', 'r.root_uri', 'r.rid');
+    .select('x.to_uri as container', 'r.type', 'r.uri', 'r.root_uri', 'r.rid', 'r.parent_rid');
+  for (const l of links) {
+    l.rid = Number(l.rid);
+    l.parent_rid = l.parent_rid === null ? null : Number(l.parent_rid);
+  }
+  const linking = await linkingRecords(db, links);
   const owners = new Map<string, Set<string>>();
   const series = new Map<string, Map<string, Obj>>();
   for (const l of links) {
@@ -179,7 +201,7 @@ async function decorateContainers(db: Knex | Knex.Transaction, s: Services, reco
     if (!owners.has(l.container)) owners.set(l.container, new Set());
     owners.get(l.container)!.add(owner);
     if (nodes.includes(l.type)) {
-      const found = await seriesOf(db, l);
+      const found = seriesOf(l, linking);
       if (found) series.set(l.container, (series.get(l.container) ?? new Map()).set(found.uri, found));
     }
   }
@@ -190,7 +212,7 @@ async function decorateContainers(db: Knex | Knex.Transaction, s: Services, reco
   const rows = related.length ? await db('records').whereIn('uri', related).select('uri', 'json') : [];
   const byUri = new Map<string, Obj>(rows.map((r: { uri: string; json: string }) => [r.uri, JSON.parse(r.json)]));
   const identifierOf = (o: Obj) => ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => o[k]).filter(Boolean).join('-');
-  const restricting = await restrictingRecords(db, links);
+  const restricting = await restrictingRecords(db, links, linking);
   const today = new Date().toISOString().slice(0, 10);
   for (const record of records) {
     record.active_restrictions = [...(restricting.get(record.uri)?.values() ?? [])].flatMap(restrictionsOf).filter((r) => inForce(r, today));

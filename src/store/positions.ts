@@ -226,16 +226,48 @@ export async function descendants(db: Db, rid: number): Promise<number[]> {
   return (rows as Array<{ rid: number }>).map((r) => Number(r.rid));
 }
 
-/** The chain of parents of a node, nearest first, as {rid, uri, json}. */
-export async function ancestorsOf(db: Db, rid: number): Promise<Array<{ rid: number; uri: string; json: string }>> {
+/** A node's chain as {rid, uri, json}, nearest first: from the node itself (depth 0) or from its parent (depth 1). */
+async function chainOf(db: Db, rid: number, fromDepth: 0 | 1): Promise<Ancestor[]> {
   const result = await db.raw(
     `WITH RECURSIVE chain(rid, parent_rid, uri, json, depth) AS (
        SELECT rid, parent_rid, uri, json, 0 FROM records WHERE rid = ?
        UNION ALL
        SELECT r.rid, r.parent_rid, r.uri, r.json, c.depth + 1 FROM records r JOIN chain c ON r.rid = c.parent_rid
-     ) SELECT rid, uri, json, depth FROM chain WHERE depth > 0 ORDER BY depth`,
-    [rid],
+     ) SELECT rid, uri, json, depth FROM chain WHERE depth >= ? ORDER BY depth`,
+    [rid, fromDepth],
   );
   const rows = Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result;
-  return (rows as Array<{ rid: number; uri: string; json: string }>).map((r) => ({ rid: Number(r.rid), uri: r.uri, json: r.json }));
+  return (rows as Ancestor[]).map((r) => ({ rid: Number(r.rid), uri: r.uri, json: r.json }));
+}
+
+export interface Ancestor {
+  rid: number;
+  uri: string;
+  json: string;
+}
+
+/** The chain of parents of a node, nearest first. */
+export function ancestorsOf(db: Db, rid: number): Promise<Ancestor[]> {
+  return chainOf(db, rid, 1);
+}
+
+/**
+ * The chain of parents of each node (nearest first; none at the top level), by one query per
+ * distinct parent: siblings share theirs (a box holds a hundred folders of one series; the indexer
+ * decorates a batch of children of one parent together).
+ */
+export async function ancestorChains(db: Db, nodes: Iterable<{ rid: number; parent_rid: number | null }>): Promise<Map<number, Ancestor[]>> {
+  const byParent = new Map<number, Promise<Ancestor[]>>();
+  const chains = new Map<number, Ancestor[]>();
+  for (const node of nodes) {
+    if (node.parent_rid === null) {
+      chains.set(node.rid, []);
+      continue;
+    }
+    const parent = Number(node.parent_rid);
+    let chain = byParent.get(parent);
+    if (!chain) byParent.set(parent, (chain = chainOf(db, parent, 0)));
+    chains.set(node.rid, await chain);
+  }
+  return chains;
 }

@@ -6,7 +6,7 @@ import { committedChangeLogHead, RecordQueries } from '../store/records';
 import { rewriteStored } from '../operations/write';
 import type { Obj } from '../json';
 import { fullTree, type TreeTypes } from './views';
-import { ancestorsOf, descendants, logicalPositions, place, placeNew, placeOf, type RankAnchor } from '../store/positions';
+import { ancestorChains, descendants, logicalPositions, place, placeNew, placeOf, type RankAnchor } from '../store/positions';
 import { untilNextWrite } from '../store/until-next-write';
 import { Statements } from '../store/statements';
 import { transactionMemo } from '../store/transaction-memo';
@@ -139,19 +139,11 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       let positions = await logicalPositions(db, [...placeOfUri.values()], anchors);
       // A write committed meanwhile may have moved places an anchor counted: counted again from each group's start.
       if (anchored && (await committedChangeLogHead(s.db)) !== kept!.head) positions = await logicalPositions(db, [...placeOfUri.values()]);
-      // Siblings share their chain of ancestors: one recursive query per parent, none at the top level
-      // (the indexer decorates a batch of children of one parent together).
-      const chains = new Map<string, ReturnType<typeof ancestorsOf>>();
-      const chainOf = (where: { rid: number; parent_rid: unknown }) => {
-        if (where.parent_rid === null) return Promise.resolve([]);
-        const key = String(where.parent_rid);
-        if (!chains.has(key)) chains.set(key, ancestorsOf(db, where.rid));
-        return chains.get(key)!;
-      };
+      const chains = await ancestorChains(db, placeOfUri.values());
       for (const record of records) {
         const where = placeOfUri.get(record.uri);
         if (!where) continue;
-        const chain = await chainOf(where);
+        const chain = chains.get(where.rid)!;
         const steps = [...chain.map((c) => ({ uri: c.uri, record: JSON.parse(c.json) })), { uri: where.root_uri, record: roots.get(where.root_uri)! }];
         record.position = positions.get(where.rid);
         if (chain.length) record[parentProperty] = { ref: chain[0].uri };
