@@ -131,6 +131,12 @@ export async function idBeforeTransaction(db: Database, type: string): Promise<n
   return db.dialect === 'mysql' ? new RecordQueries(db.knex).nextId(type) : undefined;
 }
 
+/** Records a transaction remembers having inserted, the latest (TransactionMemo.inserted). */
+const INSERTED_KEPT = 5000;
+
+/** Derived rows of a table a transaction holds back at most (RecordQueries.writeOrHold). */
+const HELD_ROWS = 1000;
+
 /** Ids a transaction takes at a time once it has taken two of a type (RecordQueries.nextId). */
 const ID_BLOCK = 64;
 
@@ -212,7 +218,12 @@ export class RecordQueries implements RecordGetter {
   /** `place`: the row's place in a tree, for a tree node created where it belongs (positions.ts placeNew). */
   async insert(row: RecordRow, place?: PlaceColumns): Promise<number> {
     const rid = (await (await this.st()).insert('records', place ? { ...row, ...place } : row)).lastInsertId;
-    transactionMemo(this.db)?.inserted.set(row.uri, { rid, type: row.type, root_uri: place?.root_uri ?? null });
+    const inserted = transactionMemo(this.db)?.inserted;
+    if (inserted) {
+      // The latest ones only (a component's parent was written shortly before it): bounded memory.
+      if (inserted.size >= INSERTED_KEPT) inserted.delete(inserted.keys().next().value!);
+      inserted.set(row.uri, { rid, type: row.type, root_uri: place?.root_uri ?? null });
+    }
     return rid;
   }
 
@@ -306,7 +317,11 @@ export class RecordQueries implements RecordGetter {
     await this.writeOrHold('record_refs', refs.map((r) => ({ from_rid: rid, property: r.property, to_uri: r.uri })));
   }
 
-  /** Rows of a table the transaction may hold back (holdDerivedRows): held there, else written now. */
+  /**
+   * Rows of a table the transaction may hold back (holdDerivedRows): held there, else written now.
+   * A thousand held rows of a table are written at once (ten statements): an import of 20,000
+   * components holding all of them until its commit kept ~14 MB more at its peak.
+   */
   private async writeOrHold(table: string, rows: object[]): Promise<void> {
     if (!rows.length) return;
     const held = heldRows(this.db);
@@ -317,6 +332,10 @@ export class RecordQueries implements RecordGetter {
     const list = held.get(table);
     if (list) list.push(...rows);
     else held.set(table, rows);
+    if (held.get(table)!.length < HELD_ROWS) return;
+    const full = held.get(table)!;
+    held.delete(table);
+    await (await this.st()).insertMany(table, full);
   }
 
   /**

@@ -149,28 +149,32 @@ describe(`what a transaction keeps from its own reads (${STORE})`, function () {
     const made = await s.db.transaction(async (trx) => {
       holdDerivedRows(trx);
       const uris: string[] = [];
+      const linksWritten = async () => Number((await trx('record_refs').where({ to_uri: kept }).count({ n: '*' }).first() as any).n);
       for (let i = 0; i < 150; i++) uris.push((await create(trx, 'archival_object', node(i))).uri);
-      assert.equal((await trx('record_refs').where({ to_uri: kept }).count({ n: '*' }).first() as any).n, 0, 'the links are held back');
+      assert.equal(await linksWritten(), 0, 'the links are held back');
+      // A thousand held rows of a table are written at once, the rest stays held.
+      for (let i = 150; i < 1050; i++) uris.push((await create(trx, 'archival_object', node(i))).uri);
+      assert.equal(await linksWritten(), 1000, 'a thousand written, fifty held');
       // A find_by_id match (as an import makes) sees the records written before it.
-      const found = await new RecordQueries(trx).findByLookup('archival_object', repo, 'ref_id', [lookupHash(lookupValue(rule.format, [`held-${stamp}-149`]))]);
-      assert.deepEqual(found, [uris[149]]);
-      assert.equal(Number((await trx('record_refs').where({ to_uri: kept }).count({ n: '*' }).first() as any).n), 150, 'written for the read');
+      const found = await new RecordQueries(trx).findByLookup('archival_object', repo, 'ref_id', [lookupHash(lookupValue(rule.format, [`held-${stamp}-1049`]))]);
+      assert.deepEqual(found, [uris[1049]]);
+      assert.equal(await linksWritten(), 1050, 'written for the read');
       // A node written and deleted in the transaction leaves no link behind.
-      const gone = await create(trx, 'archival_object', node(150, dropped));
+      const gone = await create(trx, 'archival_object', node(1050, dropped));
       await deleteRecord(s, { type: s.registry.type('archival_object'), repoId: repo }, gone.id, { trx });
-      uris.push((await create(trx, 'archival_object', node(151))).uri);
+      uris.push((await create(trx, 'archival_object', node(1051))).uri);
       return uris;
     });
     const rids = (await s.db.knex('records').whereIn('uri', made).pluck('rid')).map(Number);
-    assert.equal(rids.length, 151);
+    assert.equal(rids.length, 1051);
     const linked = await s.db.knex('record_refs').whereIn('from_rid', rids).andWhere({ to_uri: kept }).count({ n: '*' }).first() as any;
-    assert.equal(Number(linked.n), 151, 'every link written by the commit');
+    assert.equal(Number(linked.n), 1051, 'every link written by the commit');
     const keys = await s.db.knex('lookup_keys').whereIn('rid', rids).andWhere({ param: 'ref_id' }).count({ n: '*' }).first() as any;
-    assert.equal(Number(keys.n), 151, 'every lookup key written by the commit');
+    assert.equal(Number(keys.n), 1051, 'every lookup key written by the commit');
     assert.equal(Number((await s.db.knex('record_refs').where({ to_uri: dropped }).count({ n: '*' }).first() as any).n), 0, 'no link of the deleted node');
-    const found = await t.http.get(`/repositories/${repo}/find_by_id/archival_objects`).query({ 'ref_id[]': `held-${stamp}-151` }).set(H);
+    const found = await t.http.get(`/repositories/${repo}/find_by_id/archival_objects`).query({ 'ref_id[]': `held-${stamp}-1051` }).set(H);
     assert.equal(found.status, 200, found.text);
-    assert.deepEqual(found.body.archival_objects.map((r: Obj) => r.ref), [made[150]]);
+    assert.deepEqual(found.body.archival_objects.map((r: Obj) => r.ref), [made[1050]]);
     // A transaction that fails writes none of what it held.
     const failing = (await subject('Failing')).body.uri as string;
     await assert.rejects(s.db.transaction(async (trx) => {
