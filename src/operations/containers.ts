@@ -182,11 +182,15 @@ const capitalise = (t: string) => (t ? t[0].toUpperCase() + t.slice(1) : '');
 async function decorateContainers(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void> {
   const uris = records.map((r) => r.uri as string);
   const { collections, nodes } = collectionTypes(s);
-  const links: Linked[] = await db('record_refs as x')
-    .join('records as r', 'r.rid', 'x.from_rid')
-    .whereIn('x.to_uri', uris)
-    .whereIn('r.type', [...collections, ...nodes])
-    .select('x.to_uri as container', 'r.type', 'r.uri', 'r.root_uri', 'r.rid', 'r.parent_rid');
+  const links: Linked[] = [];
+  // A hundred containers a question: MariaDB reads all of record_refs for longer lists (indexer.ts).
+  for (let i = 0; i < uris.length; i += 100) {
+    links.push(...await db('record_refs as x')
+      .join('records as r', 'r.rid', 'x.from_rid')
+      .whereIn('x.to_uri', uris.slice(i, i + 100))
+      .whereIn('r.type', [...collections, ...nodes])
+      .select('x.to_uri as container', 'r.type', 'r.uri', 'r.root_uri', 'r.rid', 'r.parent_rid'));
+  }
   for (const l of links) {
     l.rid = Number(l.rid);
     l.parent_rid = l.parent_rid === null ? null : Number(l.parent_rid);

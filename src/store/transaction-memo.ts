@@ -125,7 +125,9 @@ export function releaseHeldChanges(trx: Knex.Transaction): NonNullable<Transacti
 /**
  * The lookup keys and links of records `trx` inserts are held back and written a hundred rows a
  * statement (RecordQueries): for a transaction that writes many records (an import, a batch of
- * children), where on MySQL each row written alone was a round trip of its own.
+ * children), where on MySQL each row written alone was a round trip of its own. A nested
+ * transaction (a savepoint) neither holds rows nor sees those its outer one holds: the flows that
+ * hold open none that reads links or lookup keys (only value lists get one).
  */
 export function holdDerivedRows(trx: Knex.Transaction): void {
   memoFor(trx).heldRows ??= new Map();
