@@ -71,9 +71,8 @@ const NUDGE_MS = 5;
 /**
  * URIs per question about links. MariaDB reads all of record_refs for `to_uri IN (...)` of 200
  * URIs or more (its estimate of the rows per URI comes from the index's statistics, which a
- * resource linked by every one of its components skews): 80 ms a batch at 40,000 links, and the
- * index took 65 s to catch up with a 20,000-component import in the bench. With 100 it reads the
- * index (EXPLAIN: range on record_refs_to_from).
+ * resource linked by every one of its components skews): 80 ms a question at 40,000 links, 3.3 s
+ * of an import's catch-up. With 100 it reads the index (EXPLAIN: range on record_refs_to_from).
  */
 const LINKS_ASKED = 100;
 
