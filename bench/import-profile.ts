@@ -3,7 +3,7 @@
  * make bench): components per second and, on MySQL/MariaDB, the statements the server sent per
  * component (the server's Com_* counters), and the CPU time per component of the server and of mysqld (steadier than the rate on a shared machine);
  * then how long the indexer took to catch up with it (and, on MySQL, its statements per component). IMPORT_PROFILE_COMPONENTS (default 5,000); DB_URL picks
- * the store (a scratch SQLite file by default); IMPORT_PROFILE_NODE_ARGS go to the server's node.
+ * the store (a scratch SQLite file by default); IMPORT_PROFILE_NODE_ARGS go to the server's node; IMPORT_PROFILE_WORKERS its processes (1).
  */
 import fs from 'node:fs';
 import knexFactory from 'knex';
@@ -43,7 +43,7 @@ function mysqldPid(): number | undefined {
 }
 
 const n = Number(process.env.IMPORT_PROFILE_COMPONENTS ?? 5000);
-profileAgainstServer('import-profile', {}, (process.env.IMPORT_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean), async (server, dbUrl) => {
+profileAgainstServer('import-profile', { WORKERS: process.env.IMPORT_PROFILE_WORKERS ?? '1' }, (process.env.IMPORT_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean), async (server, dbUrl) => {
   const login = await (await fetch(`${server.base}/users/admin/login?password=admin`, { method: 'POST' })).json() as { session: string };
   const H = { 'X-ArchivesSpace-Session': login.session };
   const repo = await (await fetch(`${server.base}/repositories`, { method: 'POST', headers: { ...H, 'content-type': 'application/json' }, body: JSON.stringify({ repo_code: `I${Date.now()}`, name: 'Imports' }) })).json() as { id: number };
