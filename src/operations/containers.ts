@@ -5,7 +5,7 @@ import { prepareRecord } from '../validation';
 import type { Obj } from '../json';
 import { isPlainObject } from '../json';
 import { fetchRow, readRecord } from './load';
-import { recordReads } from '../store/records';
+import { LINKS_ASKED, recordReads } from '../store/records';
 import { type Ancestor, ancestorChains } from '../store/positions';
 import { updateRecord } from './write';
 
@@ -106,23 +106,30 @@ interface Linked {
   parent_rid: number | null;
 }
 
-/** What decorating containers reads of the records linking them: each one's JSON and its chain of ancestors. */
+/** What decorating containers reads of the records linking them: each one's record and its ancestors' (nearest first). */
 interface LinkingRecords {
   own: Map<number, Obj>;
-  chains: Map<number, Ancestor[]>;
+  ancestors: Map<number, Obj[]>;
 }
 
-/** The linking records and their ancestors, read once for all links (siblings share their chain). */
+/**
+ * The linking records and their ancestors, read once for all links (siblings share their chain),
+ * each ancestor parsed once however many links share it.
+ */
 async function linkingRecords(db: Knex | Knex.Transaction, links: Linked[]): Promise<LinkingRecords> {
   const rows = links.length ? await db('records').whereIn('rid', [...new Set(links.map((l) => l.rid))]).select('rid', 'json') : [];
   const own = new Map<number, Obj>(rows.map((r: { rid: number; json: string }) => [Number(r.rid), JSON.parse(r.json)]));
-  return { own, chains: await ancestorChains(db, links) };
+  const parsed = new Map<number, Obj>();
+  const record = (a: Ancestor) => parsed.get(a.rid) ?? parsed.set(a.rid, JSON.parse(a.json)).get(a.rid)!;
+  const ancestors = new Map<number, Obj[]>();
+  for (const [rid, chain] of await ancestorChains(db, links)) ancestors.set(rid, chain.map(record));
+  return { own, ancestors };
 }
 
 /** The top-level series a tree node sits in, if that component is a series with a component_id. */
 function seriesOf(link: Linked, linking: LinkingRecords): Obj | undefined {
-  const chain = linking.chains.get(link.rid) ?? [];
-  const top = chain.length ? JSON.parse(chain[chain.length - 1].json) : linking.own.get(link.rid);
+  const chain = linking.ancestors.get(link.rid) ?? [];
+  const top = chain.length ? chain[chain.length - 1] : linking.own.get(link.rid);
   if (!top) return undefined;
   const isSeries = SERIES_LEVELS.has(top.level) || (top.level === 'otherlevel' && OTHERLEVEL_SERIES.has(String(top.other_level ?? '').toLowerCase()));
   return isSeries && top.component_id ? top : undefined;
@@ -157,12 +164,9 @@ async function restrictingRecords(db: Knex | Knex.Transaction, links: Linked[], 
   const roots = [...new Set(links.map((l) => l.root_uri).filter((u): u is string => !!u))];
   const rootRows = roots.length ? await db('records').whereIn('uri', roots).select('uri', 'json') : [];
   const rootByUri = new Map<string, Obj>(rootRows.map((r: { uri: string; json: string }) => [r.uri, JSON.parse(r.json)]));
-  // Each ancestor's JSON parsed once, however many links share it.
-  const parsed = new Map<number, Obj>();
-  const record = (a: Ancestor) => parsed.get(a.rid) ?? parsed.set(a.rid, JSON.parse(a.json)).get(a.rid)!;
   for (const link of links) {
     const found = byContainer.get(link.container) ?? new Map<string, Obj>();
-    const ancestors = link.root_uri ? (linking.chains.get(link.rid) ?? []).map(record) : [];
+    const ancestors = link.root_uri ? linking.ancestors.get(link.rid) ?? [] : [];
     const chain = [linking.own.get(link.rid), ...ancestors, link.root_uri ? rootByUri.get(link.root_uri) : undefined];
     for (const record of chain) if (record?.uri) found.set(record.uri, record);
     byContainer.set(link.container, found);
@@ -183,11 +187,10 @@ async function decorateContainers(db: Knex | Knex.Transaction, s: Services, reco
   const uris = records.map((r) => r.uri as string);
   const { collections, nodes } = collectionTypes(s);
   const links: Linked[] = [];
-  // A hundred containers a question: MariaDB reads all of record_refs for longer lists (indexer.ts).
-  for (let i = 0; i < uris.length; i += 100) {
+  for (let i = 0; i < uris.length; i += LINKS_ASKED) {
     links.push(...await db('record_refs as x')
       .join('records as r', 'r.rid', 'x.from_rid')
-      .whereIn('x.to_uri', uris.slice(i, i + 100))
+      .whereIn('x.to_uri', uris.slice(i, i + LINKS_ASKED))
       .whereIn('r.type', [...collections, ...nodes])
       .select('x.to_uri as container', 'r.type', 'r.uri', 'r.root_uri', 'r.rid', 'r.parent_rid'));
   }

@@ -12,7 +12,7 @@ import { resolveLinks, type UriLoader } from '../operations/resolve';
 import type { TypeInfo } from '../registry';
 import type { Obj } from '../json';
 import { log } from '../log';
-import { changeLogHead } from '../store/records';
+import { changeLogHead, LINKS_ASKED } from '../store/records';
 import { buildDocument, SearchDoc } from './documents';
 import type { SearchMapping } from '../registry';
 import type { SearchIndex } from './port';
@@ -67,14 +67,6 @@ export interface Progress {
 
 /** Rounds woken by commits start at most this often (nudge). */
 const NUDGE_MS = 5;
-
-/**
- * URIs per question about links. MariaDB reads all of record_refs for `to_uri IN (...)` of 200
- * URIs or more (its estimate of the rows per URI comes from the index's statistics, which a
- * resource linked by every one of its components skews): 80 ms a question at 40,000 links, 3.3 s
- * of an import's catch-up. With 100 it reads the index (EXPLAIN: range on record_refs_to_from).
- */
-const LINKS_ASKED = 100;
 
 export class Indexer {
   private readonly holder = crypto.randomBytes(8).toString('hex');
