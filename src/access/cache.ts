@@ -3,20 +3,17 @@
  * that the path's repository exists, the caller's preferred defaults), kept in this process between requests. Exact across
  * processes: every change that could make a kept answer wrong (a group's members or grants, a
  * session ended or handed to another user, a user or repository deleted, a preference saved) bumps one version row in
- * the same transaction (bumpAccessVersion, access-version.ts), and that row is read for each request (one read
- * shared by the requests of a turn of the event loop), emptying what is kept when it moved. One small read instead
- * of three per request; nothing is ever stale.
+ * the same transaction (bumpAccessVersion, access-version.ts), and that row is read for each request (with the
+ * change log's head, one read shared by the requests of a turn of the event loop: committedFreshness), emptying
+ * what is kept when it moved. One small read instead of three per request; nothing is ever stale.
  */
 import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { Database } from '../store/connect';
 import { REPOSITORY_TYPE } from '../registry';
-import { committedRows } from '../store/statements';
+import { committedFreshness } from '../store/freshness';
 import { Grants, loadGrants } from './grants';
 import { digest, findSession, Session, TOUCH_INTERVAL_MS } from './sessions';
-
-const VERSION_SQL = 'SELECT `version` FROM `access_version` WHERE `id` = 1';
-const versionOf = ([row]: Array<{ version?: number }>) => Number(row?.version ?? 0);
 
 /** Bounds on what is kept, so that a flood of distinct tokens cannot grow the process. */
 const MAX_KEPT = 10_000;
@@ -33,29 +30,10 @@ export class AccessCache {
   private readonly memos = new Map<string, Promise<unknown>>();
   /** Tokens' hashes (the store keeps only hashes; a request's token is hashed once per process, not per request). */
   private readonly hashes = new Map<string, string>();
-  /** The version read in this turn of the event loop (sync); a commit of this process empties it. */
-  private versionThisTurn: Promise<number> | number | undefined;
 
-  /**
-   * The version row, read once per turn of the event loop: the requests that arrived together
-   * share one read (issued after all of them arrived, so it sees every change committed before
-   * any of them was sent). A commit of this process starts a new read, so its own changes are
-   * seen by the very next request. Read through the store's read connection where it has one
-   * (never queued behind a long write).
-   */
-  private readVersion(db: Database): Promise<number> | number {
-    const rows = committedRows<{ version?: number }>(db, VERSION_SQL);
-    return Array.isArray(rows) ? versionOf(rows) : rows.then(versionOf);
-  }
-
-  /** Reads the version row (once per turn, above); whatever was kept under another version is dropped. */
+  /** Reads the access version (committedFreshness: once per turn); whatever was kept under another version is dropped. */
   async sync(db: Database): Promise<AccessView> {
-    if (this.versionThisTurn === undefined) {
-      const read = (this.versionThisTurn = this.readVersion(db));
-      setImmediate(() => { if (this.versionThisTurn === read) this.versionThisTurn = undefined; });
-      if (typeof read !== 'number') read.catch(() => { if (this.versionThisTurn === read) this.versionThisTurn = undefined; });
-    }
-    const version = await this.versionThisTurn;
+    const { access: version } = await committedFreshness(db);
     if (version !== this.version) {
       this.sessions.clear();
       this.grants.clear();
@@ -66,7 +44,6 @@ export class AccessCache {
     return new AccessView(this, db.knex);
   }
 
-  /** @internal */ committed() { this.versionThisTurn = undefined; }
   /** @internal */ hashOf(token: string) {
     let hash = this.hashes.get(token);
     if (hash === undefined) bounded(this.hashes).set(token, (hash = digest(token)));
@@ -155,13 +132,11 @@ export class AccessView {
 
 const caches = new WeakMap<Database, AccessCache>();
 
-/** One cache per store connection, that is per app process (and per test app); it follows the store's commits. */
+/** One cache per store connection, that is per app process (and per test app). */
 export function accessCacheFor(db: Database): AccessCache {
   let cache = caches.get(db);
   if (!cache) {
-    const made = new AccessCache();
-    db.onCommit.push(() => made.committed());
-    caches.set(db, (cache = made));
+    caches.set(db, (cache = new AccessCache()));
   }
   return cache;
 }

@@ -1,10 +1,11 @@
 import type { Database } from './connect';
-import { committedChangeLogHead } from './records';
+import { committedFreshness } from './freshness';
 
 /**
  * Values this process computed from committed records, kept until the next write anywhere: every
- * record write appends to the change log in its transaction, so a moved head (read per call, one
- * index lookup, on the read connection where there is one) drops them all. Exact across processes.
+ * record write appends to the change log in its transaction, so a moved head (committedFreshness:
+ * read once per turn of the event loop, on the read connection where there is one) drops them
+ * all. Exact across processes.
  * Only for values read outside a transaction. A kept value is shared by every caller: it is
  * never changed after it is kept.
  */
@@ -38,7 +39,7 @@ export class Kept {
 }
 
 export async function untilNextWrite(db: Database): Promise<Kept> {
-  const head = await committedChangeLogHead(db);
+  const { head } = await committedFreshness(db);
   let memo = kept.get(db);
   if (!memo || memo.head !== head) kept.set(db, (memo = { head, values: new Map(), extraWeight: 0 }));
   if (memo.values.size + memo.extraWeight > MAX_WEIGHT) {

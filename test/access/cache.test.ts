@@ -3,6 +3,7 @@ import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 import { viewerAndNobody } from '../exchange/viewer';
 import { accessCacheFor } from '../../src/access/cache';
 import { bumpAccessVersion } from '../../src/access/access-version';
+import { FreshnessReads, freshnessReadsOf } from '../../src/store/freshness';
 
 describe(`what a process keeps of sessions, grants and repositories (${STORE})`, () => {
   let t: TestApp;
@@ -34,15 +35,15 @@ describe(`what a process keeps of sessions, grants and repositories (${STORE})`,
     await t.http.get(acc.body.uri).set(H).expect(200);
     // The version row is read by a prepared statement (not through Knex's query builder on MySQL): counted where it is read.
     const db = t.services.db;
-    const cache = accessCacheFor(db) as unknown as { readVersion(d: typeof db): unknown };
-    const original = cache.readVersion;
+    const reads = freshnessReadsOf(db);
+    const original = reads.read;
     let versionReads = 0;
-    cache.readVersion = function (this: unknown, d: typeof db) { versionReads++; return original.call(this, d); };
+    reads.read = function (this: FreshnessReads) { versionReads++; return original.call(this); };
     let sql: string[];
     try {
       sql = await queriesOf(() => t.http.get(acc.body.uri).set(H).expect(200));
     } finally {
-      cache.readVersion = original;
+      reads.read = original;
     }
     assert.equal(versionReads, 1, 'the version row is read for the request');
     assert.equal(sql.filter((q) => /from [`"]?(sessions|group_members)[`"]?/i.test(q)).length, 0, sql.join('\n'));
@@ -51,10 +52,10 @@ describe(`what a process keeps of sessions, grants and repositories (${STORE})`,
 
   it('reads the version once for the requests of one turn of the event loop, and again after a commit of this process', async () => {
     const db = t.services.db;
-    const cache = accessCacheFor(db) as unknown as { readVersion(d: typeof db): unknown };
-    const original = cache.readVersion;
+    const freshness = freshnessReadsOf(db);
+    const original = freshness.read;
     let reads = 0;
-    cache.readVersion = function (this: unknown, d: typeof db) { reads++; return original.call(this, d); };
+    freshness.read = function (this: FreshnessReads) { reads++; return original.call(this); };
     try {
       const nextTurn = () => new Promise((r) => setImmediate(r));
       await nextTurn();
@@ -68,7 +69,7 @@ describe(`what a process keeps of sessions, grants and repositories (${STORE})`,
       await accessCacheFor(db).sync(db);
       assert.equal(reads, before + 1, 'after a commit of this process the version is read again');
     } finally {
-      cache.readVersion = original;
+      freshness.read = original;
     }
   });
 

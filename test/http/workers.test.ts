@@ -90,6 +90,22 @@ describe(`WORKERS=2: two server processes on one port (${STORE})`, function () {
     assert.equal(hits, 12, JSON.stringify(answer));
   });
 
+  it('resolve[] answers with a linked record as last written through either process', async () => {
+    const repo = (await request(server.base, 'POST', '/repositories', admin, { repo_code: 'L', name: 'Linked' })).body.id;
+    const subject = await request(server.base, 'POST', '/subjects', admin, { source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: 'Rivers 0', term_type: 'topical', vocabulary: '/vocabularies/1' }] });
+    assert.equal(subject.status, 200, JSON.stringify(subject.body));
+    const acc = await request(server.base, 'POST', `/repositories/${repo}/accessions`, admin, { id_0: 'L-1', title: 'Linking', subjects: [{ ref: subject.body.uri }] });
+    assert.equal(acc.status, 200, JSON.stringify(acc.body));
+    for (let round = 1; round <= 3; round++) {
+      // Both processes keep the resolved subject (each answers some of these reads) before it changes.
+      for (let i = 0; i < 4; i++) assert.equal((await request(server.base, 'GET', `${acc.body.uri}?resolve[]=subjects`, admin)).body.subjects[0]._resolved.title, `Rivers ${round - 1}`);
+      const current = (await request(server.base, 'GET', subject.body.uri, admin)).body;
+      const saved = await request(server.base, 'POST', subject.body.uri, admin, { ...current, terms: [{ term: `Rivers ${round}`, term_type: 'topical', vocabulary: '/vocabularies/1' }] });
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      for (let i = 0; i < 4; i++) assert.equal((await request(server.base, 'GET', `${acc.body.uri}?resolve[]=subjects`, admin)).body.subjects[0]._resolved.title, `Rivers ${round}`);
+    }
+  });
+
   it('a permission removed or a session ended through one process holds in the other at once', async () => {
     const repo = (await request(server.base, 'POST', '/repositories', admin, { repo_code: 'P', name: 'Permissions' })).body.id;
     const groups = (await request(server.base, 'GET', `/repositories/${repo}/groups?group_code=repository-viewers`, admin)).body;
