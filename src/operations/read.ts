@@ -1,5 +1,5 @@
 import { errors } from '../errors';
-import type { Obj } from '../json';
+import { type Obj, stringifySharing } from '../json';
 import { type ListedRow, type ListQuery, RecordQueries, recordReads, SORT_COLUMNS } from '../store/records';
 import { keptUntilNextWrite } from '../store/until-next-write';
 import type { Services, Where } from './context';
@@ -12,7 +12,7 @@ import { resolveLinks } from './resolve';
 export async function getRecordJson(s: Services, where: Where, id: number, o: ListOptions = {}): Promise<string> {
   const row = await fetchRow(recordReads(s.db), where, id);
   if (!o.resolve?.length && !o.decorate && !decoratesType(s, row.type)) return row.json;
-  return JSON.stringify((await servedRecords(s, [row], o))[0]);
+  return servedJson(s, [row], o, (records) => records[0]);
 }
 
 export interface ListOptions {
@@ -41,19 +41,26 @@ function listQuery(s: Services, where: Where, o: ListOptions) {
   } as const;
 }
 
-/** The records with what is computed at read time (type hooks, the caller's decorate, resolve[]). */
-async function servedRecords(s: Services, rows: Array<{ type: string; json: string }>, o: ListOptions): Promise<Obj[]> {
+/**
+ * The records as JSON text (`pick` chooses what of them is served), with what is computed at read
+ * time: type hooks, the caller's decorate, resolve[]. Served as text straight away, so nothing
+ * writes into the resolved records: each linked record is the one kept until the next write, its
+ * text made once (stringifySharing).
+ */
+async function servedJson(
+  s: Services, rows: Array<{ type: string; json: string }>, o: ListOptions, pick: (records: Obj[]) => unknown = (records) => records,
+): Promise<string> {
   const records = rows.map((r) => JSON.parse(r.json));
   if (rows.some((r) => decoratesType(s, r.type))) await decorateRecords(s, records);
   await o.decorate?.(records);
-  // Served as JSON text straight away: nothing writes into the resolved records.
-  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s), { readOnly: true });
-  return records;
+  const holders: Obj[] = [];
+  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s), { readOnly: true, shared: holders });
+  return stringifySharing(pick(records), holders, '_resolved');
 }
 
 /** A JSON array of the listed records: their stored text joined where nothing is computed at read time. */
 async function rowsToJson(s: Services, rows: ListedRow[], o: ListOptions): Promise<string> {
-  if (o.resolve?.length || o.decorate || rows.some((r) => decoratesType(s, r.type))) return JSON.stringify(await servedRecords(s, rows, o));
+  if (o.resolve?.length || o.decorate || rows.some((r) => decoratesType(s, r.type))) return servedJson(s, rows, o);
   return `[${rows.map((r) => r.json).join(',')}]`;
 }
 

@@ -33,6 +33,8 @@ export interface ResolveOptions {
    * loader's records may be shared with other callers (kept ones): they must never be written.
    */
   readOnly?: boolean;
+  /** Filled with the links given a shared record (readOnly, no deeper level), for a caller that serialises them (servedJson). */
+  shared?: Obj[];
 }
 
 /**
@@ -55,7 +57,7 @@ export async function resolveLinks(records: Obj[], paths: string[], load: UriLoa
     findLinks(records, names[0], links);
     return links;
   });
-  await attach(first.flat(), load, shared);
+  await attach(first.flat(), load, shared, o.shared);
   for (let i = 0; i < steps.length; i++) {
     let scope: Obj[] = first[i];
     for (const name of steps[i].slice(1)) {
@@ -68,13 +70,15 @@ export async function resolveLinks(records: Obj[], paths: string[], load: UriLoa
   }
 }
 
-/** Gives each link its target's record (`shared`: the loaded object itself, else a copy per link). */
-async function attach(links: Obj[], load: UriLoader, shared: boolean): Promise<void> {
+/** Gives each link its target's record (`shared`: the loaded object itself, listed in `given`, else a copy per link). */
+async function attach(links: Obj[], load: UriLoader, shared: boolean, given?: Obj[]): Promise<void> {
   if (!links.length) return;
   const targets = await load([...new Set(links.map((l) => l.ref as string))]);
   for (const link of links) {
     const target = targets.get(link.ref as string);
+    if (!target || link._resolved) continue;
     // Otherwise each link gets its own copy so deeper levels resolve per position.
-    if (target && !link._resolved) link._resolved = shared ? target : structuredClone(target);
+    link._resolved = shared ? target : structuredClone(target);
+    if (shared) given?.push(link);
   }
 }
