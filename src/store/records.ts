@@ -104,7 +104,7 @@ export async function committedChangeLogHead(db: Database): Promise<number> {
  */
 export function recordReads(db: Database): RecordGetter {
   const conn = db.readConnection?.();
-  if (!conn) return new RecordQueries(db.knex);
+  if (!conn) return turnBatchedReads(db);
   return {
     get: async (type, id) => flagsOf(conn.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE type = ? AND id = ? LIMIT 1`).get(type, id) as RecordRow | undefined),
     getByUris: async (uris) => {
@@ -117,6 +117,52 @@ export function recordReads(db: Database): RecordGetter {
       return rows.map(normalise) as RecordRow[];
     },
   };
+}
+
+/** Records by id read in one statement at most (the rest in further statements). */
+const GETS_BATCHED = 16;
+
+const batchedReads = new WeakMap<Database, RecordGetter>();
+
+/**
+ * The pool's record getter, where the records asked for by id in one turn of the event loop are
+ * read in one statement per type: a statement costs the app process a socket write and the
+ * database a thread's wake-up (a CPU profile of GET one on MariaDB at 8 connections: 15 % of the
+ * server in that write), and concurrent GETs that arrive together share one. Answers what a
+ * statement of its own would (the statement is issued after every request of the turn arrived).
+ */
+function turnBatchedReads(db: Database): RecordGetter {
+  let reads = batchedReads.get(db);
+  if (reads) return reads;
+  const pooled = new RecordQueries(db.knex);
+  type Waiting = { id: number; resolve: (row: RecordRow | undefined) => void; reject: (err: unknown) => void };
+  let waiting = new Map<string, Waiting[]>();
+  const readType = async (type: string, asked: Waiting[]) => {
+    const ids = [...new Set(asked.map((w) => w.id))];
+    const rows = new Map<number, RecordRow>();
+    for (let i = 0; i < ids.length; i += GETS_BATCHED) {
+      const chunk = ids.slice(i, i + GETS_BATCHED);
+      const found = await committedRows(db, `SELECT * FROM \`records\` WHERE \`type\` = ? AND \`id\` IN (${chunk.map(() => '?').join(', ')})`, [type, ...chunk]);
+      for (const row of found) rows.set(Number((row as RecordRow).id), normalise(row)!);
+    }
+    for (const w of asked) w.resolve(rows.get(w.id));
+  };
+  const flush = () => {
+    const turn = waiting;
+    waiting = new Map();
+    for (const [type, asked] of turn) readType(type, asked).catch((err) => asked.forEach((w) => w.reject(err)));
+  };
+  reads = {
+    get: (type, id) => new Promise((resolve, reject) => {
+      if (!waiting.size) setImmediate(flush);
+      const asked = waiting.get(type);
+      if (asked) asked.push({ id, resolve, reject });
+      else waiting.set(type, [{ id, resolve, reject }]);
+    }),
+    getByUris: (uris) => pooled.getByUris(uris),
+  };
+  batchedReads.set(db, reads);
+  return reads;
 }
 
 /**
