@@ -85,6 +85,32 @@ describe(`reads beside a long write (${STORE})`, () => {
     assert.equal(await title(), 'Elsewhere', 'another connection, from the next turn');
   });
 
+  it('answers reads asked for together (MariaDB: one statement per type a turn) each with its own record', async () => {
+    const token = await t.adminToken();
+    const H = { 'X-ArchivesSpace-Session': token };
+    const repo = await createRepository(t);
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const made = await t.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'TB', id_1: String(i), title: `Together ${i}`, accession_date: '2020-01-01' });
+      assert.equal(made.status, 200, made.text);
+      ids.push(made.body.id);
+    }
+    const subject = await t.http.post('/subjects').set(H).send({ source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: `Together ${repo}`, term_type: 'topical', vocabulary: '/vocabularies/1' }] });
+    const reads = recordReads(t.services.db);
+    // More ids than one statement takes, one asked twice, one that does not exist, and another type.
+    const asked: Array<[string, number]> = [...ids.map((id) => ['accession', id] as [string, number]), ['accession', ids[3]], ['accession', 999_999], ['subject', subject.body.id]];
+    const rows = await Promise.all(asked.map(([type, id]) => reads.get(type, id)));
+    ids.forEach((id, i) => {
+      assert.equal(rows[i]!.id, id);
+      assert.equal(JSON.parse(rows[i]!.json).title, `Together ${i}`);
+      assert.equal(rows[i]!.suppressed, false);
+    });
+    assert.equal(JSON.parse(rows[20]!.json).title, 'Together 3');
+    assert.equal(rows[21], undefined);
+    assert.equal(rows[22]!.type, 'subject');
+    assert.equal(rows[22]!.uri, subject.body.uri);
+  });
+
   it('answers 404 for a record that does not exist, through the same path', async () => {
     const token = await t.adminToken();
     const repo = await createRepository(t);
