@@ -65,8 +65,13 @@ export interface Progress {
   total: number;
 }
 
-/** Rounds woken by commits start at most this often (nudge). */
-const NUDGE_MS = 5;
+/**
+ * Rounds woken by commits start at most this often (nudge). A round costs the same few statements
+ * whether it applies one change or fifty; at 5 ms, creates at 8 connections took rounds of about
+ * two changes (write-profile: 25 ms gave MariaDB 3-13 % more creates, SQLite 2-5 % more creates
+ * and updates, for at most 20 ms more before a change is found under such load).
+ */
+const NUDGE_MS = 25;
 
 export class Indexer {
   private readonly holder = crypto.randomBytes(8).toString('hex');
