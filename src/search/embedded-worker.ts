@@ -2,33 +2,57 @@
  * The embedded index in a worker thread: its SQLite work (tokenising, B-tree writes, matching)
  * runs beside the main thread instead of blocking it, so requests keep being served during a
  * long search or a reindex, and a reindex builds the next documents while the last are written.
+ * Live indexing hands it the records themselves (applyRecords): their documents are built here.
  */
 import path from 'node:path';
 import v8 from 'node:v8';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import type { SearchDoc } from './documents';
+import type { Obj } from '../json';
+import { Registry, type TypeInfo } from '../registry';
+import { buildDocument, type SearchDoc } from './documents';
 import { bodiesAsBytes, EmbeddedIndex, prepareDocument } from './embedded';
 import { FieldCatalogue } from './fields';
-import type { IndexState, SearchIndex, SearchRequest, SearchResult } from './port';
+import type { IndexState, RecordBatch, SearchIndex, SearchRequest, SearchResult } from './port';
 
 interface Call {
   id: number;
-  method: 'state' | 'apply' | 'applyPrepared' | 'search' | 'clear' | 'count' | 'dump' | 'uris' | 'close' | 'memory';
+  method: 'state' | 'apply' | 'applyPrepared' | 'applyRecords' | 'search' | 'clear' | 'count' | 'dump' | 'uris' | 'close' | 'memory';
   args: unknown[];
 }
 
 if (parentPort && workerData?.embeddedIndex) {
-  const { file, mapped, boosts } = workerData.embeddedIndex as { file: string; mapped: string[]; boosts: Record<string, number> };
+  const { file, mapped, boosts, types } = workerData.embeddedIndex as {
+    file: string; mapped: string[]; boosts: Record<string, number>; types: Record<string, TypeInfo>;
+  };
   const index = new EmbeddedIndex(file, new FieldCatalogue(mapped), boosts);
+  // The types alone: building documents needs no validators.
+  const registry = new Registry({ types }, {});
   const port = parentPort;
+  const run = (call: Call): unknown => {
+    if (call.method === 'memory') return threadMemory();
+    if (call.method === 'applyRecords') {
+      const [batch, deletes, state] = call.args as [RecordBatch, string[], IndexState];
+      return index.apply(documentsOf(registry, batch), deletes, state);
+    }
+    return (index[call.method] as (...a: unknown[]) => Promise<unknown>).apply(index, call.args);
+  };
   port.on('message', async (call: Call) => {
     try {
-      const result = call.method === 'memory' ? threadMemory() : await (index[call.method] as (...a: unknown[]) => Promise<unknown>).apply(index, call.args);
+      const result = await run(call);
       port.postMessage({ id: call.id, result });
       if (call.method === 'close') port.close();
     } catch (err) {
       port.postMessage({ id: call.id, error: (err as Error).message });
     }
+  });
+}
+
+/** The documents of a batch of records (Indexer.recordsFor), as the indexer would build them. */
+function documentsOf(registry: Registry, batch: RecordBatch): SearchDoc[] {
+  const records = JSON.parse(batch.json) as Obj[];
+  return records.map((record, i) => {
+    const type = registry.type(batch.types[i]);
+    return buildDocument(registry, type, record, type.search!);
   });
 }
 
@@ -52,11 +76,13 @@ export class EmbeddedIndexWorker implements SearchIndex {
    * `fields`: the catalogue of `mapped` this thread already has (a rebuild prepares its pages with
    * it); `youngMb`: the thread's young generation (SearchConfig.indexThreadYoungMb), V8's default when absent.
    */
-  constructor(file: string, mapped: string[], private readonly fields: FieldCatalogue, boosts: Record<string, number>, youngMb?: number) {
+  constructor(
+    file: string, mapped: string[], private readonly fields: FieldCatalogue, boosts: Record<string, number>, types: Record<string, TypeInfo>, youngMb?: number,
+  ) {
     // Under tsx (tests, `npm run` from sources) the worker loads the .ts file through the same hook.
     const fromSources = __filename.endsWith('.ts');
     this.worker = new Worker(path.join(__dirname, `embedded-worker.${fromSources ? 'ts' : 'js'}`), {
-      workerData: { embeddedIndex: { file: file === ':memory:' ? file : path.resolve(file), mapped, boosts } },
+      workerData: { embeddedIndex: { file: file === ':memory:' ? file : path.resolve(file), mapped, boosts, types } },
       execArgv: fromSources ? ['--require', 'tsx/cjs'] : [],
       resourceLimits: youngMb ? { maxYoungGenerationSizeMb: youngMb } : {},
     });
@@ -104,6 +130,9 @@ export class EmbeddedIndexWorker implements SearchIndex {
       return this.call('applyPrepared', [prepared, deletes, state], [bodiesAsBytes(prepared)]);
     }
     return this.call('apply', [upserts, deletes, state]);
+  }
+  applyRecords(records: RecordBatch, deletes: string[], state: IndexState): Promise<void> {
+    return this.call('applyRecords', [records, deletes, state]);
   }
   search(request: SearchRequest): Promise<SearchResult> {
     return this.call('search', [request]);

@@ -40,7 +40,7 @@ export function openIndex(c: SearchConfig, registry: Registry): { index: SearchI
     if (!c.typesenseUrl || !c.typesenseApiKey) throw new Error('SEARCH_ADAPTER=typesense needs TYPESENSE_URL and TYPESENSE_API_KEY');
     return { index: new TypesenseIndex(c.typesenseUrl, c.typesenseApiKey, c.typesenseCollection, fields), fields };
   }
-  return { index: new EmbeddedIndexWorker(c.path, mapped, fields, boosts(registry), c.indexThreadYoungMb), fields };
+  return { index: new EmbeddedIndexWorker(c.path, mapped, fields, boosts(registry), registry.types, c.indexThreadYoungMb), fields };
 }
 
 export function openSearch(s: Services): SearchServices {

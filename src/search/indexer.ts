@@ -10,12 +10,12 @@ import type { Services } from '../operations/context';
 import { decorateRecords, uriLoader } from '../operations/load';
 import { resolveLinks, type UriLoader } from '../operations/resolve';
 import type { TypeInfo } from '../registry';
-import type { Obj } from '../json';
+import { type Obj, stringifySharing } from '../json';
 import { log } from '../log';
 import { changeLogHead, LINKS_ASKED } from '../store/records';
 import { buildDocument, SearchDoc } from './documents';
 import type { SearchMapping } from '../registry';
-import type { SearchIndex } from './port';
+import type { RecordBatch, SearchIndex } from './port';
 
 const LEASE = 'indexer_lease';
 
@@ -49,6 +49,19 @@ function cachedLoader(load: UriLoader, limit: number): UriLoader {
     }
     return out;
   };
+}
+
+/** Records of several types as one JSON text (each kept linked record's text made once: stringifySharing). */
+function recordBatch(byType: Map<string, Obj[]>, holders: Obj[]): RecordBatch {
+  const types: string[] = [];
+  const records: Obj[] = [];
+  for (const [type, group] of byType) {
+    for (const record of group) {
+      types.push(type);
+      records.push(record);
+    }
+  }
+  return { types, json: stringifySharing(records, holders, '_resolved') };
 }
 
 export interface IndexerOptions {
@@ -305,12 +318,18 @@ export class Indexer {
     try {
       for (let i = 0; i < all.length; i += this.batchSize) {
         const chunk = all.slice(i, i + this.batchSize);
-        const { docs, found } = await this.documentsFor(chunk);
+        const { byType, holders, found } = await this.recordsFor(chunk);
         const gone = chunk.filter((u) => !found.has(u));
         const last = i + this.batchSize >= all.length;
+        const state = { checkpoint: last ? checkpoint : from, storeId };
+        // An index that builds documents itself (the embedded one, in its own thread) gets the
+        // records as text: building them here took a tenth of the thread that serves requests
+        // under writes, and their garbage more.
+        const batch = this.index.applyRecords ? recordBatch(byType, holders) : undefined;
+        const docs = batch ? [] : this.documentsOf(byType);
         await writing;
         writing = undefined;
-        const written = this.index.apply(docs, gone, { checkpoint: last ? checkpoint : from, storeId });
+        const written = batch ? this.index.applyRecords!(batch, gone, state) : this.index.apply(docs, gone, state);
         if (last) await written;
         else {
           // Awaited before the next chunk goes, or below when building it failed.
@@ -324,8 +343,11 @@ export class Indexer {
     }
   }
 
-  /** Documents of the indexed records among `uris`; `found` also holds records not indexed. */
-  async documentsFor(uris: string[]): Promise<{ docs: SearchDoc[]; found: Set<string> }> {
+  /**
+   * The indexed records among `uris` as their documents read them (decorated, links resolved:
+   * `holders` are the links given a kept record); `found` also holds records not indexed.
+   */
+  private async recordsFor(uris: string[]): Promise<{ byType: Map<string, Obj[]>; holders: Obj[]; found: Set<string> }> {
     const rows = await this.s.db.knex('records').whereIn('uri', uris).select('type', 'uri', 'json', 'hidden');
     const found = new Set<string>();
     const byType = new Map<string, Obj[]>();
@@ -335,18 +357,31 @@ export class Indexer {
       if (!byType.has(row.type)) byType.set(row.type, []);
       byType.get(row.type)!.push(JSON.parse(row.json));
     }
-    return { docs: await this.build(byType), found };
+    const holders: Obj[] = [];
+    await this.prepare(byType, uriLoader(this.s, { impliedPublication: false }), holders);
+    return { byType, holders, found };
   }
 
-  private async build(byType: Map<string, Obj[]>, load: UriLoader = uriLoader(this.s, { impliedPublication: false })): Promise<SearchDoc[]> {
-    const docs: SearchDoc[] = [];
+  /** Adds what documents read besides the stored record: the type hooks' fields and the resolved links. */
+  private async prepare(byType: Map<string, Obj[]>, load: UriLoader, holders?: Obj[]): Promise<void> {
     for (const [type, records] of byType) {
       const mapping = this.mappingOf(type)!;
       await decorateRecords(this.s, records);
-      if (mapping.resolve?.length) await resolveLinks(records, mapping.resolve, load, { readOnly: true });
-      for (const record of records) docs.push(buildDocument(this.s.registry, this.s.registry.types[type], record, mapping));
+      if (mapping.resolve?.length) await resolveLinks(records, mapping.resolve, load, { readOnly: true, shared: holders });
+    }
+  }
+
+  private documentsOf(byType: Map<string, Obj[]>): SearchDoc[] {
+    const docs: SearchDoc[] = [];
+    for (const [type, records] of byType) {
+      for (const record of records) docs.push(buildDocument(this.s.registry, this.s.registry.types[type], record, this.mappingOf(type)!));
     }
     return docs;
+  }
+
+  private async build(byType: Map<string, Obj[]>, load: UriLoader): Promise<SearchDoc[]> {
+    await this.prepare(byType, load);
+    return this.documentsOf(byType);
   }
 
   /**

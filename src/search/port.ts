@@ -40,6 +40,15 @@ export interface IndexState {
   rebuiltFrom?: number;
 }
 
+/**
+ * Records as the indexer read them (decorated, links resolved) for an index that builds their
+ * documents itself: `json` is their array as JSON text, `types[i]` the type of the i-th.
+ */
+export interface RecordBatch {
+  types: string[];
+  json: string;
+}
+
 export interface SearchIndex {
   readonly kind: 'embedded' | 'typesense';
   /**
@@ -50,6 +59,8 @@ export interface SearchIndex {
   state(): Promise<IndexState>;
   /** Writes documents and removals, and moves the checkpoint, as one step where the index allows. */
   apply(upserts: SearchDoc[], deletes: string[], state: IndexState): Promise<void>;
+  /** apply() with the documents of `records`, built by the index (the embedded one: in its own thread). */
+  applyRecords?(records: RecordBatch, deletes: string[], state: IndexState): Promise<void>;
   search(request: SearchRequest): Promise<SearchResult>;
   /** Empties the index and binds it to a store. */
   clear(storeId: string): Promise<void>;

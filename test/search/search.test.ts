@@ -466,4 +466,23 @@ describe(`search (${STORE})`, function () {
     assert.equal(sent, 1000);
     assert.ok((statuses.get(200) ?? 0) > 100 && (statuses.get(400) ?? 0) > 100, `both outcomes exercised: ${JSON.stringify([...statuses])}`);
   });
+
+  it('documents built in the index thread while writes happen are those a rebuild builds', async () => {
+    const indexer = t.services.search!.indexer;
+    // Rewritten live: a linked agent renamed re-indexes what resolves it (kept linked records spliced in).
+    const smith = (await t.http.get(uri.smith).set(H, token)).body;
+    const renamed = { ...smith, names: [{ ...smith.names[0], rest_of_name: 'Jane Q.', sort_name: 'Smith, Jane Q.' }] };
+    assert.equal((await t.http.post(uri.smith).set(H, token).send(renamed)).status, 200);
+    await indexer.drain();
+    // A subject's or agent's is_linked_to_published_record is worked out when its own document is
+    // built: a record published later that links it does not re-index it (the rebuild sees it).
+    const stored = async () => new Map((await indexer.index.dump()).map((d) => [d.uri, d.json.replace(/,"is_linked_to_published_record":(true|false)/, '')]));
+    const live = await stored();
+    assert.ok(live.get(uri.accession1)?.includes('Smith, Jane Q.'), 'the accession carries the renamed agent');
+    assert.ok(live.get(uri.letters)?.includes('"ancestors"'), 'an archival object carries its place in the tree');
+    await indexer.rebuild();
+    const rebuilt = await stored();
+    assert.deepEqual([...live.keys()].sort(), [...rebuilt.keys()].sort());
+    for (const [u, json] of rebuilt) assert.equal(live.get(u), json, u);
+  });
 });
