@@ -362,6 +362,12 @@ export class Indexer {
     return { byType, holders, found };
   }
 
+  /** Documents of the indexed records among `uris`, built here (bench baselines); `found` also holds records not indexed. */
+  async documentsFor(uris: string[]): Promise<{ docs: SearchDoc[]; found: Set<string> }> {
+    const { byType, found } = await this.recordsFor(uris);
+    return { docs: this.documentsOf(byType), found };
+  }
+
   /** Adds what documents read besides the stored record: the type hooks' fields and the resolved links. */
   private async prepare(byType: Map<string, Obj[]>, load: UriLoader, holders?: Obj[]): Promise<void> {
     for (const [type, records] of byType) {
