@@ -108,6 +108,10 @@ export class Indexer {
   /** Log entries past the checkpoint already applied (the checkpoint waits at a hole). */
   private appliedAbove = new Set<number>();
   lastError: string | undefined;
+  /** resolvedProperties of each type met so far (asked for every link of every change). */
+  private readonly resolvedByType = new Map<string, Set<string>>();
+  /** Types whose documents depend on what links to them (a top container's collections and series). */
+  private readonly dependentTypes: Set<string>;
 
   constructor(private readonly s: Services, readonly index: SearchIndex, o: IndexerOptions = {}) {
     this.batchSize = o.batchSize ?? 500;
@@ -115,11 +119,17 @@ export class Indexer {
     this.leaseMs = o.leaseMs ?? 5_000;
     this.gapWaitMs = o.gapWaitMs ?? 30_000;
     this.pauseMs = o.pauseMs ?? 0;
+    this.dependentTypes = new Set(Object.keys(s.registry.types).filter((t) => this.mappingOf(t)?.dependsOnReferrers));
   }
 
-  /** Link properties a type's documents resolve (the first step of each resolve path). */
+  /** Link properties a type's documents resolve (the first step of each resolve path), worked out once per type. */
   private resolvedProperties(type: string): Set<string> {
-    return new Set((this.mappingOf(type)?.resolve ?? []).map((path) => path.split('::')[0]));
+    let properties = this.resolvedByType.get(type);
+    if (!properties) {
+      properties = new Set((this.mappingOf(type)?.resolve ?? []).map((path) => path.split('::')[0]));
+      this.resolvedByType.set(type, properties);
+    }
+    return properties;
   }
 
   /** Mapping of each indexed type (types without one are not searched). */
@@ -298,12 +308,8 @@ export class Indexer {
     // filtering on the targets' type made SQLite walk every record of that type and its links
     // (16 ms a question at 20,000 links), and without that filter MariaDB read the whole
     // (to_uri, from_rid) index to answer DISTINCT (seconds a question at 190,000 links).
-    const dependsOnReferrers = (uri: string) => {
-      const type = this.s.registry.typeOfUri(uri);
-      return !!type && !!this.mappingOf(type.name)?.dependsOnReferrers;
-    };
-    const anyDependents = Object.keys(this.s.registry.types).some((t) => this.mappingOf(t)?.dependsOnReferrers);
-    for (let i = 0; anyDependents && i < uris.length; i += LINKS_ASKED) {
+    const dependsOnReferrers = (uri: string) => this.dependentTypes.has(this.s.registry.typeOfUri(uri)?.name ?? '');
+    for (let i = 0; this.dependentTypes.size && i < uris.length; i += LINKS_ASKED) {
       const rids = await this.s.db.knex('records').whereIn('uri', uris.slice(i, i + LINKS_ASKED)).pluck('rid');
       if (!rids.length) continue;
       const linked: string[] = await this.s.db.knex('record_refs').whereIn('from_rid', rids).distinct().pluck('to_uri');

@@ -384,13 +384,14 @@ export class RecordQueries implements RecordGetter {
       await (await this.st()).insertMany(table, rows);
       return;
     }
-    const list = held.get(table);
-    if (list) list.push(...rows);
-    else held.set(table, rows);
-    if (held.get(table)!.length < HELD_ROWS) return;
-    const full = held.get(table)!;
+    const list = held.get(table) ?? [];
+    list.push(...rows);
+    if (list.length < HELD_ROWS) {
+      held.set(table, list);
+      return;
+    }
     held.delete(table);
-    await (await this.st()).insertMany(table, full);
+    await (await this.st()).insertMany(table, list);
   }
 
   /**
