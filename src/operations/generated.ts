@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Obj } from '../json';
 import { isPlainObject } from '../json';
-import type { Registry } from '../registry';
+import type { Registry, TypeInfo } from '../registry';
+import { planOf } from '../validation/walk';
 
 /**
  * Server-generated fields (record-model.md: "server-generated"): a schema names, per field, one
@@ -182,15 +183,28 @@ export const DERIVATIONS: Record<string, Derivation> = {
 export function applyGenerated(registry: Registry, typeName: string, record: Obj, previous?: Obj): void {
   const type = registry.types[typeName];
   if (!type) return;
-  for (const [name, info] of Object.entries(type.props)) {
-    if (info.kind !== 'subrecord' || record[name] === undefined) continue;
-    for (const item of Array.isArray(record[name]) ? record[name] : [record[name]]) {
-      if (isPlainObject(item) && typeof item.jsonmodel_type === 'string') applyGenerated(registry, item.jsonmodel_type, item);
-    }
+  // The type's lists worked out once (planOf): every save calls this for each of its subrecords,
+  // and the property table's entries made anew each time were 5 % of an update's allocations.
+  for (const name of planOf(type.props).subrecords) {
+    const value = record[name];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) if (isPlainObject(item) && typeof item.jsonmodel_type === 'string') applyGenerated(registry, item.jsonmodel_type, item);
+    } else if (isPlainObject(value) && typeof value.jsonmodel_type === 'string') applyGenerated(registry, value.jsonmodel_type, value);
   }
-  for (const [field, derivation] of Object.entries(type.generated ?? {})) {
+  if (!type.generated) return;
+  for (const [field, derivation] of generatedOf(type)) {
     const value = DERIVATIONS[derivation](record, { field, previous });
     if (value === null) delete record[field];
     else if (value !== undefined) record[field] = value;
   }
+}
+
+const generatedLists = new WeakMap<TypeInfo, Array<[string, string]>>();
+
+/** A type's server-generated fields and their derivations, listed once. */
+function generatedOf(type: TypeInfo): Array<[string, string]> {
+  let list = generatedLists.get(type);
+  if (!list) generatedLists.set(type, (list = Object.entries(type.generated ?? {})));
+  return list;
 }

@@ -9,6 +9,7 @@ import { lookupKeys, ruleName, uniqueKeys } from './keys';
 import { checkRefs, collectRefs, repoint, unlink } from './refs';
 import { fetchRow, recordUri } from './load';
 import { applyGenerated } from './generated';
+import { planOf } from '../validation/walk';
 
 /**
  * The write operations every type shares: create, update, delete, each in one transaction that
@@ -138,8 +139,8 @@ export async function createRecord(
 
 /** Read-only properties belong to the server: an update keeps them (clients cannot send them). */
 function keepServerOwnedFields(type: TypeInfo, previous: Obj, body: Obj): void {
-  for (const [name, info] of Object.entries(type.props)) {
-    if (info.readOnly && previous[name] !== undefined && body[name] === undefined) body[name] = previous[name];
+  for (const name of planOf(type.props).readOnly) {
+    if (previous[name] !== undefined && body[name] === undefined) body[name] = previous[name];
   }
 }
 

@@ -25,10 +25,12 @@ function cleanObject(
   errors: ErrorMap,
 ): Obj {
   const out: Obj = typeName ? { jsonmodel_type: typeName } : {};
-  for (const [key, value] of Object.entries(input)) {
+  // for…in, not Object.entries: no pair array per property of every object of every write.
+  for (const key in input) {
     // Own properties only: a body key such as "constructor" or "toString" must not find Object.prototype's member.
     const info = Object.hasOwn(props, key) ? props[key] : undefined;
-    if (!info || info.readOnly || key === 'jsonmodel_type') continue;
+    if (!info || info.readOnly || key === 'jsonmodel_type' || !Object.hasOwn(input, key)) continue;
+    const value = input[key];
     const cleaned =
       info.array && Array.isArray(value)
         ? value

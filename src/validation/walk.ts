@@ -54,6 +54,10 @@ export interface PropsPlan {
   defaulted: Array<[string, PropInfo]>;
   /** Properties that reference records and that a client sets (not read-only). */
   referencing: Array<[string, PropInfo]>;
+  /** Properties holding subrecords (server-generated fields are derived from them first). */
+  subrecords: string[];
+  /** Read-only properties: the server's, kept by an update that does not send them. */
+  readOnly: string[];
 }
 
 const plans = new WeakMap<Record<string, PropInfo>, PropsPlan>();
@@ -68,6 +72,8 @@ export function planOf(props: Record<string, PropInfo>): PropsPlan {
       warnIfMissing: entries.filter(([, info]) => info.warnIfMissing).map(([name]) => name),
       defaulted: entries.filter(([name, info]) => name !== 'lock_version' && (info.default !== undefined || info.array)),
       referencing: entries.filter(([, info]) => info.refs && !info.readOnly),
+      subrecords: entries.filter(([, info]) => info.kind === 'subrecord').map(([name]) => name),
+      readOnly: entries.filter(([, info]) => info.readOnly).map(([name]) => name),
     };
     plans.set(props, plan);
   }
