@@ -205,6 +205,6 @@ const generatedLists = new WeakMap<TypeInfo, Array<[string, string]>>();
 /** A type's server-generated fields and their derivations, listed once. */
 function generatedOf(type: TypeInfo): Array<[string, string]> {
   let list = generatedLists.get(type);
-  if (!list) generatedLists.set(type, (list = Object.entries(type.generated ?? {})));
+  if (!list) generatedLists.set(type, (list = Object.entries(type.generated!)));
   return list;
 }

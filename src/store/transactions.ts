@@ -55,8 +55,8 @@ export function transactionPerCall(knex: Knex, onCommit: Array<() => void>) {
  * about 4 % of a create's CPU (CPU profile of bench/write-profile.ts).
  */
 async function inSavepoint<T>(trx: Knex.Transaction, fn: () => Promise<T>): Promise<T> {
-  // On the group's connection, prepared once: through trx.raw each was a query of Knex's runner,
-  // two per member (a tenth of an update's allocations went to Knex's query path).
+  // On the group's connection, prepared once: through trx.raw each was a query of Knex's own
+  // (builder, runner, promises), two per member, allocated on every create and update.
   const st = await Statements.of(trx);
   await st.run('SAVEPOINT group_member', []);
   startOwnMemo(trx);
