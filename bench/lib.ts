@@ -134,6 +134,8 @@ export function profileAgainstServer(name: string, env: Record<string, string>, 
       await fn(server, dbUrl);
     } finally {
       await server.stop();
+      // READ_PROFILE_OUTPUT=1 (for read-profile) prints what the server wrote, as WRITE_PROFILE_OUTPUT does.
+      if (process.env[`${name.toUpperCase().replace(/-/g, '_')}_OUTPUT`]) console.log(server.output());
       fs.rmSync(dir, { recursive: true, force: true });
     }
   })().catch((e) => {
