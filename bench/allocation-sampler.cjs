@@ -38,7 +38,10 @@ function report(profile) {
   process.stderr.write(`${lines.join('\n')}\n`);
 }
 
+let stopped = false;
 function stop() {
+  if (stopped) return;
+  stopped = true;
   session.post('HeapProfiler.stopSampling', (err, result) => {
     if (err) return process.stderr.write(`allocation sampler: ${err.message}\n`);
     if (process.env.ALLOCATION_PROFILE) fs.writeFileSync(process.env.ALLOCATION_PROFILE, JSON.stringify(result.profile));
@@ -46,6 +49,8 @@ function stop() {
   });
 }
 
-// Before the server's own handlers, which end the process.
+// Before the server's own handlers, which end the process. A worker thread gets no signals: it
+// reports when it ends (the index thread: -r this file in its execArgv).
 process.prependListener('SIGTERM', stop);
 process.prependListener('SIGINT', stop);
+process.on('exit', stop);
