@@ -74,11 +74,24 @@ async function send(res: Response, reply: Reply): Promise<void> {
     // re-encoding by res.send. Text is written as text: node:http encodes it into the socket,
     // where a Buffer made of it first would be memory outside the JavaScript heap, which V8
     // frees only once tens of megabytes of it have piled up (a listing of 500 KB per request).
-    const body = typeof reply.json === 'string' ? `${reply.json}\n` : Buffer.concat([reply.json!, NEWLINE]);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-    // node:http sends no body to a HEAD request by itself, and keeps the length.
-    res.end(body);
+    const json = reply.json!;
+    if (typeof json !== 'string') {
+      const body = Buffer.concat([json, NEWLINE]);
+      res.setHeader('Content-Length', body.length);
+      res.end(body);
+      return;
+    }
+    // The text is written as it is, then its newline, headers first: with the newline appended,
+    // the text was copied into a new string (node:http measures what end() is given), and that
+    // copied again with the headers put in front (an allocation profile of GET one; a listing
+    // page is half a megabyte). Corked, the three leave in one write. node:http sends no body
+    // to a HEAD request by itself, and keeps the length.
+    res.setHeader('Content-Length', Buffer.byteLength(json) + 1);
+    res.cork();
+    res.flushHeaders();
+    res.write(json);
+    res.end('\n');
   }
 }
 
