@@ -38,6 +38,9 @@ describe(`generic record API (${STORE})`, () => {
       assert.equal(made.status, 200, made.text);
       const one = await t.http.get(made.body.uri).set(auth());
       assert.equal(one.body.title, title);
+      // Written as the stored text and then its newline: the length counts the UTF-8 bytes of both.
+      assert.ok(one.text.endsWith('}\n'));
+      assert.equal(Buffer.byteLength(one.text), Number(one.headers['content-length']));
       const page = await t.http.get(`/repositories/${repo}/accessions`).query({ page: 1, page_size: 250 }).set(auth());
       assert.equal(page.headers['content-type'], 'application/json; charset=utf-8');
       assert.ok(page.text.endsWith('}\n'));
