@@ -311,3 +311,14 @@ export function buildDocument(registry: Registry, type: TypeInfo, record: Obj, m
   doc.json = JSON.stringify(record);
   return doc;
 }
+
+/**
+ * The documents of `records`, the i-th of type `typeNames[i]` (each with its links resolved), as
+ * the indexer builds them in the main thread and the embedded index in its own (applyRecords).
+ */
+export function buildDocuments(registry: Registry, typeNames: string[], records: Obj[]): SearchDoc[] {
+  return records.map((record, i) => {
+    const type = registry.type(typeNames[i]);
+    return buildDocument(registry, type, record, type.search!);
+  });
+}

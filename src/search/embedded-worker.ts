@@ -9,7 +9,7 @@ import v8 from 'node:v8';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Obj } from '../json';
 import { Registry, type TypeInfo } from '../registry';
-import { buildDocument, type SearchDoc } from './documents';
+import { buildDocuments, type SearchDoc } from './documents';
 import { bodiesAsBytes, EmbeddedIndex, prepareDocument } from './embedded';
 import { FieldCatalogue } from './fields';
 import type { IndexState, RecordBatch, SearchIndex, SearchRequest, SearchResult } from './port';
@@ -32,7 +32,7 @@ if (parentPort && workerData?.embeddedIndex) {
     if (call.method === 'memory') return threadMemory();
     if (call.method === 'applyRecords') {
       const [batch, deletes, state] = call.args as [RecordBatch, string[], IndexState];
-      return index.apply(documentsOf(registry, batch), deletes, state);
+      return index.apply(buildDocuments(registry, batch.types, JSON.parse(batch.json) as Obj[]), deletes, state);
     }
     return (index[call.method] as (...a: unknown[]) => Promise<unknown>).apply(index, call.args);
   };
@@ -44,15 +44,6 @@ if (parentPort && workerData?.embeddedIndex) {
     } catch (err) {
       port.postMessage({ id: call.id, error: (err as Error).message });
     }
-  });
-}
-
-/** The documents of a batch of records (Indexer.recordsFor), as the indexer would build them. */
-function documentsOf(registry: Registry, batch: RecordBatch): SearchDoc[] {
-  const records = JSON.parse(batch.json) as Obj[];
-  return records.map((record, i) => {
-    const type = registry.type(batch.types[i]);
-    return buildDocument(registry, type, record, type.search!);
   });
 }
 

@@ -13,7 +13,7 @@ import type { TypeInfo } from '../registry';
 import { type Obj, stringifySharing } from '../json';
 import { log } from '../log';
 import { changeLogHead, LINKS_ASKED } from '../store/records';
-import { buildDocument, SearchDoc } from './documents';
+import { buildDocuments, SearchDoc } from './documents';
 import type { SearchMapping } from '../registry';
 import type { RecordBatch, SearchIndex } from './port';
 
@@ -51,8 +51,8 @@ function cachedLoader(load: UriLoader, limit: number): UriLoader {
   };
 }
 
-/** Records of several types as one JSON text (each kept linked record's text made once: stringifySharing). */
-function recordBatch(byType: Map<string, Obj[]>, holders: Obj[]): RecordBatch {
+/** Records grouped by type as one list, with the type of each. */
+function flatten(byType: Map<string, Obj[]>): { types: string[]; records: Obj[] } {
   const types: string[] = [];
   const records: Obj[] = [];
   for (const [type, group] of byType) {
@@ -61,6 +61,12 @@ function recordBatch(byType: Map<string, Obj[]>, holders: Obj[]): RecordBatch {
       records.push(record);
     }
   }
+  return { types, records };
+}
+
+/** Records of several types as one JSON text (each kept linked record's text made once: stringifySharing). */
+function recordBatch(byType: Map<string, Obj[]>, holders: Obj[]): RecordBatch {
+  const { types, records } = flatten(byType);
   return { types, json: stringifySharing(records, holders, '_resolved') };
 }
 
@@ -384,11 +390,8 @@ export class Indexer {
   }
 
   private documentsOf(byType: Map<string, Obj[]>): SearchDoc[] {
-    const docs: SearchDoc[] = [];
-    for (const [type, records] of byType) {
-      for (const record of records) docs.push(buildDocument(this.s.registry, this.s.registry.types[type], record, this.mappingOf(type)!));
-    }
-    return docs;
+    const { types, records } = flatten(byType);
+    return buildDocuments(this.s.registry, types, records);
   }
 
   private async build(byType: Map<string, Obj[]>, load: UriLoader): Promise<SearchDoc[]> {
