@@ -3,7 +3,7 @@ import type { TypeInfo } from '../registry';
 import { GLOBAL_REPO_ID } from '../registry';
 import { ErrorMap, errors } from '../errors';
 import type { Obj } from '../json';
-import { idBeforeTransaction, RecordQueries, RecordRow, UniqueKeyTaken } from '../store/records';
+import { idBeforeTransaction, RecordQueries, RecordRow } from '../store/records';
 import { Actor, isoSeconds, Services, Where } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
 import { checkRefs, collectRefs, repoint, unlink } from './refs';
@@ -66,18 +66,15 @@ async function saveDerived(q: RecordQueries, s: Services, where: Where, rid: num
   const repoId = where.repoId ?? 0;
   const keys = uniqueKeys(where.type, record, repoId);
   if (!previous || !sameRows(keys, uniqueKeys(where.type, previous, repoId))) {
-    try {
-      await q.setUniqueKeys(rid, where.type.name, keys, fresh);
-    } catch (err) {
-      if (!(err instanceof UniqueKeyTaken)) throw err;
-      const rule = where.type.unique!.find((r) => ruleName(r) === err.rule)!;
+    await q.setUniqueKeys(rid, where.type.name, keys, fresh, async (ruleTaken, holderRid) => {
+      const rule = where.type.unique!.find((r) => ruleName(r) === ruleTaken)!;
       const body: ErrorMap = { [rule.errorPath]: [rule.message.replace(/\{(\w+)\}/g, (_, k) => String(record[k] ?? ''))] };
-      if (rule.conflictingRecord && err.holderRid !== null) {
-        const holder = await q.uriOf(err.holderRid);
+      if (rule.conflictingRecord && holderRid !== null) {
+        const holder = await q.uriOf(holderRid);
         if (holder) body.conflicting_record = [holder];
       }
-      throw errors.conflictOnSave(body);
-    }
+      return errors.conflictOnSave(body);
+    });
   }
   const lookups = lookupKeys(where.type, record);
   if (!previous || !sameRows(lookups, lookupKeys(where.type, previous))) await q.setLookupKeys(rid, where.type.name, repoId, lookups, fresh);

@@ -5,7 +5,7 @@ import { onMysql } from './dialect';
 import { isUniqueViolation } from './store-errors';
 import type { PlaceColumns } from './positions';
 import { committedRows, Statements } from './statements';
-import { heldChanges, heldRows, noteDeletion, transactionMemo } from './transaction-memo';
+import { type ExplainClash, type HeldKey, heldChanges, heldKeys, heldRows, noteDeletion, transactionMemo } from './transaction-memo';
 
 /** One row of the generic records table. `json` is the complete record as served. */
 export interface RecordRow {
@@ -69,13 +69,6 @@ export const SORT_COLUMNS: Record<string, string> = {
   user_mtime: 'user_mtime_ms',
   lock_version: 'lock_version',
 };
-
-/** Thrown when a unique key is already held by another record. */
-export class UniqueKeyTaken extends Error {
-  constructor(readonly rule: string, readonly holderRid: number | null) {
-    super(`unique key ${rule} taken`);
-  }
-}
 
 /** Queries of the generic record store; works on a transaction or on the pool alike. */
 /** Reads one record by type and id. */
@@ -189,7 +182,7 @@ export const LINKS_ASKED = 100;
 /** Records a transaction remembers having inserted, the latest (TransactionMemo.inserted). */
 const INSERTED_KEPT = 5000;
 
-/** Derived rows of a table a transaction holds back at most (RecordQueries.writeOrHold). */
+/** Derived rows of a table a transaction holds back at most (RecordQueries.writeOrHold, setUniqueKeys). */
 const HELD_ROWS = 1000;
 
 /** Ids a transaction takes at a time once it has taken two of a type (RecordQueries.nextId). */
@@ -338,21 +331,71 @@ export class RecordQueries implements RecordGetter {
     noteDeletion();
   }
 
-  /** Replaces the record's unique keys; throws UniqueKeyTaken naming the first rule that clashes. */
+  /**
+   * Replaces the record's unique keys; a key another record holds is refused with what `explain`
+   * makes of the first clash. A fresh record's keys may be held back (holdDerivedRows): then the
+   * clash is found when they are written (writeHeldKeys).
+   */
   /** `fresh` (here and below): the record was inserted in this transaction, so there is nothing to replace. */
-  async setUniqueKeys(rid: number, type: string, keys: KeyRow[], fresh = false): Promise<void> {
+  async setUniqueKeys(rid: number, type: string, keys: KeyRow[], fresh: boolean, explain: ExplainClash): Promise<void> {
+    const rows = keys.map((key) => ({ type, rule: key.rule, scope: key.scope, key_hash: key.hash, rid }));
+    const held = fresh ? heldKeys(this.db) : undefined;
+    if (held) {
+      for (const row of rows) held.push({ row, explain });
+      if (held.length >= HELD_ROWS) await this.writeHeldKeys();
+      return;
+    }
     const st = await this.st();
-    if (!fresh) await st.run('DELETE FROM `unique_keys` WHERE `rid` = ?', [rid]);
-    for (const key of keys) {
+    if (!fresh) {
+      await this.writeHeldRows();
+      await st.run('DELETE FROM `unique_keys` WHERE `rid` = ?', [rid]);
+    }
+    for (const row of rows) {
       try {
-        await st.insert('unique_keys', { type, rule: key.rule, scope: key.scope, key_hash: key.hash, rid });
+        await st.insert('unique_keys', row);
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
-        const holder = await this.db('unique_keys')
-          .where({ type, rule: key.rule, scope: key.scope, key_hash: key.hash })
-          .first('rid');
-        throw new UniqueKeyTaken(key.rule, holder ? Number(holder.rid) : null);
+        const [holder] = await this.keyHolders([row]);
+        throw await explain(row.rule, holder ? Number(holder.rid) : null);
       }
+    }
+  }
+
+  /** The unique_keys rows that hold the same keys as `rows`. */
+  private async keyHolders(rows: HeldKey['row'][]): Promise<Array<HeldKey['row']>> {
+    const found: Array<HeldKey['row']> = [];
+    for (let i = 0; i < rows.length; i += 100) {
+      const part = rows.slice(i, i + 100);
+      found.push(...await this.db('unique_keys').whereIn('key_hash', [...new Set(part.map((r) => r.key_hash))])
+        .select('type', 'rule', 'scope', 'key_hash', 'rid'));
+    }
+    const wanted = new Set(rows.map(keyOf));
+    return found.filter((r) => wanted.has(keyOf(r)));
+  }
+
+  /**
+   * Writes the unique keys the transaction held back. A key taken (by a record stored before, or
+   * by an earlier record of the transaction) is refused as setUniqueKeys refuses it, naming the
+   * first record in the order written whose key clashed: the statement that failed wrote nothing
+   * (both stores undo just the statement), and the transaction is refused as a whole.
+   */
+  private async writeHeldKeys(): Promise<void> {
+    const held = heldKeys(this.db);
+    if (!held?.length) return;
+    const keys = held.splice(0);
+    try {
+      await (await this.st()).insertMany('unique_keys', keys.map((k) => k.row));
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // Statements before the failed one were written: a row holding a key of its own record is not a clash.
+      const holders = new Map((await this.keyHolders(keys.map((k) => k.row))).map((r) => [keyOf(r), Number(r.rid)]));
+      for (const { row, explain } of keys) {
+        const holder = holders.get(keyOf(row));
+        if (holder !== undefined && holder !== row.rid) throw await explain(row.rule, holder);
+        holders.set(keyOf(row), row.rid);
+      }
+      // Taken by a transaction not visible here (MySQL, committed meanwhile): lost a race, so it runs again.
+      throw err;
     }
   }
 
@@ -399,6 +442,7 @@ export class RecordQueries implements RecordGetter {
    * reads or deletes such rows (links of a record being deleted, a find_by_id match in an import).
    */
   async writeHeldRows(): Promise<void> {
+    await this.writeHeldKeys();
     const held = heldRows(this.db);
     if (!held?.size) return;
     const st = await this.st();
@@ -556,4 +600,9 @@ function normalise(row: any): RecordRow | undefined {
 export function inOrder<T extends { rid?: number }>(rids: number[], rows: T[]): T[] {
   const byRid = new Map(rows.map((r) => [Number(r.rid), r]));
   return rids.map((rid) => byRid.get(rid)).filter((r): r is T => r !== undefined);
+}
+
+/** What the unique index of unique_keys compares. */
+function keyOf(row: { type: string; rule: string; scope: string; key_hash: string }): string {
+  return `${row.type}\u0000${row.rule}\u0000${row.scope}\u0000${row.key_hash}`;
 }

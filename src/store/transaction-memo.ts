@@ -34,6 +34,12 @@ export interface TransactionMemo {
    */
   heldRows?: Map<string, object[]>;
   /**
+   * Unique keys of records this transaction inserted, held back like heldRows, each with how its
+   * writer reports a clash (found only when they are written): present only where the opener
+   * asked for them too (holdDerivedRows with uniqueKeys).
+   */
+  heldKeys?: HeldKey[];
+  /**
    * Change-log entries of the transaction, written as one statement per 100 when it is about to
    * commit: present only while Database.transaction holds them back (holdChanges).
    */
@@ -45,6 +51,14 @@ export interface TransactionMemo {
   idBlocks?: Map<string, { next: number; last: number }>;
   deletions: number;
   off: boolean;
+}
+
+/** Turns a clash of a record's unique key (the rule, the record that holds the key) into the error its writer reports. */
+export type ExplainClash = (rule: string, holderRid: number | null) => Promise<Error>;
+
+export interface HeldKey {
+  row: { type: string; rule: string; scope: string; key_hash: string; rid: number };
+  explain: ExplainClash;
 }
 
 const memos = new WeakMap<object, TransactionMemo>();
@@ -128,9 +142,17 @@ export function releaseHeldChanges(trx: Knex.Transaction): NonNullable<Transacti
  * children), where on MySQL each row written alone was a round trip of its own. A nested
  * transaction (a savepoint) neither holds rows nor sees those its outer one holds: the flows that
  * hold open none that reads links or lookup keys (only value lists get one).
+ *
+ * With `uniqueKeys`, the records' unique keys too: a clash is then found when they are written,
+ * after later records, and reported as the record's own writer would (ExplainClash) — for a
+ * transaction that is refused as a whole when one of its records is (a batch of children), not
+ * for one whose refusal names where it was in its work when it failed (an import names the
+ * file's path of the record).
  */
-export function holdDerivedRows(trx: Knex.Transaction): void {
-  memoFor(trx).heldRows ??= new Map();
+export function holdDerivedRows(trx: Knex.Transaction, options: { uniqueKeys?: boolean } = {}): void {
+  const memo = memoFor(trx);
+  memo.heldRows ??= new Map();
+  if (options.uniqueKeys) memo.heldKeys ??= [];
 }
 
 /**
@@ -140,4 +162,9 @@ export function holdDerivedRows(trx: Knex.Transaction): void {
  */
 export function heldRows(db: Knex | Knex.Transaction): Map<string, object[]> | undefined {
   return memos.get(db)?.heldRows;
+}
+
+/** Where `db`'s unique keys of fresh records go for now (as heldRows): the held list, or undefined (write them). */
+export function heldKeys(db: Knex | Knex.Transaction): HeldKey[] | undefined {
+  return memos.get(db)?.heldKeys;
 }

@@ -123,7 +123,7 @@ export async function createChildren(
 ) {
   const { rootProperty, parentProperty } = types.node.tree!;
   return s.db.transaction(async (trx) => {
-    holdDerivedRows(trx);
+    holdDerivedRows(trx, { uniqueKeys: true });
     let rootUri: string;
     let parentUri: string | undefined;
     let answer: { id: number; lock_version: number };

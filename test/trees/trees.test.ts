@@ -175,6 +175,30 @@ describe(`trees and positions (${STORE})`, () => {
     assert.deepEqual(await childTitles(parent), ['b1.1', 'b1.2'], 'nothing of a refused batch is created');
   });
 
+  it('refuses a batch of children whose ref_id clashes, within the batch or with a stored record, and keeps the keys of one it creates', async () => {
+    const r = await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo));
+    const child = (i: number, refId = `ref-${i}`) => ({ title: `c${i}`, level: 'file', resource: { ref: r.body.uri }, ref_id: refId });
+    const refusal = { error: { ref_id: ['An Archival Object Ref ID must be unique to its resource'] } };
+    // 250 children: their keys are written 100 a statement, so the clash is in the third statement, after two were written.
+    const within = Array.from({ length: 250 }, (_, i) => child(i, i === 240 ? 'ref-3' : undefined));
+    const clash = await t.http.post(`${r.body.uri}/children`).set(H).send({ children: within });
+    assert.deepEqual([clash.status, clash.body], [400, refusal]);
+    const topCount = async () => (await t.http.get(`${r.body.uri}/tree/root`).set(H)).body.child_count;
+    assert.equal(await topCount(), 0, 'nothing of a refused batch is created');
+
+    const created = await t.http.post(`${r.body.uri}/children`).set(H).send({ children: Array.from({ length: 250 }, (_, i) => child(i)) });
+    assert.equal(created.status, 200, created.text);
+    const single = await t.http.post(ao('')).set(H).send(child(1000, 'ref-249'));
+    assert.deepEqual([single.status, single.body], [400, refusal], 'the batch wrote its keys');
+    const stored = await t.http.post(`${r.body.uri}/children`).set(H).send({ children: [child(1001), child(1002, 'ref-7')] });
+    assert.deepEqual([stored.status, stored.body], [400, refusal]);
+    assert.equal(await topCount(), 250);
+    // Another resource has ref_ids of its own.
+    const other = await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo));
+    const elsewhere = await t.http.post(`${other.body.uri}/children`).set(H).send({ children: [{ ...child(1), resource: { ref: other.body.uri } }] });
+    assert.equal(elsewhere.status, 200, elsewhere.text);
+  });
+
   it('deletes a subtree with its root node, and a whole tree with its resource', async () => {
     const r = await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo));
     const top = await create('Top', {}, r.body.uri);

@@ -13,7 +13,7 @@ import { lookupKeys, uniqueKeys } from '../../operations/keys';
 import { GLOBAL_REPO_ID } from '../../registry';
 import { collectRefs } from '../../operations/refs';
 import type { TypeInfo } from '../../registry';
-import { RecordQueries, UniqueKeyTaken } from '../../store/records';
+import { RecordQueries } from '../../store/records';
 import { parentKey } from '../../store/positions';
 import type { RecordLine, TreePlace } from './format';
 
@@ -82,13 +82,10 @@ export class RecordWriter {
     }
     const fresh = !existing;
     const record = line.record;
-    try {
-      await q.setUniqueKeys(rid, line.type, uniqueKeys(type, record, line.repo_id), fresh);
-    } catch (err) {
-      if (!(err instanceof UniqueKeyTaken)) throw err;
-      const holder = err.holderRid === null ? 'another record' : await q.uriOf(err.holderRid);
-      throw new WriteRefused(`${line.uri} has the same ${err.rule} as ${holder} in this store`);
-    }
+    await q.setUniqueKeys(rid, line.type, uniqueKeys(type, record, line.repo_id), fresh, async (rule, holderRid) => {
+      const holder = holderRid === null ? 'another record' : await q.uriOf(holderRid);
+      return new WriteRefused(`${line.uri} has the same ${rule} as ${holder} in this store`);
+    });
     await q.setLookupKeys(rid, line.type, line.repo_id, lookupKeys(type, record), fresh);
     await q.setRefs(rid, collectRefs(this.s.registry, line.type, record), fresh);
     // What a type derives from the record alone (a group's members and grants) is derived here too.
