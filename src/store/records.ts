@@ -266,13 +266,38 @@ export class RecordQueries implements RecordGetter {
   /** `place`: the row's place in a tree, for a tree node created where it belongs (positions.ts placeNew). */
   async insert(row: RecordRow, place?: PlaceColumns): Promise<number> {
     const rid = (await (await this.st()).insert('records', place ? { ...row, ...place } : row)).lastInsertId;
-    const inserted = transactionMemo(this.db)?.inserted;
-    if (inserted) {
-      // The latest ones only (a component's parent was written shortly before it): bounded memory.
-      if (inserted.size >= INSERTED_KEPT) inserted.delete(inserted.keys().next().value!);
-      inserted.set(row.uri, { rid, type: row.type, root_uri: place?.root_uri ?? null });
-    }
+    this.noteInserted(row, rid, place);
     return rid;
+  }
+
+  /**
+   * Inserts records a hundred a statement, then reads their row ids by URI (the insert answers
+   * with one id only, and on MySQL the ids of one statement need not be consecutive): on MySQL
+   * two round trips for a hundred records instead of a hundred.
+   */
+  async insertAll(records: Array<{ row: RecordRow; place?: PlaceColumns }>): Promise<number[]> {
+    const st = await this.st();
+    // One shape for every row (insertMany takes the first row's columns): no place is no place columns set.
+    await st.insertMany('records', records.map(({ row, place }) => ({ ...row, parent_key: null, parent_rid: null, position: null, root_uri: null, ...place })));
+    const rids = new Map<string, number>();
+    for (let i = 0; i < records.length; i += 100) {
+      const uris = records.slice(i, i + 100).map((r) => r.row.uri);
+      const rows = await st.all<{ rid: number; uri: string }>(`SELECT \`rid\`, \`uri\` FROM \`records\` WHERE \`uri\` IN (${uris.map(() => '?').join(', ')})`, uris);
+      for (const r of rows) rids.set(r.uri, Number(r.rid));
+    }
+    return records.map(({ row, place }) => {
+      const rid = rids.get(row.uri)!;
+      this.noteInserted(row, rid, place);
+      return rid;
+    });
+  }
+
+  private noteInserted(row: RecordRow, rid: number, place?: PlaceColumns): void {
+    const inserted = transactionMemo(this.db)?.inserted;
+    if (!inserted) return;
+    // The latest ones only (a component's parent was written shortly before it): bounded memory.
+    if (inserted.size >= INSERTED_KEPT) inserted.delete(inserted.keys().next().value!);
+    inserted.set(row.uri, { rid, type: row.type, root_uri: place?.root_uri ?? null });
   }
 
   /** Optimistic update: false when the stored lock_version is not `expectedLock`. */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { errors } from '../errors';
 import type { Actor, Services } from '../operations/context';
-import { createRecord, updateRecord } from '../operations/write';
+import { createRecord, createRecords, updateRecord } from '../operations/write';
 import { decorateRecords } from '../operations/load';
 import { RecordQueries } from '../store/records';
 import { holdDerivedRows } from '../store/transaction-memo';
@@ -138,12 +138,23 @@ export async function createChildren(
       rootUri = root.uri;
       answer = { id: target.id, lock_version: Number(root.lock_version) };
     }
+    const where = { type: types.node, repoId };
+    // Children appended in order are created together (their places come from the transaction's
+    // memo); one with a position of its own reads its siblings' places, so those before it are written first.
+    let appended: Obj[] = [];
     for (const child of children) {
       const body: Obj = { ...child, [rootProperty]: { ref: rootUri } };
       if (parentUri) body[parentProperty] = { ref: parentUri };
       else delete body[parentProperty];
-      await createRecord(s, actor, { type: types.node, repoId }, body, {}, { trx });
+      if (body.position === undefined) {
+        appended.push(body);
+        continue;
+      }
+      await createRecords(s, actor, where, appended, trx);
+      appended = [];
+      await createRecord(s, actor, where, body, {}, { trx });
     }
+    await createRecords(s, actor, where, appended, trx);
     return { status: 'Updated', id: answer.id, lock_version: answer.lock_version, stale: null };
   });
 }

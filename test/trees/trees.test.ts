@@ -175,6 +175,27 @@ describe(`trees and positions (${STORE})`, () => {
     assert.deepEqual(await childTitles(parent), ['b1.1', 'b1.2'], 'nothing of a refused batch is created');
   });
 
+  it('places a batch of children in order, each child with a position where it asks, with keys and links of each', async () => {
+    const r = await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo));
+    const parent = await create('Parent', {}, r.body.uri);
+    await t.http.post(`${parent}/children`).set(H).send({ children: [{ title: 'old', level: 'file', resource: { ref: r.body.uri } }] }).expect(200);
+    // 250 children: inserted a hundred a statement; two ask for a place among those written before them.
+    const children = Array.from({ length: 250 }, (_, i) => ({ title: `c${i}`, level: 'file', resource: { ref: r.body.uri }, ref_id: `pos-${i}`,
+      ...(i === 120 ? { position: 0 } : i === 130 ? { position: 5 } : {}) }));
+    const res = await t.http.post(`${parent}/children`).set(H).send({ children });
+    assert.equal(res.status, 200, res.text);
+    const expected = ['old', ...children.filter((_, i) => i < 120).map((c) => c.title)];
+    expected.unshift('c120');
+    expected.splice(5, 0, 'c130');
+    for (let i = 121; i < 250; i++) if (i !== 130) expected.push(`c${i}`);
+    assert.deepEqual(await childTitles(parent), expected);
+    // Each child is found by its ref_id, links its parent and counts among the parent's children.
+    const found = await t.http.get(`/repositories/${repo}/find_by_id/archival_objects`).query({ 'ref_id[]': 'pos-249', 'resolve[]': 'archival_objects' }).set(H);
+    const last = found.body.archival_objects[0]._resolved;
+    assert.deepEqual([last.title, last.parent.ref, last.position], ['c249', parent, 250]);
+    assert.equal((await t.http.get(`${r.body.uri}/tree/node`).query({ node_uri: parent }).set(H)).body.child_count, 251);
+  });
+
   it('refuses a batch of children whose ref_id clashes, within the batch or with a stored record, and keeps the keys of one it creates', async () => {
     const r = await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo));
     const child = (i: number, refId = `ref-${i}`) => ({ title: `c${i}`, level: 'file', resource: { ref: r.body.uri }, ref_id: refId });
