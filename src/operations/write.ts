@@ -99,6 +99,8 @@ interface PendingCreate {
   record: Obj;
   row: RecordRow;
   place?: PlaceColumns;
+  /** The record takes its place (placeOnCreate) once its keys and links are written: see createRecord. */
+  placeLast: boolean;
   state: unknown;
   warnings: ErrorMap;
 }
@@ -106,7 +108,7 @@ interface PendingCreate {
 /** A create up to the record's insert: its id, the type's beforeSave, the composed record and its row and place. */
 async function prepareCreate(
   q: RecordQueries, trx: Knex.Transaction, s: Services, actor: Actor, where: Where, body: Obj, warnings: ErrorMap,
-  options: { id?: number; idFirst?: number; hidden?: boolean },
+  options: { id?: number; idFirst?: number; hidden?: boolean; placeLast?: boolean },
 ): Promise<PendingCreate> {
   let id = options.id ?? options.idFirst;
   if (id === undefined) id = await q.nextId(where.type.name);
@@ -129,7 +131,9 @@ async function prepareCreate(
     user_mtime_ms: nowMs,
     hidden: options.hidden ?? false,
   };
-  return { where, id, record, row, place: await hooks?.placeOnCreate?.(trx, s, where, state), state, warnings };
+  const placeLast = options.placeLast ?? false;
+  const place = placeLast ? undefined : await hooks?.placeOnCreate?.(trx, s, where, state);
+  return { where, id, record, row, place, placeLast, state, warnings };
 }
 
 /** The rest of a create once its row is inserted as `rid`: keys, lookups and links, the type's hooks, the change log. */
@@ -138,6 +142,10 @@ async function finishCreate(q: RecordQueries, trx: Knex.Transaction, s: Services
   await saveDerived(q, s, where, rid, record, true);
   const saved = { where, rid, id, record, created: true, actor, state };
   const hooks = s.hooks[where.type.name];
+  if (pending.placeLast) {
+    const place = await hooks?.placeOnCreate?.(trx, s, where, state);
+    if (place) await q.putInPlace(pending.row, rid, place);
+  }
   await hooks?.afterSave?.(trx, s, saved);
   await hooks?.derive?.(trx, s, saved);
   await q.appendChange(where.type.name, record.uri, 'upsert', pending.row.create_time_ms);
@@ -155,12 +163,18 @@ export async function createRecord(
   checkRepositoryScope(where);
   applyGenerated(s.registry, where.type.name, body);
   const idFirst = options.id === undefined && !options.trx ? await idBeforeTransaction(s.db, where.type.name) : undefined;
-  const run = async (trx: Knex.Transaction) => {
+  // A create in a transaction of its own takes its place in a tree last, after its keys and links:
+  // on MySQL the sibling group (its parent's row, its count) stays locked from the placing until
+  // the commit, so creates into one group queue for four statements each instead of nine (at 8
+  // connections inserting at position 0 of 20,000 siblings, ~5 ms a create went by in the lock).
+  // One statement more than an insert in place, which a create in a caller's larger transaction
+  // (an import, a batch of children: placed in order, from the transaction's memo) keeps.
+  const run = (placeLast: boolean) => async (trx: Knex.Transaction) => {
     const q = new RecordQueries(trx);
-    const pending = await prepareCreate(q, trx, s, actor, where, body, warnings, { ...options, idFirst });
+    const pending = await prepareCreate(q, trx, s, actor, where, body, warnings, { ...options, idFirst, placeLast });
     return finishCreate(q, trx, s, actor, pending, await q.insert(pending.row, pending.place));
   };
-  return options.trx ? run(options.trx) : s.db.transaction(run);
+  return options.trx ? run(false)(options.trx) : s.db.transaction(run(true));
 }
 
 /**

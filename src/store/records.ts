@@ -292,6 +292,12 @@ export class RecordQueries implements RecordGetter {
     });
   }
 
+  /** Puts a record inserted without its place into it (a create that takes its place last: operations/write.ts). */
+  async putInPlace(row: RecordRow, rid: number, place: PlaceColumns): Promise<void> {
+    await (await this.st()).update('records', place, { rid });
+    this.noteInserted(row, rid, place);
+  }
+
   private noteInserted(row: RecordRow, rid: number, place?: PlaceColumns): void {
     const inserted = transactionMemo(this.db)?.inserted;
     if (!inserted) return;
