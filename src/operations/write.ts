@@ -165,16 +165,16 @@ export async function createRecord(
   const idFirst = options.id === undefined && !options.trx ? await idBeforeTransaction(s.db, where.type.name) : undefined;
   // A create in a transaction of its own takes its place in a tree last, after its keys and links:
   // on MySQL the sibling group (its parent's row, its count) stays locked from the placing until
-  // the commit, so creates into one group queue for four statements each instead of nine (at 8
-  // connections inserting at position 0 of 20,000 siblings, ~5 ms a create went by in the lock).
-  // One statement more than an insert in place, which a create in a caller's larger transaction
-  // (an import, a batch of children: placed in order, from the transaction's memo) keeps.
-  const run = (placeLast: boolean) => async (trx: Knex.Transaction) => {
+  // the commit, so creates into one group queue for five statements each instead of nine (the
+  // general log). One statement more than an insert in place, which a create in a caller's larger
+  // transaction (an import, a batch of children: placed in order, from the transaction's memo) keeps.
+  const placeLast = !options.trx;
+  const run = async (trx: Knex.Transaction) => {
     const q = new RecordQueries(trx);
     const pending = await prepareCreate(q, trx, s, actor, where, body, warnings, { ...options, idFirst, placeLast });
     return finishCreate(q, trx, s, actor, pending, await q.insert(pending.row, pending.place));
   };
-  return options.trx ? run(false)(options.trx) : s.db.transaction(run(true));
+  return options.trx ? run(options.trx) : s.db.transaction(run);
 }
 
 /**

@@ -366,8 +366,8 @@ export class RecordQueries implements RecordGetter {
    * Replaces the record's unique keys; a key another record holds is refused with what `explain`
    * makes of the first clash. A fresh record's keys may be held back (holdDerivedRows): then the
    * clash is found when they are written (writeHeldKeys).
+   * `fresh` (here and below): the record was inserted in this transaction, so there is nothing to replace.
    */
-  /** `fresh` (here and below): the record was inserted in this transaction, so there is nothing to replace. */
   async setUniqueKeys(rid: number, type: string, keys: KeyRow[], fresh: boolean, explain: ExplainClash): Promise<void> {
     const rows = keys.map((key) => ({ type, rule: key.rule, scope: key.scope, key_hash: key.hash, rid }));
     const held = fresh ? heldKeys(this.db) : undefined;
@@ -634,6 +634,6 @@ export function inOrder<T extends { rid?: number }>(rids: number[], rows: T[]): 
 }
 
 /** What the unique index of unique_keys compares. */
-function keyOf(row: { type: string; rule: string; scope: string; key_hash: string }): string {
+function keyOf(row: HeldKey['row']): string {
   return `${row.type}\u0000${row.rule}\u0000${row.scope}\u0000${row.key_hash}`;
 }
