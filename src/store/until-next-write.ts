@@ -5,12 +5,20 @@ import { committedFreshness } from './freshness';
  * Values this process computed from committed records, kept until the next write anywhere: every
  * record write appends to the change log in its transaction, so a moved head (committedFreshness:
  * read once per turn of the event loop, on the read connection where there is one) drops them
- * all. Exact across processes.
+ * all, and so does every commit of this process.
+ * On SQLite that is exact: one writer at a time, so entries commit in the order of their numbers.
+ * On MySQL a transaction numbers its entry when it inserts it and may commit after a later-numbered
+ * one: the head a process read can already count past a change that is not yet visible, and does
+ * not move when it becomes visible. This process's own commits drop what it keeps (exact); for
+ * another process's, what is kept is dropped a second after it was first kept (MYSQL_KEPT_MS),
+ * so a value is at most that stale.
  * Only for values read outside a transaction. A kept value is shared by every caller: it is
  * never changed after it is kept.
  */
 interface Memo {
   head: number;
+  /** When the first value was kept (Date.now()). */
+  since: number;
   values: Map<string, unknown>;
   /** What large values weigh beyond the 1 every value counts (the bound is on their sum). */
   extraWeight: number;
@@ -18,6 +26,8 @@ interface Memo {
 const kept = new WeakMap<Database, Memo>();
 /** About 20 MB: a value counts 1, a tree waypoint its entries, a linked record 1 per KB of JSON. */
 const MAX_WEIGHT = 20_000;
+/** On MySQL, how long a value is kept at most (above): the bound on what another process's late commit leaves stale. */
+export const MYSQL_KEPT_MS = 1_000;
 
 /** The values kept since the last write, as one request sees them. */
 export class Kept {
@@ -41,12 +51,26 @@ export class Kept {
 export async function untilNextWrite(db: Database): Promise<Kept> {
   const { head } = await committedFreshness(db);
   let memo = kept.get(db);
-  if (!memo || memo.head !== head) kept.set(db, (memo = { head, values: new Map(), extraWeight: 0 }));
+  if (!memo) forgetOnCommit(db);
+  const now = Date.now();
+  if (!memo || memo.head !== head || (db.dialect === 'mysql' && now - memo.since > MYSQL_KEPT_MS)) {
+    kept.set(db, (memo = { head, since: now, values: new Map(), extraWeight: 0 }));
+  }
   if (memo.values.size + memo.extraWeight > MAX_WEIGHT) {
     memo.values.clear();
     memo.extraWeight = 0;
   }
   return new Kept(memo);
+}
+
+const listening = new WeakSet<Database>();
+
+/** This process's commits drop what it keeps: on MySQL its change may be numbered below the head already read. */
+function forgetOnCommit(db: Database): void {
+  if (listening.has(db)) return;
+  listening.add(db);
+  // A value being loaded meanwhile lands in the dropped memo, which no later caller sees.
+  db.onCommit.push(() => kept.delete(db));
 }
 
 /**
