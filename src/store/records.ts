@@ -5,6 +5,7 @@ import { onMysql } from './dialect';
 import { isUniqueViolation } from './store-errors';
 import type { PlaceColumns } from './positions';
 import { committedRows, Statements } from './statements';
+import { untilNextWrite } from './until-next-write';
 import { type ExplainClash, type HeldKey, heldChanges, heldKeys, heldRows, noteDeletion, transactionMemo } from './transaction-memo';
 
 /** One row of the generic records table. `json` is the complete record as served. */
@@ -145,13 +146,24 @@ function turnBatchedReads(db: Database): RecordGetter {
     waiting = new Map();
     for (const [type, asked] of turn) readType(type, asked).catch((err) => asked.forEach((w) => w.reject(err)));
   };
+  const readInTurn = (type: string, id: number) => new Promise<RecordRow | undefined>((resolve, reject) => {
+    if (!waiting.size) setImmediate(flush);
+    const asked = waiting.get(type);
+    if (asked) asked.push({ id, resolve, reject });
+    else waiting.set(type, [{ id, resolve, reject }]);
+  });
   reads = {
-    get: (type, id) => new Promise((resolve, reject) => {
-      if (!waiting.size) setImmediate(flush);
-      const asked = waiting.get(type);
-      if (asked) asked.push({ id, resolve, reject });
-      else waiting.set(type, [{ id, resolve, reject }]);
-    }),
+    // Rows read are kept until the next write (until-next-write.ts): GETs of a record read often
+    // cost no statement of their own (callers never change a row they get).
+    get: async (type, id) => {
+      const kept = await untilNextWrite(db);
+      const key = `row:${type}:${id}`;
+      const known = kept.get<RecordRow | null>(key);
+      if (known !== undefined) return known ?? undefined;
+      const row = await readInTurn(type, id);
+      kept.set(key, row ?? null, row ? 1 + (row.json.length >> 10) : 1);
+      return row;
+    },
     getByUris: (uris) => pooled.getByUris(uris),
   };
   batchedReads.set(db, reads);

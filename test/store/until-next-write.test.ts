@@ -91,4 +91,23 @@ describe(`values kept until the next write (${STORE})`, function () {
     await commit();
     assert.equal(await subjectTitle(accession.uri), 'New b');
   });
+
+  it("serves a record read before another process's committed update, delete or re-create as it is now", async () => {
+    const created = (await post(`/repositories/${repo}/accessions`, { id_0: 'KG', title: 'before', accession_date: '2020-01-01' })).body;
+    const get = () => t.http.get(created.uri).set('X-ArchivesSpace-Session', token);
+    assert.equal((await get()).body.title, 'before');
+    await other.transaction(async (trx) => {
+      const row = await trx('records').where({ uri: created.uri }).first('json');
+      await trx('records').where({ uri: created.uri }).update({ json: JSON.stringify({ ...JSON.parse(row.json), title: 'after' }) });
+      await trx('change_log').insert({ type: 'accession', uri: created.uri, op: 'upsert', at_ms: Date.now() });
+    });
+    assert.equal((await get()).body.title, 'after');
+    await other.transaction(async (trx) => {
+      await trx('records').where({ uri: created.uri }).delete();
+      await trx('change_log').insert({ type: 'accession', uri: created.uri, op: 'delete', at_ms: Date.now() });
+    });
+    assert.equal((await get()).status, 404);
+    const again = (await post(`/repositories/${repo}/accessions`, { id_0: 'KG2', title: 'new', accession_date: '2020-01-01' })).body;
+    assert.equal((await t.http.get(again.uri).set('X-ArchivesSpace-Session', token)).body.title, 'new');
+  });
 });
