@@ -1,4 +1,4 @@
-import type { Database } from './connect';
+import type { Database } from './database';
 import { committedRows } from './statements';
 
 /**
