@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { Database } from '../store/connect';
 import { REPOSITORY_TYPE } from '../registry';
-import { committedFreshness } from '../store/freshness';
+import { committedFreshness, type Freshness } from '../store/freshness';
 import { Grants, loadGrants } from './grants';
 import { digest, findSession, Session, TOUCH_INTERVAL_MS } from './sessions';
 
@@ -33,7 +33,8 @@ export class AccessCache {
 
   /** Reads the access version (committedFreshness: once per turn); whatever was kept under another version is dropped. */
   async sync(db: Database): Promise<AccessView> {
-    const { access: version } = await committedFreshness(db);
+    const freshness = await committedFreshness(db);
+    const version = freshness.access;
     if (version !== this.version) {
       this.sessions.clear();
       this.grants.clear();
@@ -41,7 +42,7 @@ export class AccessCache {
       this.memos.clear();
       this.version = version;
     }
-    return new AccessView(this, db.knex);
+    return new AccessView(this, db.knex, freshness);
   }
 
   /** @internal */ hashOf(token: string) {
@@ -80,7 +81,12 @@ function bounded<K, V>(map: Map<K, V>): Map<K, V> {
 
 /** The answers of one request, under the version it read. */
 export class AccessView {
-  constructor(private readonly cache: AccessCache, private readonly knex: Knex) {}
+  constructor(
+    private readonly cache: AccessCache,
+    private readonly knex: Knex,
+    /** Read after the request arrived: what it must see at least (until-next-write.ts serves it without reading again). */
+    readonly asOf: Freshness,
+  ) {}
 
   /**
    * The session of a token. A kept one is checked for idleness by this process's clock; one that

@@ -6,6 +6,7 @@ import { isUniqueViolation } from './store-errors';
 import type { PlaceColumns } from './positions';
 import { committedRows, Statements } from './statements';
 import { untilNextWrite } from './until-next-write';
+import type { Freshness } from './freshness';
 import { type ExplainClash, type HeldKey, heldChanges, heldKeys, heldRows, noteDeletion, transactionMemo } from './transaction-memo';
 
 /** One row of the generic records table. `json` is the complete record as served. */
@@ -94,11 +95,15 @@ export async function committedChangeLogHead(db: Database): Promise<number> {
 
 /**
  * The record getter for reads outside a transaction: the SQLite read connection where there is
- * one (a prepared statement, never queued behind a write), else the pool.
+ * one (a prepared statement, never queued behind a write), else the pool, where rows are kept
+ * until the next write (`asOf`: the caller's freshness, until-next-write.ts).
  */
-export function recordReads(db: Database): RecordGetter {
+export function recordReads(db: Database, asOf?: Freshness): RecordGetter {
   const conn = db.readConnection?.();
-  if (!conn) return turnBatchedReads(db);
+  if (!conn) {
+    const reads = turnBatchedReads(db);
+    return { get: (type, id) => reads.getAsOf(type, id, asOf), getByUris: reads.getByUris };
+  }
   return {
     get: async (type, id) => flagsOf(conn.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE type = ? AND id = ? LIMIT 1`).get(type, id) as RecordRow | undefined),
     getByUris: async (uris) => {
@@ -116,7 +121,12 @@ export function recordReads(db: Database): RecordGetter {
 /** Records by id read in one statement at most (the rest in further statements). */
 const GETS_BATCHED = 16;
 
-const batchedReads = new WeakMap<Database, RecordGetter>();
+const batchedReads = new WeakMap<Database, BatchedReads>();
+
+interface BatchedReads {
+  getAsOf(type: string, id: number, asOf: Freshness | undefined): Promise<RecordRow | undefined>;
+  getByUris(uris: string[]): Promise<RecordRow[]>;
+}
 
 /**
  * The pool's record getter, where the records asked for by id in one turn of the event loop are
@@ -125,7 +135,7 @@ const batchedReads = new WeakMap<Database, RecordGetter>();
  * server in that write), and concurrent GETs that arrive together share one. Answers what a
  * statement of its own would (the statement is issued after every request of the turn arrived).
  */
-function turnBatchedReads(db: Database): RecordGetter {
+function turnBatchedReads(db: Database): BatchedReads {
   let reads = batchedReads.get(db);
   if (reads) return reads;
   const pooled = new RecordQueries(db.knex);
@@ -155,8 +165,8 @@ function turnBatchedReads(db: Database): RecordGetter {
   reads = {
     // Rows read are kept until the next write (until-next-write.ts): GETs of a record read often
     // cost no statement of their own (callers never change a row they get).
-    get: async (type, id) => {
-      const kept = await untilNextWrite(db);
+    getAsOf: async (type, id, asOf) => {
+      const kept = await untilNextWrite(db, asOf);
       const key = `row:${type}:${id}`;
       const known = kept.get<RecordRow | null>(key);
       if (known !== undefined) return known ?? undefined;

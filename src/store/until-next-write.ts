@@ -1,5 +1,5 @@
 import type { Database } from './database';
-import { committedFreshness } from './freshness';
+import { committedFreshness, type Freshness } from './freshness';
 
 /**
  * Values this process computed from committed records, kept until the next write anywhere: every
@@ -48,13 +48,20 @@ export class Kept {
   }
 }
 
-export async function untilNextWrite(db: Database): Promise<Kept> {
-  const { head } = await committedFreshness(db);
+/**
+ * What is kept, as one caller sees it: `asOf` is a freshness read issued after the caller's request
+ * arrived (the one its session was checked with, AccessView.asOf), which spares a read of its own;
+ * values kept at that head or a later one serve it (they were read after that head was).
+ * Without it, the freshness of this turn of the event loop.
+ */
+export async function untilNextWrite(db: Database, asOf?: Freshness): Promise<Kept> {
+  const { head } = asOf ?? await committedFreshness(db);
   let memo = kept.get(db);
   if (!memo) forgetOnCommit(db);
   const now = Date.now();
-  if (!memo || memo.head !== head || (db.dialect === 'mysql' && now - memo.since > MYSQL_KEPT_MS)) {
-    kept.set(db, (memo = { head, since: now, values: new Map(), extraWeight: 0 }));
+  if (!memo || (asOf ? memo.head < head : memo.head !== head) || (db.dialect === 'mysql' && now - memo.since > MYSQL_KEPT_MS)) {
+    memo = { head, since: now, values: new Map(), extraWeight: 0 };
+    kept.set(db, memo);
   }
   if (memo.values.size + memo.extraWeight > MAX_WEIGHT) {
     memo.values.clear();
@@ -65,20 +72,29 @@ export async function untilNextWrite(db: Database): Promise<Kept> {
 
 const listening = new WeakSet<Database>();
 
-/** This process's commits drop what it keeps: on MySQL its change may be numbered below the head already read. */
+/**
+ * This process's commits drop what it keeps (on MySQL its change may be numbered below the head
+ * already read), and so does any statement of it that writes through Knex outside the store's
+ * transactions (a write that logs no change: the process still reads its own writes at once).
+ */
 function forgetOnCommit(db: Database): void {
   if (listening.has(db)) return;
   listening.add(db);
   // A value being loaded meanwhile lands in the dropped memo, which no later caller sees.
   db.onCommit.push(() => kept.delete(db));
+  db.knex.on('query-response', (_response: unknown, query: { sql?: string }) => {
+    if (!/^\s*select/i.test(query.sql ?? '')) kept.delete(db);
+  });
 }
 
 /**
  * The value kept under `key` until the next write, computed by `load` when there is none.
  * `weigh` tells what a large value counts towards the bound.
  */
-export async function keptUntilNextWrite<T>(db: Database, key: string, load: () => Promise<T>, weigh: (value: T) => number = () => 1): Promise<T> {
-  const values = await untilNextWrite(db);
+export async function keptUntilNextWrite<T>(
+  db: Database, key: string, load: () => Promise<T>, weigh: (value: T) => number = () => 1, asOf?: Freshness,
+): Promise<T> {
+  const values = await untilNextWrite(db, asOf);
   if (values.has(key)) return values.get<T>(key)!;
   const value = await load();
   values.set(key, value, weigh(value));

@@ -50,6 +50,31 @@ describe(`what a process keeps of sessions, grants and repositories (${STORE})`,
     assert.equal(sql.filter((q) => /[`"]type[`"] = \?/.test(q) && /[`"]id[`"] = \?/.test(q) && /rid/.test(q) && !/json/.test(q)).length, 0, `no repository look-up: ${sql.join('\n')}`);
   });
 
+  it('reads the version once for a GET that resolves links and for a listing page, whose kept values are checked against that read', async () => {
+    const subject = await t.http.post('/subjects').set(H).send({ source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: 'Kept once', term_type: 'topical', vocabulary: '/vocabularies/1' }] });
+    const acc = await t.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'K2', title: 'Linked', subjects: [{ ref: subject.body.uri }] });
+    // The indexer's round for these writes reads too: counted before, not with the GETs.
+    await t.services.search?.indexer.drain();
+    const reads = freshnessReadsOf(t.services.db);
+    const original = reads.read;
+    let versionReads = 0;
+    reads.read = function (this: FreshnessReads) { versionReads++; return original.call(this); };
+    try {
+      for (const url of [`${acc.body.uri}?resolve[]=subjects`, `/repositories/${repo}/accessions?page=1`]) {
+        // Twice: the first loads what is kept, the second finds it.
+        for (let i = 0; i < 2; i++) {
+          versionReads = 0;
+          const res = await t.http.get(url).set(H).expect(200);
+          assert.equal(versionReads, 1, `${url}: the version row is read once`);
+          if (url.includes('resolve')) assert.equal(res.body.subjects[0]._resolved.title, 'Kept once');
+          else assert.ok(res.body.total >= 1);
+        }
+      }
+    } finally {
+      reads.read = original;
+    }
+  });
+
   it('reads the version once for the requests of one turn of the event loop, and again after a commit of this process', async () => {
     const db = t.services.db;
     const freshness = freshnessReadsOf(db);
