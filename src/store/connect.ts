@@ -160,13 +160,11 @@ export async function connect(dbUrl: string): Promise<Database> {
       },
     });
     const onCommit: Array<() => void> = [];
+    const onWrite = ownWrites(knex, onCommit);
     let reader: BetterSqlite3.Database | undefined;
     const snapshot = new ReadSnapshot();
     // A write of this process ends the snapshot as soon as it is committed: the reads after it see it.
-    onCommit.push(() => snapshot.end());
-    knex.on('query-response', (_response: unknown, query: { sql?: string }) => {
-      if (!/^\s*select/i.test(query.sql ?? '')) snapshot.end();
-    });
+    onWrite.push(() => snapshot.end());
     const readConnection = file === ':memory:' ? undefined : () => {
       if (!reader) {
         reader = new BetterSqlite3(file);
@@ -185,7 +183,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       await knex.destroy();
       await checkpointer?.stop();
     };
-    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: groupedTransactions(knex, onCommit, storeWaitMs()), onCommit, readConnection, close };
+    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: groupedTransactions(knex, onCommit, storeWaitMs()), onCommit, onWrite, readConnection, close };
   }
   const match = /^(?:mysql|mariadb):\/\/(.*)$/.exec(dbUrl);
   if (match) {
@@ -223,7 +221,19 @@ export async function connect(dbUrl: string): Promise<Database> {
       acquireConnectionTimeout: storeWaitMs(),
     });
     const onCommit: Array<() => void> = [];
-    return { knex, dialect: 'mysql', describe: socketPath ? `mysql ${database} through ${socketPath}` : `mysql ${url.hostname || '127.0.0.1'}:${url.port || 3306}/${database}`, transaction: transactionPerCall(knex, onCommit), onCommit, close: () => knex.destroy() };
+    const onWrite = ownWrites(knex, onCommit);
+    return { knex, dialect: 'mysql', describe: socketPath ? `mysql ${database} through ${socketPath}` : `mysql ${url.hostname || '127.0.0.1'}:${url.port || 3306}/${database}`, transaction: transactionPerCall(knex, onCommit), onCommit, onWrite, close: () => knex.destroy() };
   }
   throw new Error(`DB_URL must start with sqlite:// or mysql:// (got ${dbUrl})`);
+}
+
+/** Database.onWrite: told of every commit of `onCommit` and of every statement other than a SELECT that Knex answers. */
+function ownWrites(knex: Knex, onCommit: Array<() => void>): Array<() => void> {
+  const onWrite: Array<() => void> = [];
+  const tell = () => { for (const listener of onWrite) listener(); };
+  onCommit.push(tell);
+  knex.on('query-response', (_response: unknown, query: { sql?: string }) => {
+    if (!/^\s*select/i.test(query.sql ?? '')) tell();
+  });
+  return onWrite;
 }

@@ -17,6 +17,11 @@ export interface Database {
   /** Called after every committed transaction (the indexer uses it to pick changes up at once). */
   onCommit: Array<() => void>;
   /**
+   * Called after every write of this process: each commit, and any statement other than a SELECT
+   * sent through Knex outside the store's transactions (what the process reads next must show it).
+   */
+  onWrite: Array<() => void>;
+  /**
    * SQLite file stores: a connection for single reads outside any transaction (GET one record).
    * The pool's one connection is the writer's: a read there waits for a long write (an import) to
    * commit, and goes through the pool; WAL lets this one read the last commit meanwhile.

@@ -57,7 +57,7 @@ export class Kept {
 export async function untilNextWrite(db: Database, asOf?: Freshness): Promise<Kept> {
   const { head } = asOf ?? await committedFreshness(db);
   let memo = kept.get(db);
-  if (!memo) forgetOnCommit(db);
+  if (!memo) forgetOnOwnWrites(db);
   const now = Date.now();
   if (!memo || (asOf ? memo.head < head : memo.head !== head) || (db.dialect === 'mysql' && now - memo.since > MYSQL_KEPT_MS)) {
     memo = { head, since: now, values: new Map(), extraWeight: 0 };
@@ -73,18 +73,14 @@ export async function untilNextWrite(db: Database, asOf?: Freshness): Promise<Ke
 const listening = new WeakSet<Database>();
 
 /**
- * This process's commits drop what it keeps (on MySQL its change may be numbered below the head
- * already read), and so does any statement of it that writes through Knex outside the store's
- * transactions (a write that logs no change: the process still reads its own writes at once).
+ * Every write of this process drops what it keeps (Database.onWrite): on MySQL its change may be
+ * numbered below the head already read, and a write through Knex may log no change at all.
  */
-function forgetOnCommit(db: Database): void {
+function forgetOnOwnWrites(db: Database): void {
   if (listening.has(db)) return;
   listening.add(db);
   // A value being loaded meanwhile lands in the dropped memo, which no later caller sees.
-  db.onCommit.push(() => kept.delete(db));
-  db.knex.on('query-response', (_response: unknown, query: { sql?: string }) => {
-    if (!/^\s*select/i.test(query.sql ?? '')) kept.delete(db);
-  });
+  db.onWrite.push(() => kept.delete(db));
 }
 
 /**
