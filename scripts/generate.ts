@@ -96,6 +96,9 @@ export function checkSchemaNames(manifest: Manifest): void {
     if (type.tree && !manifest.types[type.tree.root]) problems.push(`${file}: x-archive.tree.root names the type "${type.tree.root}", which has no schema`);
     const transferEvent = type.tree?.transfer?.event;
     if (transferEvent && !manifest.types[transferEvent.type]) problems.push(`${file}: x-archive.tree.transfer.event.type names the type "${transferEvent.type}", which has no schema`);
+    const recordTransferEvent = type.transfer?.event;
+    if (recordTransferEvent && !manifest.types[recordTransferEvent.type]) problems.push(`${file}: x-archive.transfer.event.type names the type "${recordTransferEvent.type}", which has no schema`);
+    if (type.transfer?.route && !type.permissions?.update) problems.push(`${file}: x-archive.transfer.route needs x-archive.permissions.update (the permission a transfer asks in both repositories)`);
     if (type.hooks && !NAMED_HOOKS[type.hooks]) problems.push(`${file}: x-archive.hooks names "${type.hooks}", which src/operations/named-hooks.ts does not define`);
     for (const [field, derivation] of Object.entries(type.generated ?? {})) {
       if (!DERIVATIONS[derivation]) problems.push(`${file}: x-archive.generated.${field} names "${derivation}", which src/operations/generated.ts does not define`);
@@ -169,7 +172,7 @@ export function buildManifest(schemas: Record<string, Json>): Manifest {
       model: ext.model ?? name.split('_').map((s: string) => s[0].toUpperCase() + s.slice(1)).join(''),
       props: propsOf(schemas, schema.properties, name),
     };
-    for (const key of ['uri', 'scope', 'routes', 'listing', 'permissions', 'unique', 'lookup', 'validations', 'requiresRef', 'allowInGlobalRepository', 'refuseDeleteIfLinked', 'tree', 'flagRoutes', 'search', 'export', 'hooks', 'containerCollection', 'generated', 'merge', 'copied'] as const) {
+    for (const key of ['uri', 'scope', 'routes', 'listing', 'permissions', 'unique', 'lookup', 'validations', 'requiresRef', 'allowInGlobalRepository', 'refuseDeleteIfLinked', 'tree', 'flagRoutes', 'search', 'export', 'hooks', 'containerCollection', 'generated', 'merge', 'transfer', 'copied'] as const) {
       if (ext[key] !== undefined) (info as any)[key] = ext[key];
     }
     if (info.uri) {

@@ -18,7 +18,8 @@ export const ERROR_KINDS = {
   NotFound: { status: 404, description: 'No such record here (`{"error": "<Model> not found"}`).' },
   Conflict: {
     status: 409,
-    description: 'A stale or missing `lock_version`, an update of a suppressed record, or a delete the record\'s links forbid.',
+    description: 'A stale or missing `lock_version`, an update of a suppressed record, a delete the record\'s links forbid, ' +
+      'or a transfer to another repository that records left behind or taken keys stand in the way of (`{"error": {"<uri>": [{"message": ...}]}}`).',
   },
   SessionGone: {
     status: 412,
@@ -93,6 +94,10 @@ export const errors = {
   /** A link from a repository's record to another repository's record. */
   foreignRepositoryLink: (repoId: number | undefined, uri: string) =>
     new ApiError(400, { error: `Invalid URI reference for this (${repoId}) repo: '${uri}'` }),
+  /** A transfer to another repository refused: what stands in the way, under each record's URI. */
+  transferConflicts: (conflicts: Record<string, Array<{ json_property?: string; message: string }>>) => new ApiError(409, { error: conflicts }),
+  /** A transfer to a repository where the caller lacks the permission the transfer needs. */
+  transferTargetDenied: () => new ApiError(403, { error: { target_repo: ['Permission denied'] } }),
   /** A tree move that would put a node under itself or its descendants. */
   treeCycle: () => new ApiError(409, { error: "Can't make a parent into its own child" }),
   noPreviousNode: () => new ApiError(404, { error: 'No previous node' }),

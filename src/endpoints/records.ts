@@ -6,6 +6,7 @@ import { errors, type ErrorKind } from '../errors';
 import { Call, Endpoint, json, rawJson } from './types';
 import { setPublished, setSuppressed } from '../operations/flags';
 import { findById } from '../operations/lookups';
+import { transferRecord } from '../operations/repository-transfer';
 
 const idParam = { name: 'id', type: 'integer', required: true } as const;
 const resolveParam = { name: 'resolve', type: 'string[]', default: [] } as const;
@@ -100,6 +101,14 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
               handle: async (call) => json(await setPublished(call.s, await where(type, call), call.params.id, flag === 'publish')),
             },
       );
+    }
+    if (type.transfer?.route) {
+      endpoints.push({
+        method: 'post', path: `${base}/:id/transfer`, permission: perms.update, errors: ['NotFound', 'Conflict'],
+        params: [idParam, { name: 'target_repo', type: 'string', required: true }],
+        summary: `Transfer a ${type.name} to a different repository (target_repo: its URI), with what belongs to it`,
+        handle: async (call) => json(await transferRecord(call.s, writer(call), type, call.repoId!, call.params.id, call.params.target_repo)),
+      });
     }
     if (perms.delete !== null) {
       endpoints.push({

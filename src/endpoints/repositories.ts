@@ -1,5 +1,6 @@
 /** Repositories with their agent representation, and their order. */
 import { createRepositoryWithAgent, getRepositoryWithAgent, setRepositoryPosition, updateRepositoryWithAgent } from '../operations/repository-with-agent';
+import { transferRepository } from '../operations/repository-transfer';
 import { Endpoint, json } from './types';
 
 const id = { name: 'id', type: 'integer', required: true } as const;
@@ -26,6 +27,12 @@ export function repositoryEndpoints(): Endpoint[] {
       params: [{ name: 'position', type: 'integer', required: true, check: (v) => (v >= 0 ? undefined : `must be a non-negative integer but given: ${v}`) }],
       summary: 'Set the position of a repository in the list of repositories',
       handle: async (call) => json(await setRepositoryPosition(call.s, call.actor!, call.repoId!, call.params.position)),
+    },
+    {
+      method: 'post', path: '/repositories/:repo_id/transfer', permission: 'transfer_repository', errors: ['Conflict'],
+      params: [{ name: 'target_repo', type: 'string', required: true }],
+      summary: 'Transfer all records to a different repository (target_repo: its URI; transfer_repository in both)',
+      handle: async (call) => json(await transferRepository(call.s, call.actor!, call.repoId!, call.params.target_repo)),
     },
   ];
 }

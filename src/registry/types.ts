@@ -102,6 +102,8 @@ export interface TypeInfo {
    * route may serve several types, the agents), needing `permission`.
    */
   merge?: { route: string; permission: string };
+  /** How records of this type move between repositories (src/operations/repository-transfer.ts). */
+  transfer?: RepositoryTransfer;
   /** false: `import-from` leaves records of this type alone (an installation's own settings, such as its OAI-PMH configuration). */
   copied?: boolean;
   /** The named domain hooks of this type (src/services.ts NAMED_HOOKS): rules that are code. */
@@ -167,3 +169,26 @@ export interface SearchMapping {
   dependsOnReferrers?: boolean;
 }
 
+
+/** x-archive.transfer: a type's part in moving records to another repository. */
+export interface RepositoryTransfer {
+  /**
+   * POST <uri>/:id/transfer?target_repo=<repository URI>: a record moves on its own, its tree with
+   * it, and the caller needs the type's update permission in both repositories.
+   */
+  route?: boolean;
+  /** The event made in the target repository for each transfer by the route, linking the record (role `transfer`). */
+  event?: { type: string; event_type: string };
+  /**
+   * Moves along with the records that link to it when no record left behind links to it; else the
+   * transfer is refused (409) with this message under its URI.
+   */
+  withLinkingRecords?: string;
+  /**
+   * Moves along with the records it links to when it links to no record left behind; else a copy
+   * of it linking only the moved records is made in the target repository and the original loses those links.
+   */
+  withLinkedRecords?: boolean;
+  /** Stays when a whole repository's records are transferred: the repository's own access and settings. */
+  stays?: boolean;
+}
