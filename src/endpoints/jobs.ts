@@ -7,8 +7,9 @@ import { errors } from '../errors';
 import { importers } from '../exchange/import';
 import { cancelJob, deleteJob, getJob, JOB_TYPES, jobLog, jobRecords, listJobs, outputFile, outputFiles, submitJob } from '../jobs/queue';
 import type { Obj } from '../json';
+import { readBatch, runBatch } from '../operations/batch-import';
 import { PAGE_SIZE_PARAM, pageSize } from './paging';
-import { Call, Endpoint, json } from './types';
+import { Call, Endpoint, json, Reply } from './types';
 
 const base = '/repositories/:repo_id/jobs';
 const id = { name: 'id', type: 'integer', required: true } as const;
@@ -47,6 +48,13 @@ export function jobEndpoints(): Endpoint[] {
       method: 'post', path: base, permission: 'create_job', rawJsonBody: true,
       summary: 'Create a new job (an import needs its files: use jobs_with_files)',
       handle: async (call) => submit(call, jobObject(call.rawBody), []),
+    },
+    {
+      method: 'post', path: '/repositories/:repo_id/batch_imports', permission: 'import_records', rawJsonBody: true,
+      params: [{ name: 'migration', type: 'boolean', default: false }, { name: 'skip_results', type: 'boolean', default: false }],
+      produces: 'text/plain',
+      summary: 'Import a batch of records (a JSON array, each record with a temporary uri that links between them): answered as a JSON array of progress entries ending with {"saved": {temporary uri: [uri, id]}} or {"errors": [...]}',
+      handle: batchImport,
     },
     {
       method: 'get', path: '/job_types', permission: null, summary: 'List all supported job types',
@@ -106,4 +114,22 @@ export function jobEndpoints(): Endpoint[] {
       handle: async (call) => json(await deleteJob(call.s, call.repoId!, call.params.id)),
     },
   ];
+}
+
+/**
+ * The answer is ArchivesSpace's: a JSON array written as the batch goes (stages and counts, which
+ * also keep a long import's connection alive), whose last entry holds the results or the errors.
+ * A body that is not a batch at all is refused with 400 before anything starts.
+ */
+async function batchImport(call: Call): Promise<Reply> {
+  const records = await readBatch(call.s, call.actor!, call.repoId!, call.rawBody);
+  return {
+    contentType: 'text/plain; charset=utf-8',
+    stream: async (send) => {
+      await send('[\n');
+      const results = await runBatch(call.s, call.actor!, call.repoId!, records, (update) => send(`${JSON.stringify(update)},\n`));
+      if (call.params.skip_results && !results.errors) results.saved = [];
+      await send(`${JSON.stringify(results)}\n\n]`);
+    },
+  };
 }
