@@ -1,11 +1,12 @@
 import type { Registry, TypeInfo } from '../registry';
-import { createRecord, deleteRecord, updateRecord } from '../operations/write';
+import { createRecord, deleteRecord, setProperty, updateRecord } from '../operations/write';
 import { getRecordJson, listAll, listAllIds, listIdSet, listPage, ListOptions } from '../operations/read';
 import type { Actor, Where } from '../operations/context';
 import { errors, type ErrorKind } from '../errors';
 import { Call, Endpoint, json, rawJson } from './types';
 import { setPublished, setSuppressed } from '../operations/flags';
 import { findById } from '../operations/lookups';
+import { readRecord } from '../operations/load';
 import { transferRecord } from '../operations/repository-transfer';
 
 const idParam = { name: 'id', type: 'integer', required: true } as const;
@@ -100,6 +101,20 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
               summary: `${flag === 'publish' ? 'Publish' : 'Unpublish'} a ${type.name} and its tree`,
               handle: async (call) => json(await setPublished(call.s, await where(type, call), call.params.id, flag === 'publish')),
             },
+      );
+    }
+    for (const [property, permission] of Object.entries(type.propertyRoutes ?? {})) {
+      endpoints.push(
+        {
+          method: 'get', path: `${base}/:id/${property}`, params: [idParam], permission, errors: ['NotFound'],
+          summary: `Get the ${property} of a ${type.name} (null when it has none)`,
+          handle: async (call) => json((await readRecord(call.s, await where(type, call), call.params.id))[property] ?? null),
+        },
+        {
+          method: 'post', path: `${base}/:id/${property}`, params: [idParam], body: type.props[property].subrecords![0], permission, errors: ['NotFound'],
+          summary: `Set the ${property} of a ${type.name}`,
+          handle: async (call) => json(await setProperty(call.s, await where(type, call), call.params.id, property, call.body!.record)),
+        },
       );
     }
     if (type.transfer?.route) {

@@ -308,6 +308,18 @@ export async function rewriteStored(q: RecordQueries, s: Services, row: { type: 
   return true;
 }
 
+/** POST <uri>/:id/<property> (x-archive.propertyRoutes): sets a read-only property the server keeps, as an update of the record. */
+export async function setProperty(s: Services, where: Where, id: number, property: string, value: Obj): Promise<{ status: 'Updated' }> {
+  await s.db.transaction(async (trx) => {
+    const q = new RecordQueries(trx);
+    await rewriteStored(q, s, await fetchRow(q, where, id), (record) => {
+      record[property] = value;
+      return true;
+    });
+  });
+  return { status: 'Updated' };
+}
+
 /**
  * Deleting a record removes the links other records hold to it (errors.md section 5: subjects,
  * agents, top containers, digital objects are not refused); each such record counts as updated.

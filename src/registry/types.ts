@@ -102,6 +102,12 @@ export interface TypeInfo {
    * route may serve several types, the agents), needing `permission`.
    */
   merge?: { route: string; permission: string };
+  /**
+   * Read-only properties with routes of their own, each with the permission both need:
+   * GET <uri>/:id/<property> answers the property (null when absent), POST sets it from a body of
+   * the property's type (ArchivesSpace's ark_name routes).
+   */
+  propertyRoutes?: Record<string, string>;
   /** How records of this type move between repositories (src/operations/repository-transfer.ts). */
   transfer?: RepositoryTransfer;
   /** false: `import-from` leaves records of this type alone (an installation's own settings, such as its OAI-PMH configuration). */

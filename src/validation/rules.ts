@@ -30,6 +30,17 @@ const isEmpty = (value: unknown): boolean => isAbsent(value) || (Array.isArray(v
 /** Ruby truthiness: everything but nil and false. */
 const isTruthy = (value: unknown): boolean => isPresent(value) && value !== false;
 
+/**
+ * An ARK asserted through …/ark_name (ArchivesSpace's ArkName.update_for_record): the current one
+ * and every previous one hold `ark:/` (a resolver's address before it is allowed), but a current
+ * one marked external, which may be any address.
+ */
+function checkArkName(obj: Record<string, any>): RuleFinding[] {
+  const isArk = (v: unknown) => typeof v === 'string' && /^(.*?\/)?ark:\//.test(v);
+  const values = [...(obj.current !== undefined && !obj.current_is_external ? [obj.current] : []), ...(Array.isArray(obj.previous) ? obj.previous : [])];
+  return values.every(isArk) ? [] : [error('ark', 'ark_format_error')];
+}
+
 const isEmptyArray = (value: unknown): boolean => Array.isArray(value) && value.length === 0;
 
 // Ruby's ^ and $ are line anchors that know only "\n", and ^ never matches after a final
@@ -435,6 +446,7 @@ function checkFieldQuery(obj: Record<string, any>): RuleFinding[] {
 /** Registry of custom rules by the exact names used in record-model.json's custom_validations
     (without the " (warning)" suffix). */
 export const customRules: Record<string, Rule> = {
+  check_ark_name: checkArkName,
   accession_check_identifier: checkIdentifier,
   resource_check_identifier: checkIdentifier,
   archival_object_check_identifier: checkIdentifier,
