@@ -109,34 +109,39 @@ export async function runBatch(
       }
       await status({ status: [{ id: 1, label: 'Validating records and checking links', type: 'done' }] });
 
+      // Each record is created once every record it waits for is (a queue of those ready, in the
+      // batch's order: linear in records and links, however long the chains of siblings).
       const needs = dependencies(s, records, uris);
+      const waiting = new Map(records.map((r) => [r.uri, needs.get(r.uri)!.size]));
+      const dependents = new Map<string, BatchRecord[]>();
+      for (const r of records) for (const d of needs.get(r.uri)!) dependents.set(d, [...(dependents.get(d) ?? []), r]);
+      const ready = records.filter((r) => waiting.get(r.uri) === 0);
       const severed = new Map<string, Array<[string, unknown]>>();
-      let pending = records;
+      let head = 0;
+      let firstWaiting = 0;
       let lastTick = Date.now();
       await status({ status: [{ id: 2, label: 'Saving records', type: 'started' }] });
-      while (pending.length) {
-        const ready = pending.filter((r) => [...needs.get(r.uri)!].every((d) => created.has(d)));
-        if (!ready.length) {
-          // A circle of links: the first record waiting is created without the fields that close it.
-          const r = pending[0];
-          const limbs: Array<[string, unknown]> = [];
-          for (const [key, value] of Object.entries(r.body)) {
-            if ([...mentions(value, uris)].some((d) => !created.has(d))) limbs.push([key, value]);
-          }
-          severed.set(r.uri, limbs);
-          const body = { ...r.body };
-          for (const [key] of limbs) delete body[key];
-          ready.push({ ...r, body });
+      while (created.size < records.length) {
+        let r = head < ready.length ? ready[head++] : undefined;
+        if (!r) {
+          // A circle of links: the first record still waiting is created without the fields that close it.
+          while (created.has(records[firstWaiting].uri)) firstWaiting++;
+          const cut = records[firstWaiting];
+          const limbs = Object.entries(cut.body).filter(([, value]) => [...mentions(value, uris)].some((d) => !created.has(d)));
+          severed.set(cut.uri, limbs);
+          r = { ...cut, body: Object.fromEntries(Object.entries(cut.body).filter(([key]) => !limbs.some(([k]) => k === key))) };
         }
-        for (const r of ready) {
-          await create(trx, s, actor, repoId, r, created, ids);
-          if (Date.now() - lastTick >= 1000) {
-            lastTick = Date.now();
-            await status({ ticks: created.size, total: records.length });
-          }
+        if (created.has(r.uri)) continue;
+        await create(trx, s, actor, repoId, r, created, ids);
+        for (const dependent of dependents.get(r.uri) ?? []) {
+          const left = waiting.get(dependent.uri)! - 1;
+          waiting.set(dependent.uri, left);
+          if (left === 0 && !created.has(dependent.uri)) ready.push(dependent);
         }
-        const done = new Set(ready.map((r) => r.uri));
-        pending = pending.filter((r) => !done.has(r.uri));
+        if (Date.now() - lastTick >= 1000) {
+          lastTick = Date.now();
+          await status({ ticks: created.size, total: records.length });
+        }
       }
       await status({ status: [{ id: 2, label: 'Saving records', type: 'done' }] });
       for (const [uri, limbs] of severed) await reattach(trx, s, actor, records.find((r) => r.uri === uri)!, limbs, created, ids);

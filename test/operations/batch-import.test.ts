@@ -85,6 +85,21 @@ describe(`batch imports (${STORE})`, function () {
     assert.equal((await get(saved.import_accession[0])).related_resources[0].ref, resourceUri);
   });
 
+  it('places a long run of siblings listed in any order where their positions say', async () => {
+    const n = 400;
+    const children = Array.from({ length: n }, (_, i) => ({
+      jsonmodel_type: 'archival_object', uri: `import_child_${i}`, title: `Item ${i}`, level: 'item', position: i,
+      resource: { ref: 'import_long' },
+    })).reverse();
+    const entries = await batch([...children, { ...RESOURCE, uri: 'import_long', id_0: 'B-LONG', title: 'Long' }]);
+    const saved = entries[entries.length - 1].saved;
+    assert.equal(Object.keys(saved).length, n + 1, JSON.stringify(entries[entries.length - 1]).slice(0, 300));
+    const top = await get(`${saved.import_long[0]}/tree/root`);
+    assert.equal(top.child_count, n);
+    const first = await get(`${saved.import_long[0]}/tree/waypoint?offset=0`);
+    assert.deepEqual(first.slice(0, 3).map((c: any) => c.title), ['Item 0', 'Item 1', 'Item 2']);
+  });
+
   it('links records that name each other in a circle', async () => {
     const entries = await batch([
       { jsonmodel_type: 'accession', uri: 'import_a', id_0: 'B-C1', title: 'A', accession_date: '2024-01-01', related_accessions: [{ jsonmodel_type: 'accession_sibling_relationship', relator: 'sibling_of', relator_type: 'bound_with', ref: 'import_b' }] },
