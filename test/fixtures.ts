@@ -49,6 +49,7 @@ export function sampleRecord(type: string, repo: number): Record<string, unknown
     preference: { defaults: { show_suppressed: false, publish: true } },
     rde_template: { name: `Template ${t}`, record_type: 'archival_object', order: ['title', 'level'], visible: ['title'], defaults: { level: 'file' } },
     custom_report_template: { name: `Report ${t}`, data: '{"fields":{}}', limit: 50 },
+    ark_name: { current: `ark:/99999/fk4${t}`, previous: [] },
     digital_record_children: { children: [{ title: `Part ${t}`, digital_object: { ref: `/repositories/${repo}/digital_objects/1` } }] },
   };
   const sample = samples[type];

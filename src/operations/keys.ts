@@ -7,15 +7,25 @@ function hash(text: string): string {
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 
-/** Values at a field path: "a.b" descends objects, "a[].b" maps over an array. */
+/**
+ * Values at a field path: "a.b" descends objects, "a[].b" maps over an array, "a[?c].b" over the
+ * items of the array whose `c` is true (an agent's authorized names).
+ */
 export function valuesAt(obj: unknown, fieldPath: string): unknown {
   let current: unknown = obj;
   for (const part of fieldPath.split('.')) {
-    const mapped = part.endsWith('[]');
-    const key = mapped ? part.slice(0, -2) : part;
-    if (Array.isArray(current)) current = current.map((item) => (item as Obj | undefined)?.[key]);
-    else current = (current as Obj | undefined)?.[key];
+    const filter = /^(.+)\[\?(\w+)\]$/.exec(part);
+    const mapped = filter !== null || part.endsWith('[]');
+    const key = filter ? filter[1] : mapped ? part.slice(0, -2) : part;
+    if (Array.isArray(current)) {
+      // Over the items of an array: "a[].b[]" gives every b of every a, in one list.
+      current = current.flatMap((item) => {
+        const value = (item as Obj | undefined)?.[key];
+        return mapped && Array.isArray(value) ? value : [value];
+      });
+    } else current = (current as Obj | undefined)?.[key];
     if (mapped && current !== undefined && !Array.isArray(current)) current = [current];
+    if (filter && Array.isArray(current)) current = current.filter((item) => (item as Obj | undefined)?.[filter[2]] === true);
   }
   return current;
 }

@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors';
-import type { Obj } from '../../json';
+import { isPlainObject, type Obj } from '../../json';
 import type { Actor, Services } from '../../operations/context';
 import { addEnumerationValues } from '../../operations/enumerations';
 import { lookupHash, lookupValue } from '../../operations/keys';
@@ -67,6 +67,9 @@ export class ImportSession {
       this.report.counts[typeName] = (this.report.counts[typeName] ?? 0) + 1;
       return result.uri;
     } catch (err) {
+      // A subject or agent the store already holds under another heading (they are unique): that one is linked.
+      const holder = err instanceof ApiError && isPlainObject(err.body.error) ? err.body.error.conflicting_record : undefined;
+      if (this.s.registry.type(typeName).scope === 'global' && Array.isArray(holder) && typeof holder[0] === 'string') return holder[0];
       if (err instanceof ApiError) {
         const e = err.body.error;
         const detail = typeof e === 'string' ? e : Object.entries(e as Record<string, string[]>).slice(0, 3)

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { startTestApp, STORE, TestApp } from '../helpers';
+
+/**
+ * Agents are unique by what ArchivesSpace hashes (authorized names, dates of existence, contacts,
+ * external documents, notes): a duplicate is refused with the one it duplicates.
+ */
+describe(`agent uniqueness (${STORE})`, function () {
+  this.timeout(60_000);
+  let t: TestApp;
+  let H: Record<string, string>;
+
+  before(async () => {
+    t = await startTestApp();
+    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
+  });
+  after(() => t?.close());
+
+  const person = (extra: object = {}, names: object[] = [{ primary_name: 'Twin', rest_of_name: 'Ada', name_order: 'inverted', source: 'local', sort_name: 'Twin, Ada' }]) =>
+    t.http.post('/agents/people').set(H).send({ names, ...extra });
+
+  it('refuses an agent that duplicates another, naming it; what the hash leaves out does not make it new', async () => {
+    const first = await person();
+    assert.equal(first.status, 200, first.text);
+    const again = await person();
+    assert.equal(again.status, 400, again.text);
+    assert.deepEqual(again.body.error, { names: ['Agent must be unique'], conflicting_record: [first.body.uri] });
+    // Another name that is not authorized, or another sort name, is still the same agent.
+    const alias = await person({}, [
+      { primary_name: 'Twin', rest_of_name: 'Ada', name_order: 'inverted', source: 'local', authorized: true, sort_name: 'Twin, A.', sort_name_auto_generate: false },
+      { primary_name: 'Twinning', name_order: 'direct', source: 'local', sort_name: 'Twinning' },
+    ]);
+    assert.equal(alias.status, 400, alias.text);
+    // Dates of existence, or another authorized name, make another agent.
+    const dated = await person({ dates_of_existence: [{ date_type_structured: 'single', date_label: 'existence', structured_date_single: { date_role: 'begin', date_expression: '1900' } }] });
+    assert.equal(dated.status, 200, dated.text);
+    const other = await person({}, [{ primary_name: 'Twin', rest_of_name: 'Bea', name_order: 'inverted', source: 'local', sort_name: 'Twin, Bea' }]);
+    assert.equal(other.status, 200, other.text);
+    // Saving one into the other's likeness is refused too; the same types only: a family of that name is not a person.
+    const stored = (await t.http.get(other.body.uri).set(H)).body;
+    const clash = await t.http.post(other.body.uri).set(H).send({ ...stored, names: [{ ...stored.names[0], rest_of_name: 'Ada' }] });
+    assert.equal(clash.status, 400, clash.text);
+    assert.equal(clash.body.error.conflicting_record[0], first.body.uri);
+    const family = await t.http.post('/agents/families').set(H).send({ names: [{ family_name: 'Twin', source: 'local', sort_name: 'Twin' }] });
+    assert.equal(family.status, 200, family.text);
+  });
+
+  it('links the stored agent when a batch import brings it again', async () => {
+    const repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'AGU', name: 'Agents' })).body.id;
+    const existing = await t.http.post('/agents/corporate_entities').set(H).send({ names: [{ primary_name: 'Mill Society', source: 'local', sort_name: 'Mill Society' }] });
+    assert.equal(existing.status, 200, existing.text);
+    const res = await t.http.post(`/repositories/${repo}/batch_imports`).set(H).send([
+      { jsonmodel_type: 'agent_corporate_entity', uri: 'import_agent', names: [{ primary_name: 'Mill Society', source: 'local', sort_name: 'Mill Society' }] },
+      { jsonmodel_type: 'accession', uri: 'import_acc', id_0: 'AGU-1', title: 'Minutes', accession_date: '2024-01-01', linked_agents: [{ role: 'creator', ref: 'import_agent' }] },
+    ]);
+    const entries = JSON.parse(res.text);
+    const saved = entries[entries.length - 1].saved;
+    assert.equal(saved.import_agent[0], existing.body.uri, JSON.stringify(entries[entries.length - 1]));
+    assert.equal((await t.http.get(saved.import_acc[0]).set(H)).body.linked_agents[0].ref, existing.body.uri);
+  });
+});
