@@ -5,6 +5,7 @@ import { migrate } from './store/migrations';
 import { seedEnumerations, EnumerationCatalog } from './validation/enumerations';
 import { prepareRecord } from './validation';
 import { createRecord } from './operations/write';
+import { rederiveChangedKeys } from './operations/unique-rule-changes';
 import { GLOBAL_REPO_ID, REPOSITORY_TYPE } from './registry';
 import type { Services } from './operations/context';
 
@@ -29,6 +30,7 @@ export async function bootstrap(s: Omit<Services, 'enums'>): Promise<Services> {
   // ever increment a row (two inserts of the same new row would deadlock on MariaDB).
   const sequenced = Object.values(s.registry.types).filter((t) => t.uri).map((t) => ({ type: t.name, last_id: 0 }));
   await s.db.knex('id_sequences').insert(sequenced).onConflict('type').ignore();
+  await rederiveChangedKeys(s);
   for (const item of BUILT_IN) {
     const exists = await s.db.knex('records').where({ type: item.type, id: item.id }).first('rid');
     if (exists) continue;

@@ -441,6 +441,21 @@ const migrations: Migration[] = [
       await knex.raw('ALTER TABLE records DROP COLUMN published');
     },
   },
+  {
+    name: '018_unique_rule_versions',
+    async up(knex) {
+      // Per record type, a digest of the unique rules its keys in unique_keys were derived with:
+      // a schema whose rules changed has its records' keys derived again at start
+      // (operations/unique-rule-changes.ts).
+      await knex.schema.createTable('unique_rule_versions', (t) => {
+        t.string('type', 64).primary();
+        t.string('digest', 64).notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTableIfExists('unique_rule_versions');
+    },
+  },
 ];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */

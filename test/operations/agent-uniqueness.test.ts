@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { rederiveChangedKeys } from '../../src/operations/unique-rule-changes';
 import { startTestApp, STORE, TestApp } from '../helpers';
 
 /**
@@ -43,6 +44,31 @@ describe(`agent uniqueness (${STORE})`, function () {
     assert.equal(clash.body.error.conflicting_record[0], first.body.uri);
     const family = await t.http.post('/agents/families').set(H).send({ names: [{ family_name: 'Twin', source: 'local', sort_name: 'Twin' }] });
     assert.equal(family.status, 200, family.text);
+  });
+
+  it('derives the keys of records stored before their rules changed, at start', async () => {
+    const knex = t.services.db.knex;
+    const names = (given: string) => [{ primary_name: 'Earlier', rest_of_name: given, name_order: 'inverted', source: 'local', sort_name: `Earlier, ${given}` }];
+    const a = (await person({}, names('Ann'))).body.uri as string;
+    const b = (await person({}, names('Ben'))).body.uri as string;
+    // As a store written before agents had a unique rule: no keys, and b made a copy of a behind the API's back.
+    const rids = (await knex('records').whereIn('uri', [a, b]).select('rid', 'uri', 'json')) as Array<{ rid: number; uri: string; json: string }>;
+    await knex('unique_keys').whereIn('rid', rids.map((r) => r.rid)).delete();
+    const ann = JSON.parse(rids.find((r) => r.uri === a)!.json);
+    const copy = { ...JSON.parse(rids.find((r) => r.uri === b)!.json), names: ann.names };
+    await knex('records').where({ uri: b }).update({ json: JSON.stringify(copy) });
+    await knex('unique_rule_versions').where({ type: 'agent_person' }).update({ digest: 'rules of an earlier version' });
+    const unchecked = await person({}, names('Ann'));
+    assert.equal(unchecked.status, 200, 'without keys the duplicate is not seen');
+    await rederiveChangedKeys(t.services);
+    const refused = await person({}, names('Ann'));
+    assert.equal(refused.status, 400, refused.text);
+    assert.deepEqual(refused.body.error.conflicting_record, [a], 'the first stored keeps the key; the copies are logged');
+    assert.notEqual((await knex('unique_rule_versions').where({ type: 'agent_person' }).first('digest')).digest, 'rules of an earlier version');
+    // Nothing to do the second time.
+    const before = await knex('unique_keys').count({ n: '*' }).first();
+    await rederiveChangedKeys(t.services);
+    assert.deepEqual(await knex('unique_keys').count({ n: '*' }).first(), before);
   });
 
   it('links the stored agent when a batch import brings it again', async () => {

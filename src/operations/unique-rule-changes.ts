@@ -1,0 +1,51 @@
+import crypto from 'node:crypto';
+import { log } from '../log';
+import { isUniqueViolation } from '../store/store-errors';
+import type { Services } from './context';
+import { uniqueKeys } from './keys';
+
+/**
+ * The keys in unique_keys follow the unique rules of the schemas they were written with. When a
+ * type's rules change (a schema gains a rule, as agents did, or a rule's fields change), its
+ * records' keys are derived again at start, so that the new rule holds for records stored before
+ * it as well: a digest of each type's rules is kept beside the store (unique_rule_versions).
+ * Records that already break the new rule (the ones after the first of each clash) keep their
+ * other keys and are named in the log (the first twenty): resolve such a clash by a merge or an edit.
+ * Idempotent, so processes starting together may all run it.
+ */
+export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>): Promise<void> {
+  const knex = s.db.knex;
+  const stored = new Map<string, string>((await knex('unique_rule_versions').select('type', 'digest')).map((r: { type: string; digest: string }) => [r.type, r.digest]));
+  for (const type of Object.values(s.registry.types)) {
+    if (type.kind !== 'record' || !type.uri) continue;
+    const digest = crypto.createHash('sha256').update(JSON.stringify(type.unique ?? [])).digest('hex');
+    if (stored.get(type.name) === digest) continue;
+    let rederived = 0;
+    const clashes: string[] = [];
+    for (let after = 0; ;) {
+      const rows: Array<{ rid: number; uri: string; repo_id: number; json: string }> = await knex('records')
+        .where({ type: type.name }).andWhere('rid', '>', after).orderBy('rid').limit(500).select('rid', 'uri', 'repo_id', 'json');
+      if (!rows.length) break;
+      after = Number(rows[rows.length - 1].rid);
+      await s.db.transaction(async (trx) => {
+        await trx('unique_keys').whereIn('rid', rows.map((r) => r.rid)).delete();
+        for (const row of rows) {
+          for (const key of uniqueKeys(type, JSON.parse(row.json), Number(row.repo_id))) {
+            try {
+              await trx('unique_keys').insert({ type: type.name, rule: key.rule, scope: key.scope, key_hash: key.hash, rid: row.rid });
+            } catch (err) {
+              if (!isUniqueViolation(err)) throw err;
+              if (clashes.length < 20) clashes.push(row.uri);
+            }
+          }
+        }
+      });
+      rederived += rows.length;
+    }
+    await knex('unique_rule_versions').insert({ type: type.name, digest }).onConflict('type').merge();
+    if (rederived) {
+      log.info('unique keys derived again: the type\'s unique rules changed', { type: type.name, records: rederived });
+      if (clashes.length) log.warn('records that break their type\'s unique rules (a new rule, or one changed) hold no key for the rule they break: merge or edit them', { type: type.name, records: clashes });
+    }
+  }
+}
