@@ -96,6 +96,9 @@ export function checkSchemaNames(manifest: Manifest): void {
     if (type.tree && !manifest.types[type.tree.root]) problems.push(`${file}: x-archive.tree.root names the type "${type.tree.root}", which has no schema`);
     const transferEvent = type.tree?.transfer?.event;
     if (transferEvent && !manifest.types[transferEvent.type]) problems.push(`${file}: x-archive.tree.transfer.event.type names the type "${transferEvent.type}", which has no schema`);
+    for (const from of Object.keys(type.refuseDeleteIfLinkedFrom ?? {})) {
+      if (!manifest.types[from]) problems.push(`${file}: x-archive.refuseDeleteIfLinkedFrom names the type "${from}", which has no schema`);
+    }
     const recordTransferEvent = type.transfer?.event;
     if (recordTransferEvent && !manifest.types[recordTransferEvent.type]) problems.push(`${file}: x-archive.transfer.event.type names the type "${recordTransferEvent.type}", which has no schema`);
     if (type.transfer?.route && !type.permissions?.update) problems.push(`${file}: x-archive.transfer.route needs x-archive.permissions.update (the permission a transfer asks in both repositories)`);
@@ -177,7 +180,7 @@ export function buildManifest(schemas: Record<string, Json>): Manifest {
       model: ext.model ?? name.split('_').map((s: string) => s[0].toUpperCase() + s.slice(1)).join(''),
       props: propsOf(schemas, schema.properties, name),
     };
-    for (const key of ['uri', 'scope', 'routes', 'listing', 'permissions', 'unique', 'lookup', 'validations', 'requiresRef', 'allowInGlobalRepository', 'refuseDeleteIfLinked', 'tree', 'flagRoutes', 'search', 'export', 'hooks', 'containerCollection', 'generated', 'merge', 'transfer', 'propertyRoutes', 'copied'] as const) {
+    for (const key of ['uri', 'scope', 'routes', 'listing', 'permissions', 'unique', 'lookup', 'validations', 'requiresRef', 'allowInGlobalRepository', 'refuseDeleteIfLinked', 'refuseDeleteIfLinkedFrom', 'tree', 'flagRoutes', 'search', 'export', 'hooks', 'containerCollection', 'generated', 'merge', 'transfer', 'propertyRoutes', 'copied'] as const) {
       if (ext[key] !== undefined) (info as any)[key] = ext[key];
     }
     if (info.uri) {

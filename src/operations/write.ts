@@ -278,6 +278,8 @@ export async function deleteRecord(
     if (where.type.refuseDeleteIfLinked && referrers.length) {
       throw errors.deleteRefusedWhileLinked(where.type.refuseDeleteIfLinked);
     }
+    const protector = referrers.find((r) => where.type.refuseDeleteIfLinkedFrom?.[r.type]);
+    if (protector) throw errors.deleteRefusedWhileLinked(where.type.refuseDeleteIfLinkedFrom![protector.type]);
     await s.hooks[where.type.name]?.beforeDelete?.(trx, s, row);
     await q.delete(row.rid!);
     await q.appendChange(where.type.name, row.uri, 'delete', Date.now());

@@ -47,6 +47,10 @@ describe(`staff tool routes (${STORE})`, function () {
     assert.equal(got.repository.repo_code, 'WA');
     assert.equal(got.agent_representation.agent_contacts[0].city, 'Springfield');
     assert.equal(got.repository.agent_representation.ref, got.agent_representation.uri);
+    // The agent that represents a repository cannot be deleted (endpoints.md section 13).
+    const refused = await t.http.delete(got.agent_representation.uri).set(H);
+    assert.equal(refused.status, 409, refused.text);
+    assert.deepEqual(refused.body, { error: "This agent is linked to a repository and can't be removed" });
     const updated = await t.http.post(`/repositories/with_agent/${id}`).set(H).send({
       repository: { ...got.repository, name: 'Renamed' },
       agent_representation: { ...got.agent_representation, agent_contacts: [{ name: 'Desk', city: 'Shelbyville' }] },
