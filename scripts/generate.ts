@@ -106,6 +106,10 @@ export function checkSchemaNames(manifest: Manifest): void {
     for (const [field, derivation] of Object.entries(type.generated ?? {})) {
       if (!DERIVATIONS[derivation]) problems.push(`${file}: x-archive.generated.${field} names "${derivation}", which src/operations/generated.ts does not define`);
     }
+    for (const [property, code] of Object.entries(type.guardedProperties ?? {})) {
+      if (!type.props[property]) problems.push(`${file}: x-archive.guardedProperties names "${property}", which is not a property of the type`);
+      if (!PERMISSION_BY_CODE.has(code)) problems.push(`${file}: x-archive.guardedProperties.${property} names the permission "${code}", which src/access/permission-table.ts does not define`);
+    }
     for (const [property, code] of Object.entries(type.propertyRoutes ?? {})) {
       const info = type.props[property];
       if (!info?.subrecords?.length) problems.push(`${file}: x-archive.propertyRoutes names "${property}", which is not a subrecord property of the type`);
@@ -180,7 +184,7 @@ export function buildManifest(schemas: Record<string, Json>): Manifest {
       model: ext.model ?? name.split('_').map((s: string) => s[0].toUpperCase() + s.slice(1)).join(''),
       props: propsOf(schemas, schema.properties, name),
     };
-    for (const key of ['uri', 'scope', 'routes', 'listing', 'permissions', 'unique', 'lookup', 'validations', 'requiresRef', 'allowInGlobalRepository', 'refuseDeleteIfLinked', 'refuseDeleteIfLinkedFrom', 'tree', 'flagRoutes', 'search', 'export', 'hooks', 'containerCollection', 'generated', 'merge', 'transfer', 'propertyRoutes', 'copied'] as const) {
+    for (const key of ['uri', 'scope', 'routes', 'listing', 'permissions', 'unique', 'lookup', 'validations', 'requiresRef', 'allowInGlobalRepository', 'refuseDeleteIfLinked', 'refuseDeleteIfLinkedFrom', 'tree', 'flagRoutes', 'search', 'export', 'hooks', 'containerCollection', 'generated', 'merge', 'transfer', 'propertyRoutes', 'guardedProperties', 'copied'] as const) {
       if (ext[key] !== undefined) (info as any)[key] = ext[key];
     }
     if (info.uri) {

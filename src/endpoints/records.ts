@@ -7,6 +7,7 @@ import { Call, Endpoint, json, rawJson } from './types';
 import { setPublished, setSuppressed } from '../operations/flags';
 import { findById } from '../operations/lookups';
 import { readRecord } from '../operations/load';
+import { createSetsWithheld, keptOnUpdate } from '../operations/guarded';
 import { transferRecord } from '../operations/repository-transfer';
 
 const idParam = { name: 'id', type: 'integer', required: true } as const;
@@ -31,7 +32,7 @@ function collectionPath(type: TypeInfo): string {
 /** Answers a paginated listing in whichever mode the caller chose (page, id_set, all_ids). */
 export async function paginatedListing(call: Call, w: Where, decorate?: ListOptions['decorate']) {
   const p = call.paging!;
-  const o = { modifiedSince: p.modifiedSince, sortField: p.sortField, sortDirection: p.sortDirection, resolve: p.resolve, decorate, asOf: call.asOf };
+  const o = { modifiedSince: p.modifiedSince, sortField: p.sortField, sortDirection: p.sortDirection, resolve: p.resolve, decorate, asOf: call.asOf, withheld: call.withheld };
   if (p.mode === 'page') return rawJson(await listPage(call.s, w, p.page, p.pageSize, o));
   if (p.mode === 'id_set') return rawJson(await listIdSet(call.s, w, p.ids, o));
   return json(await listAllIds(call.s, w, o));
@@ -59,7 +60,7 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
         ? {
             method: 'get', path: base, permission: perms.read, params: [resolveParam],
             summary: `List every ${type.name}`,
-            handle: async (call) => rawJson(await listAll(call.s, await where(type, call), { resolve: call.params.resolve })),
+            handle: async (call) => rawJson(await listAll(call.s, await where(type, call), { resolve: call.params.resolve, withheld: call.withheld })),
           }
         : {
             method: 'get', path: base, permission: perms.read, paginated: true,
@@ -73,18 +74,23 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
       {
         method: 'post', path: base, body: type.name, permission: perms.create, errors: hookDenies,
         summary: `Create a ${type.name}`,
-        handle: async (call) => json(await createRecord(call.s, writer(call), await where(type, call), call.body!.record, call.body!.warnings)),
+        handle: async (call) => {
+          if (createSetsWithheld(call.s.registry, type.name, call.body!.record, call.withheld)) throw errors.accessDenied();
+          return json(await createRecord(call.s, writer(call), await where(type, call), call.body!.record, call.body!.warnings));
+        },
       },
       {
         method: 'get', path: `${base}/:id`, params: [idParam, resolveParam], permission: perms.read, errors: ['NotFound'],
         summary: `Get a ${type.name}`,
-        handle: async (call) => rawJson(await getRecordJson(call.s, await where(type, call), call.params.id, { resolve: call.params.resolve, asOf: call.asOf })),
+        handle: async (call) => rawJson(await getRecordJson(call.s, await where(type, call), call.params.id, { resolve: call.params.resolve, asOf: call.asOf, withheld: call.withheld })),
       },
       {
         method: 'post', path: `${base}/:id`, params: [idParam], body: type.name, permission: perms.update, errors: ['NotFound', 'Conflict', ...hookDenies],
         summary: `Update a ${type.name} (send the latest lock_version)`,
         handle: async (call) =>
-          json(await updateRecord(call.s, writer(call), await where(type, call), call.params.id, call.body!.record, call.body!.warnings)),
+          json(await updateRecord(call.s, writer(call), await where(type, call), call.params.id, call.body!.record, call.body!.warnings, {
+            keep: keptOnUpdate(call.s.registry, type.name, call.withheld),
+          })),
       },
     ];
     for (const flag of type.flagRoutes ?? []) {

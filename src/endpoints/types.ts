@@ -48,6 +48,8 @@ export interface Call {
   paging?: Paging;
   /** The caller may see suppressed records (index_system), decided with the permission check. */
   maySeeSuppressed: boolean;
+  /** The guarding permissions the caller lacks: the guarded properties its reads withhold and its writes cannot set (operations/guarded.ts). */
+  withheld: ReadonlySet<string>;
   /**
    * Every parameter as sent (form fields, query string, path), before the declared ones are
    * checked: for protocols that answer bad parameters in their own way (OAI-PMH).

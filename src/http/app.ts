@@ -2,7 +2,7 @@ import busboy from 'busboy';
 import crypto from 'node:crypto';
 import express, { Request, Response } from 'express';
 import qs from 'qs';
-import { can, maySeeSuppressed } from '../access/permissions';
+import { can, maySeeSuppressed, NOTHING_WITHHELD, withheldFrom } from '../access/permissions';
 import { accessCacheFor, type AccessView } from '../access/cache';
 import { servedEndpoints } from '../openapi';
 import type { Call, Endpoint, Reply } from '../endpoints/types';
@@ -181,7 +181,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     const bodyParams = endpoint.jsonParams ? jsonFields(req, s.config.maxJsonDepth) : {};
     const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...(req.query as object), ...req.params };
     const call: Call = {
-      s, actor: locals.actor, token: locals.token, params: {}, maySeeSuppressed: false, rawParams: source, asOf: locals.access?.asOf,
+      s, actor: locals.actor, token: locals.token, params: {}, maySeeSuppressed: false, withheld: NOTHING_WITHHELD, rawParams: source, asOf: locals.access?.asOf,
       // Worked out (proxy headers, TRUST_PROXY) only by the routes that read it.
       get client() { return req.ip; },
     };
@@ -204,6 +204,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
       throw errors.accessDenied();
     }
     call.maySeeSuppressed = await maySeeSuppressed(s, call.actor, call.repoId);
+    call.withheld = await withheldFrom(s, call.actor);
     await send(res, await endpoint.handle(call));
   };
 }

@@ -4,6 +4,7 @@ import type { Obj } from '../json';
 import { RecordGetter, RecordQueries, RecordRow, recordReads } from '../store/records';
 import type { Services, Where } from './context';
 import { IMPLIED_PUBLICATION_FIELD, markImpliedPublication } from './implied-publication';
+import { withhold } from './guarded';
 import { untilNextWrite } from '../store/until-next-write';
 import type { Freshness } from '../store/freshness';
 
@@ -37,8 +38,10 @@ export async function readRecord(s: Services, where: Where, id: number, db: Knex
  * is_linked_to_published_record, which no document reads from a link and which costs a look at
  * the linked record's own referrers (an agent may have thousands) on every write that links it.
  */
-export function uriLoader(s: Services, o: { impliedPublication?: boolean; asOf?: Freshness } = {}) {
-  const keyOf = (uri: string) => `linked:${o.impliedPublication === false ? 'plain' : 'decorated'}:${uri}`;
+export function uriLoader(s: Services, o: { impliedPublication?: boolean; asOf?: Freshness; withheld?: ReadonlySet<string> } = {}) {
+  // Linked records with properties withheld from the caller are kept apart from the whole ones.
+  const withheld = o.withheld?.size ? `-${[...o.withheld].sort().join(',')}` : '';
+  const keyOf = (uri: string) => `linked:${o.impliedPublication === false ? 'plain' : 'decorated'}${withheld}:${uri}`;
   return async (uris: string[]) => {
     // Linked records are kept until the next write (the same subjects and agents are linked from
     // many records); resolveLinks copies each before it is placed, so the kept ones stay as read.
@@ -48,6 +51,7 @@ export function uriLoader(s: Services, o: { impliedPublication?: boolean; asOf?:
       const rows = await recordReads(s.db).getByUris(missing);
       const records = rows.map((r) => JSON.parse(r.json) as Obj);
       await decorateRecords(s, records, s.db.knex, o);
+      withhold(s.registry, records, o.withheld);
       records.forEach((record, i) => kept.set(keyOf(record.uri), record, 1 + (rows[i].json.length >> 10)));
     }
     const found = new Map<string, Obj>();

@@ -5,6 +5,7 @@ import { keptUntilNextWrite } from '../store/until-next-write';
 import type { Freshness } from '../store/freshness';
 import type { Services, Where } from './context';
 import { decorateRecords, decoratesType, fetchRow, uriLoader } from './load';
+import { withhold, withholdsFrom } from './guarded';
 import { resolveLinks } from './resolve';
 
 /** The read operations: one record, and the listings (page, id_set, all_ids, unlimited) as served JSON text. */
@@ -12,7 +13,7 @@ import { resolveLinks } from './resolve';
 /** One record as JSON text; the stored text is served as is unless links are resolved. */
 export async function getRecordJson(s: Services, where: Where, id: number, o: ListOptions = {}): Promise<string> {
   const row = await fetchRow(recordReads(s.db, o.asOf), where, id);
-  if (!o.resolve?.length && !o.decorate && !decoratesType(s, row.type)) return row.json;
+  if (!o.resolve?.length && !o.decorate && !decoratesType(s, row.type) && !withholdsFrom(s.registry, row.type, o.withheld)) return row.json;
   return servedJson(s, [row], o, (records) => records[0]);
 }
 
@@ -25,6 +26,8 @@ export interface ListOptions {
   decorate?: (records: Obj[]) => Promise<void>;
   /** The caller's freshness (Call.asOf): what is kept until the next write serves it without a read of its own. */
   asOf?: Freshness;
+  /** The guarding permissions the caller lacks (Call.withheld): guarded properties of the records, and of those resolved, are emptied. */
+  withheld?: ReadonlySet<string>;
 }
 
 function listQuery(s: Services, where: Where, o: ListOptions) {
@@ -56,21 +59,23 @@ async function servedJson(
   const records = rows.map((r) => JSON.parse(r.json));
   if (rows.some((r) => decoratesType(s, r.type))) await decorateRecords(s, records, s.db.knex, { asOf: o.asOf });
   await o.decorate?.(records);
+  withhold(s.registry, records, o.withheld);
   const holders: Obj[] = [];
-  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s, { asOf: o.asOf }), { readOnly: true, shared: holders });
+  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s, { asOf: o.asOf, withheld: o.withheld }), { readOnly: true, shared: holders });
   return stringifySharing(pick(records), holders, '_resolved');
 }
 
 /** A JSON array of the listed records: their stored text joined where nothing is computed at read time. */
 async function rowsToJson(s: Services, rows: ListedRow[], o: ListOptions): Promise<string> {
-  if (o.resolve?.length || o.decorate || rows.some((r) => decoratesType(s, r.type))) return servedJson(s, rows, o);
+  if (o.resolve?.length || o.decorate || rows.some((r) => decoratesType(s, r.type) || withholdsFrom(s.registry, r.type, o.withheld))) return servedJson(s, rows, o);
   return `[${rows.map((r) => r.json).join(',')}]`;
 }
 
 /** The listed records as a JSON array: joined by the store where nothing is computed at read time and it can, else row by row. */
 async function listed(s: Services, where: Where, q: ListQuery, o: ListOptions): Promise<string> {
   const records = new RecordQueries(s.db.knex);
-  const reader = o.resolve?.length || o.decorate || decoratesType(s, where.type.name) ? undefined : s.db.readConnection?.();
+  const computed = o.resolve?.length || o.decorate || decoratesType(s, where.type.name) || withholdsFrom(s.registry, where.type.name, o.withheld);
+  const reader = computed ? undefined : s.db.readConnection?.();
   if (reader) return records.listTextOn(reader, q);
   return rowsToJson(s, await records.list(q), o);
 }

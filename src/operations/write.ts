@@ -230,7 +230,8 @@ export async function updateRecord(
   id: number,
   body: Obj,
   warnings: ErrorMap,
-  options: { trx?: Knex.Transaction } = {},
+  /** `keep`: properties the update leaves as stored whatever the body says (guarded ones the caller may not set). */
+  options: { trx?: Knex.Transaction; keep?: string[] } = {},
 ): Promise<WriteResult> {
   const run = async (trx: Knex.Transaction) => {
     const q = new RecordQueries(trx);
@@ -240,6 +241,10 @@ export async function updateRecord(
     if (row.suppressed) throw errors.suppressedUpdate();
     const previous = JSON.parse(row.json);
     keepServerOwnedFields(where.type, previous, body);
+    for (const name of options.keep ?? []) {
+      if (previous[name] === undefined) delete body[name];
+      else body[name] = previous[name];
+    }
     applyGenerated(s.registry, where.type.name, body, previous);
     const nowMs = Date.now();
     const hooks = s.hooks[where.type.name];

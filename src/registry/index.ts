@@ -32,6 +32,26 @@ export class Registry {
     return v;
   }
 
+  /** The permissions that guard properties of some type (x-archive.guardedProperties): what a caller's read may withhold. */
+  guardingPermissions(): string[] {
+    this.guarding ??= [...new Set(Object.values(this.types).flatMap((t) => Object.values(t.guardedProperties ?? {})))];
+    return this.guarding;
+  }
+
+  private guarding?: string[];
+
+  /**
+   * The record as search documents hold it: without its guarded properties (search results show
+   * them to no one, and they are not searched; the indexer resolves linked records without theirs).
+   */
+  withoutGuarded<T extends Record<string, unknown>>(record: T): T {
+    const guards = this.types[String(record.jsonmodel_type)]?.guardedProperties;
+    if (!guards) return record;
+    const copy: Record<string, unknown> = { ...record };
+    for (const property of Object.keys(guards)) delete copy[property];
+    return copy as T;
+  }
+
   /** Top-level types served by the generic record routes. */
   routedTypes(): TypeInfo[] {
     return Object.values(this.types).filter((t) => t.kind === 'record' && t.routes !== false);

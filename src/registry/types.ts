@@ -110,6 +110,12 @@ export interface TypeInfo {
    * the property's type (ArchivesSpace's ark_name routes).
    */
   propertyRoutes?: Record<string, string>;
+  /**
+   * Properties only callers holding the permission see and set (an agent's contacts): others read
+   * them emptied and cannot send them (a create with a value is refused, an update keeps the stored
+   * value); search documents never hold them.
+   */
+  guardedProperties?: Record<string, string>;
   /** How records of this type move between repositories (src/operations/repository-transfer.ts). */
   transfer?: RepositoryTransfer;
   /** false: `import-from` leaves records of this type alone (an installation's own settings, such as its OAI-PMH configuration). */

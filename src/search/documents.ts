@@ -259,7 +259,8 @@ function publishedTypes(type: string, mapping: SearchMapping): string[] {
 }
 
 /** The search document of one record (with `_resolved` links already attached). */
-export function buildDocument(registry: Registry, type: TypeInfo, record: Obj, mapping: SearchMapping): SearchDoc {
+export function buildDocument(registry: Registry, type: TypeInfo, stored: Obj, mapping: SearchMapping): SearchDoc {
+  const record = registry.withoutGuarded(stored);
   const uri = String(record.uri);
   const doc: SearchDoc = { id: uri, uri, primary_type: type.name };
   const title = first(record, mapping.title ?? 'title');

@@ -118,6 +118,8 @@ export class Indexer {
   private readonly resolvedByType = new Map<string, Set<string>>();
   /** Types whose documents depend on what links to them (a top container's collections and series). */
   private readonly dependentTypes: Set<string>;
+  /** Every guarding permission: linked records are resolved into documents without their guarded properties. */
+  private readonly unguarded: ReadonlySet<string>;
 
   constructor(private readonly s: Services, readonly index: SearchIndex, o: IndexerOptions = {}) {
     this.batchSize = o.batchSize ?? 500;
@@ -126,6 +128,7 @@ export class Indexer {
     this.gapWaitMs = o.gapWaitMs ?? 30_000;
     this.pauseMs = o.pauseMs ?? 0;
     this.dependentTypes = new Set(Object.keys(s.registry.types).filter((t) => this.mappingOf(t)?.dependsOnReferrers));
+    this.unguarded = new Set(s.registry.guardingPermissions());
   }
 
   /** Link properties a type's documents resolve (the first step of each resolve path), worked out once per type. */
@@ -370,7 +373,7 @@ export class Indexer {
       byType.get(row.type)!.push(JSON.parse(row.json));
     }
     const holders: Obj[] = [];
-    await this.prepare(byType, uriLoader(this.s, { impliedPublication: false }), holders);
+    await this.prepare(byType, uriLoader(this.s, { impliedPublication: false, withheld: this.unguarded }), holders);
     return { byType, holders, found };
   }
 
@@ -422,7 +425,7 @@ export class Indexer {
     const page = Math.min(this.batchSize, REBUILD_PAGE);
     // The few records most pages link to (subjects, agents) are read once per rebuild, not once
     // per page: a change to one of them after the rebuild's checkpoint re-indexes its referrers.
-    const load = cachedLoader(uriLoader(this.s, { impliedPublication: false }), LINKED_CACHE);
+    const load = cachedLoader(uriLoader(this.s, { impliedPublication: false, withheld: this.unguarded }), LINKED_CACHE);
     // Pages are written (by the embedded index's own thread) while the next ones are read and
     // built; with more than one in flight neither side idles while the other finishes a page.
     const writing: Array<Promise<void>> = [];
