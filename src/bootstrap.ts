@@ -5,7 +5,7 @@ import { migrate } from './store/migrations';
 import { seedEnumerations, EnumerationCatalog } from './validation/enumerations';
 import { prepareRecord } from './validation';
 import { createRecord } from './operations/write';
-import { rederiveChangedKeys } from './operations/unique-rule-changes';
+import { rederiveChangedKeys } from './operations/key-rule-changes';
 import { GLOBAL_REPO_ID, REPOSITORY_TYPE } from './registry';
 import type { Services } from './operations/context';
 

@@ -442,18 +442,18 @@ const migrations: Migration[] = [
     },
   },
   {
-    name: '018_unique_rule_versions',
+    name: '018_key_rule_versions',
     async up(knex) {
-      // Per record type, a digest of the unique rules its keys in unique_keys were derived with:
-      // a schema whose rules changed has its records' keys derived again at start
-      // (operations/unique-rule-changes.ts).
-      await knex.schema.createTable('unique_rule_versions', (t) => {
+      // Per record type, a digest of the unique rules and lookups its rows in unique_keys and
+      // lookup_keys were derived with: a schema whose rules changed has its records' keys derived again at start
+      // (operations/key-rule-changes.ts).
+      await knex.schema.createTable('key_rule_versions', (t) => {
         t.string('type', 64).primary();
         t.string('digest', 64).notNullable();
       });
     },
     async down(knex) {
-      await knex.schema.dropTableIfExists('unique_rule_versions');
+      await knex.schema.dropTableIfExists('key_rule_versions');
     },
   },
 ];

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { rederiveChangedKeys } from '../../src/operations/unique-rule-changes';
+import { rederiveChangedKeys } from '../../src/operations/key-rule-changes';
 import { startTestApp, STORE, TestApp } from '../helpers';
 
 /**
@@ -57,14 +57,14 @@ describe(`agent uniqueness (${STORE})`, function () {
     const ann = JSON.parse(rids.find((r) => r.uri === a)!.json);
     const copy = { ...JSON.parse(rids.find((r) => r.uri === b)!.json), names: ann.names };
     await knex('records').where({ uri: b }).update({ json: JSON.stringify(copy) });
-    await knex('unique_rule_versions').where({ type: 'agent_person' }).update({ digest: 'rules of an earlier version' });
+    await knex('key_rule_versions').where({ type: 'agent_person' }).update({ digest: 'rules of an earlier version' });
     const unchecked = await person({}, names('Ann'));
     assert.equal(unchecked.status, 200, 'without keys the duplicate is not seen');
     await rederiveChangedKeys(t.services);
     const refused = await person({}, names('Ann'));
     assert.equal(refused.status, 400, refused.text);
     assert.deepEqual(refused.body.error.conflicting_record, [a], 'the first stored keeps the key; the copies are logged');
-    assert.notEqual((await knex('unique_rule_versions').where({ type: 'agent_person' }).first('digest')).digest, 'rules of an earlier version');
+    assert.notEqual((await knex('key_rule_versions').where({ type: 'agent_person' }).first('digest')).digest, 'rules of an earlier version');
     // Nothing to do the second time.
     const before = await knex('unique_keys').count({ n: '*' }).first();
     await rederiveChangedKeys(t.services);

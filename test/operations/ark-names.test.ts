@@ -31,6 +31,9 @@ describe(`ARK names (${STORE})`, function () {
       assert.equal(set.status, 200, set.text);
       assert.deepEqual(set.body, { status: 'Updated' });
       assert.deepEqual((await t.http.get(`${uri}/ark_name`).set(H)).body, { jsonmodel_type: 'ark_name', current: 'ark:/99999/fk4new', previous: ['https://n2t.net/ark:/99999/fk4old'] });
+      const plural = uri.split('/')[3];
+      const found = (await t.http.get(`/repositories/${repo}/find_by_id/${plural}`).query({ 'ark[]': 'ark:/99999/fk4new' }).set(H)).body;
+      assert.deepEqual(found[plural], [{ ref: uri }], 'find_by_id finds it by its current ARK');
       const record = (await t.http.get(uri).set(H)).body;
       assert.equal(record.ark_name.current, 'ark:/99999/fk4new');
       // An ordinary update, which cannot send it, keeps it.

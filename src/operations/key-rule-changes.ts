@@ -2,23 +2,24 @@ import crypto from 'node:crypto';
 import { log } from '../log';
 import { isUniqueViolation } from '../store/store-errors';
 import type { Services } from './context';
-import { uniqueKeys } from './keys';
+import { lookupKeys, uniqueKeys } from './keys';
 
 /**
- * The keys in unique_keys follow the unique rules of the schemas they were written with. When a
- * type's rules change (a schema gains a rule, as agents did, or a rule's fields change), its
- * records' keys are derived again at start, so that the new rule holds for records stored before
- * it as well: a digest of each type's rules is kept beside the store (unique_rule_versions).
+ * The keys in unique_keys and lookup_keys follow the unique rules and find_by_id lookups of the
+ * schemas they were written with. When a type's rules change (a schema gains a rule, as agents
+ * did, or a lookup, as ARKs did), its records' keys are derived again at start, so that the new
+ * rules hold for records stored before them as well: a digest of each type's rules is kept beside
+ * the store (key_rule_versions).
  * Records that already break the new rule (the ones after the first of each clash) keep their
  * other keys and are named in the log (the first twenty): resolve such a clash by a merge or an edit.
  * Idempotent, so processes starting together may all run it.
  */
 export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>): Promise<void> {
   const knex = s.db.knex;
-  const stored = new Map<string, string>((await knex('unique_rule_versions').select('type', 'digest')).map((r: { type: string; digest: string }) => [r.type, r.digest]));
+  const stored = new Map<string, string>((await knex('key_rule_versions').select('type', 'digest')).map((r: { type: string; digest: string }) => [r.type, r.digest]));
   for (const type of Object.values(s.registry.types)) {
     if (type.kind !== 'record' || !type.uri) continue;
-    const digest = crypto.createHash('sha256').update(JSON.stringify(type.unique ?? [])).digest('hex');
+    const digest = crypto.createHash('sha256').update(JSON.stringify([type.unique ?? [], type.lookup ?? {}])).digest('hex');
     if (stored.get(type.name) === digest) continue;
     let rederived = 0;
     const clashes: string[] = [];
@@ -29,8 +30,12 @@ export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>):
       after = Number(rows[rows.length - 1].rid);
       await s.db.transaction(async (trx) => {
         await trx('unique_keys').whereIn('rid', rows.map((r) => r.rid)).delete();
+        await trx('lookup_keys').whereIn('rid', rows.map((r) => r.rid)).delete();
         for (const row of rows) {
-          for (const key of uniqueKeys(type, JSON.parse(row.json), Number(row.repo_id))) {
+          const record = JSON.parse(row.json);
+          const lookups = lookupKeys(type, record).map((k) => ({ type: type.name, param: k.param, repo_id: Number(row.repo_id), value_hash: k.hash, rid: row.rid }));
+          if (lookups.length) await trx('lookup_keys').insert(lookups);
+          for (const key of uniqueKeys(type, record, Number(row.repo_id))) {
             try {
               await trx('unique_keys').insert({ type: type.name, rule: key.rule, scope: key.scope, key_hash: key.hash, rid: row.rid });
             } catch (err) {
@@ -42,9 +47,9 @@ export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>):
       });
       rederived += rows.length;
     }
-    await knex('unique_rule_versions').insert({ type: type.name, digest }).onConflict('type').merge();
+    await knex('key_rule_versions').insert({ type: type.name, digest }).onConflict('type').merge();
     if (rederived) {
-      log.info('unique keys derived again: the type\'s unique rules changed', { type: type.name, records: rederived });
+      log.info('unique and lookup keys derived again: the type\'s rules changed', { type: type.name, records: rederived });
       if (clashes.length) log.warn('records that break their type\'s unique rules (a new rule, or one changed) hold no key for the rule they break: merge or edit them', { type: type.name, records: clashes });
     }
   }
