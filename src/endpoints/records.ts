@@ -46,7 +46,7 @@ export function findByIdEndpoints(registry: Registry): Endpoint[] {
       method: 'get', path: `/repositories/:repo_id/find_by_id/${type.plural}`, permission: 'view_repository',
       params: [...Object.keys(type.lookup!).map((name) => ({ name, type: 'string[]', default: [] }) as const), resolveParam],
       summary: `Find ${type.plural} by ${Object.keys(type.lookup!).join(', ')}`,
-      handle: async (call) => json(await findById(call.s, await where(type, call), call.params, call.params.resolve)),
+      handle: async (call) => json(await findById(call.s, await where(type, call), call.params, call.params.resolve, call.withheld)),
     }));
 }
 

@@ -22,7 +22,7 @@ function identifierValue(raw: string): string | undefined {
  * find_by_id (pagination-and-resolve.md section 6): values of one parameter are alternatives,
  * different parameters must all match. One indexed query per parameter.
  */
-export async function findById(s: Services, where: Where, values: Record<string, string[]>, resolve: string[]) {
+export async function findById(s: Services, where: Where, values: Record<string, string[]>, resolve: string[], withheld?: ReadonlySet<string>) {
   const type = where.type;
   const q = new RecordQueries(s.db.knex);
   let matches: Set<string> | undefined;
@@ -37,6 +37,6 @@ export async function findById(s: Services, where: Where, values: Record<string,
   const refs: Array<Record<string, unknown>> = [...(matches ?? [])].map((ref) => ({ ref }));
   const key = type.plural!;
   const answer = { [key]: refs };
-  if (resolve.length) await resolveLinks([answer], resolve, uriLoader(s));
+  if (resolve.length) await resolveLinks([answer], resolve, uriLoader(s, { withheld }));
   return answer;
 }
