@@ -16,6 +16,11 @@ const BUILT_IN = [
   { type: REPOSITORY_TYPE, id: GLOBAL_REPO_ID, hidden: true, body: { repo_code: '_archivesspace', name: 'Global repository' } },
   { type: 'vocabulary', id: 1, hidden: false, body: { ref_id: 'global', name: 'global' } },
   { type: 'user', id: 1, hidden: false, body: { username: 'admin', name: 'Administrator' }, serverFields: { is_system_user: true, source: 'local' } },
+  // The system's own software agent (auth-and-permissions.md section 7): what scripts name as the program behind an event.
+  {
+    type: 'agent_software', id: 1, hidden: false, body: { names: [{ software_name: 'ArchivesSpace', sort_name: 'ArchivesSpace', source: 'local' }] },
+    serverFields: { system_generated: true },
+  },
 ];
 
 /**

@@ -279,6 +279,7 @@ export async function deleteRecord(
   const run = async (trx: Knex.Transaction) => {
     const q = new RecordQueries(trx);
     const row = await fetchRow(q, where, id);
+    if (where.type.deleteDeniedWhen && JSON.parse(row.json)[where.type.deleteDeniedWhen] === true) throw errors.accessDenied();
     const referrers = await q.referrers(row.uri);
     if (where.type.refuseDeleteIfLinked && referrers.length) {
       throw errors.deleteRefusedWhileLinked(where.type.refuseDeleteIfLinked);

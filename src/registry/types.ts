@@ -93,6 +93,8 @@ export interface TypeInfo {
   flagRoutes?: Array<'suppressed' | 'publish' | 'unpublish'>;
   /** Deleting a record of this type that others still link to is refused (409) with this message. */
   refuseDeleteIfLinked?: string;
+  /** A record whose property of this name is true is the system's own and cannot be deleted (403: the ArchivesSpace software agent). */
+  deleteDeniedWhen?: string;
   /** Deleting a record linked from a record of one of these types is refused (409) with that type's message (an agent that represents a repository). */
   refuseDeleteIfLinkedFrom?: Record<string, string>;
   /** A repository-scoped type that may also live in the global repository (groups). */

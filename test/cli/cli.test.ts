@@ -270,14 +270,14 @@ describe(`the archive-records command line (${STORE})`, function () {
     const imported = await cli(['import'], C, exported.stdout);
     assert.equal(imported.code, 0, imported.stderr);
     const summary = messages(imported.stderr).find((m) => m.msg === 'imported');
-    // Kept: what the new store created for itself (global repository, admin, vocabulary, administrators group).
-    assert.equal(summary.kept, 4);
-    assert.equal(summary.imported, records.length - 4);
+    // Kept: what the new store created for itself (global repository, admin, vocabulary, the software agent, administrators group).
+    assert.equal(summary.kept, 5);
+    assert.equal(summary.imported, records.length - 5);
     const [dbA, dbC] = [await connect(A.DB_URL), await connect(C.DB_URL)];
     try {
       const all = records.map((l) => l.uri);
       const [a, c] = [await storeState(dbA, all), await storeState(dbC, all)];
-      const kept = new Set(['/repositories/1', '/users/1', '/vocabularies/1', '/repositories/1/groups/1']);
+      const kept = new Set(['/repositories/1', '/users/1', '/vocabularies/1', '/agents/software/1', '/repositories/1/groups/1']);
       for (const uri of all) if (!kept.has(uri)) assert.deepEqual(c.get(uri), a.get(uri), uri);
     } finally {
       await dbA.close();
