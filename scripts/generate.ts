@@ -106,6 +106,7 @@ export function checkSchemaNames(manifest: Manifest): void {
     for (const [field, derivation] of Object.entries(type.generated ?? {})) {
       if (!DERIVATIONS[derivation]) problems.push(`${file}: x-archive.generated.${field} names "${derivation}", which src/operations/generated.ts does not define`);
     }
+    if (type.slugRoute && !type.lookup?.slug) problems.push(`${file}: x-archive.slugRoute needs the lookup "slug" (x-archive.lookup.slug)`);
     for (const [property, code] of Object.entries(type.guardedProperties ?? {})) {
       if (!type.props[property]) problems.push(`${file}: x-archive.guardedProperties names "${property}", which is not a property of the type`);
       if (!PERMISSION_BY_CODE.has(code)) problems.push(`${file}: x-archive.guardedProperties.${property} names the permission "${code}", which src/access/permission-table.ts does not define`);
@@ -184,7 +185,7 @@ export function buildManifest(schemas: Record<string, Json>): Manifest {
       model: ext.model ?? name.split('_').map((s: string) => s[0].toUpperCase() + s.slice(1)).join(''),
       props: propsOf(schemas, schema.properties, name),
     };
-    for (const key of ['uri', 'scope', 'routes', 'listing', 'permissions', 'unique', 'lookup', 'validations', 'requiresRef', 'allowInGlobalRepository', 'refuseDeleteIfLinked', 'refuseDeleteIfLinkedFrom', 'deleteDeniedWhen', 'tree', 'flagRoutes', 'search', 'export', 'hooks', 'containerCollection', 'generated', 'merge', 'transfer', 'propertyRoutes', 'guardedProperties', 'copied'] as const) {
+    for (const key of ['uri', 'scope', 'routes', 'listing', 'permissions', 'unique', 'lookup', 'validations', 'requiresRef', 'allowInGlobalRepository', 'refuseDeleteIfLinked', 'refuseDeleteIfLinkedFrom', 'deleteDeniedWhen', 'tree', 'flagRoutes', 'search', 'export', 'hooks', 'containerCollection', 'generated', 'merge', 'transfer', 'propertyRoutes', 'guardedProperties', 'slugRoute', 'copied'] as const) {
       if (ext[key] !== undefined) (info as any)[key] = ext[key];
     }
     if (info.uri) {

@@ -40,12 +40,13 @@ export async function paginatedListing(call: Call, w: Where, decorate?: ListOpti
 
 /** find_by_id for every type whose schema declares lookup parameters. */
 export function findByIdEndpoints(registry: Registry): Endpoint[] {
+  const paramsOf = (type: TypeInfo) => Object.entries(type.lookup ?? {}).filter(([, rule]) => rule.findById !== false).map(([name]) => name);
   return registry.routedTypes()
-    .filter((type) => type.lookup && type.scope === 'repository')
+    .filter((type) => paramsOf(type).length && type.scope === 'repository')
     .map((type): Endpoint => ({
       method: 'get', path: `/repositories/:repo_id/find_by_id/${type.plural}`, permission: 'view_repository',
-      params: [...Object.keys(type.lookup!).map((name) => ({ name, type: 'string[]', default: [] }) as const), resolveParam],
-      summary: `Find ${type.plural} by ${Object.keys(type.lookup!).join(', ')}`,
+      params: [...paramsOf(type).map((name) => ({ name, type: 'string[]', default: [] }) as const), resolveParam],
+      summary: `Find ${type.plural} by ${paramsOf(type).join(', ')}`,
       handle: async (call) => json(await findById(call.s, await where(type, call), call.params, call.params.resolve, call.withheld)),
     }));
 }

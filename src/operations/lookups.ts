@@ -27,6 +27,7 @@ export async function findById(s: Services, where: Where, values: Record<string,
   const q = new RecordQueries(s.db.knex);
   let matches: Set<string> | undefined;
   for (const [param, rule] of Object.entries(type.lookup ?? {})) {
+    if (rule.findById === false) continue;
     const given = values[param];
     if (!given?.length) continue;
     const stored = given.map((v) => (rule.format === 'identifier-json' ? identifierValue(v) : lookupValue(rule.format, [v])));

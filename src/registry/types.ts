@@ -37,6 +37,8 @@ export interface UniqueRule {
 
 export interface LookupRule {
   fields: string[];
+  /** false: kept for other lookups (the slug route), not a find_by_id parameter. */
+  findById?: boolean;
   format?: 'identifier-json';
 }
 
@@ -118,6 +120,12 @@ export interface TypeInfo {
    * value); search documents never hold them.
    */
   guardedProperties?: Record<string, string>;
+  /**
+   * GET /slug?slug=&controller=&action= finds records of this type by their `slug` (the public
+   * interface's human-readable URLs): the controller (and action) of the public interface that
+   * serves the type. Needs the `slug` lookup.
+   */
+  slugRoute?: { controller: string; action?: string };
   /** How records of this type move between repositories (src/operations/repository-transfer.ts). */
   transfer?: RepositoryTransfer;
   /** false: `import-from` leaves records of this type alone (an installation's own settings, such as its OAI-PMH configuration). */
