@@ -94,6 +94,8 @@ export const errors = {
   /** A link from a repository's record to another repository's record. */
   foreignRepositoryLink: (repoId: number | undefined, uri: string) =>
     new ApiError(400, { error: `Invalid URI reference for this (${repoId}) repo: '${uri}'` }),
+  /** A merge the caller may not make (it would carry what the caller may not see). */
+  conflictingMerge: (message: string) => new ApiError(409, { error: message }),
   /** A transfer to another repository refused: what stands in the way, under each record's URI. */
   transferConflicts: (conflicts: Record<string, Array<{ json_property?: string; message: string }>>) => new ApiError(409, { error: conflicts }),
   /** A transfer to a repository where the caller lacks the permission the transfer needs. */

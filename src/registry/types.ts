@@ -107,7 +107,18 @@ export interface TypeInfo {
    * Records of this type can be merged: POST /merge_requests/<route> (ArchivesSpace's paths; one
    * route may serve several types, the agents), needing `permission`.
    */
-  merge?: { route: string; permission: string };
+  merge?: {
+    route: string;
+    permission: string;
+    /**
+     * POST /merge_requests/<route>_detail as well (ArchivesSpace's agent_detail): subrecords and
+     * fields of the first candidate chosen into the destination. `oneOf`: per subrecord list, flags
+     * only one item may hold (a subrecord appended drops them, one replacing keeps the destination's);
+     * `appendedByIndex`: lists whose chosen item is the candidate's at the selection's own index
+     * and is always appended (notes).
+     */
+    detail?: { oneOf?: Record<string, string[]>; appendedByIndex?: string[] };
+  };
   /**
    * Read-only properties with routes of their own, each with the permission both need:
    * GET <uri>/:id/<property> answers the property (null when absent), POST sets it from a body of

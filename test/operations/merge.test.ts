@@ -107,4 +107,44 @@ describe(`merge requests (${STORE})`, function () {
     assert.equal(refused.status, 403);
     assert.equal((await t.http.get(subject).set(H)).status, 200);
   });
+  it('merges agents field by field (agent_detail): a dry run shows the result, the merge keeps the chosen parts and re-points links', async () => {
+    const person = (primary: string, id: string) => post('/agents/people', {
+      names: [{ primary_name: primary, rest_of_name: 'Jane', name_order: 'inverted', sort_name: `${primary}, Jane` }],
+      agent_record_identifiers: [{ record_identifier: id, primary_identifier: true, source: 'local' }],
+    });
+    const keep = await person('Smith', 'ID-KEEP');
+    const dup = await person('Smyth', 'ID-DUP');
+    const acc = await post(`${base}/accessions`, { id_0: 'MD1', title: 'Letters', accession_date: '2024-01-01', linked_agents: [{ role: 'creator', ref: dup }] });
+    const request = {
+      merge_request_detail: {
+        jsonmodel_type: 'merge_request_detail', merge_destination: { ref: keep }, merge_candidates: [{ ref: dup }],
+        selections: { names: [{ primary_name: 'REPLACE', position: '0' }], agent_record_identifiers: [{ append: 'REPLACE', position: '0' }] },
+      },
+    };
+    const dry = await t.http.post('/merge_requests/agent_detail').query({ dry_run: true }).set(H).send(request);
+    assert.equal(dry.status, 200, dry.text);
+    assert.equal(dry.body.result.names[0].primary_name, 'Smyth');
+    assert.equal(dry.body.result.names[0].authorized, true, 'a replaced name keeps the destination\'s flags');
+    assert.deepEqual(dry.body.result.agent_record_identifiers.map((i: any) => [i.record_identifier, i.primary_identifier]), [['ID-KEEP', true], ['ID-DUP', false]]);
+    assert.deepEqual(dry.body.selections, { 'names.0.primary_name.0': 'REPLACE', 'agent_record_identifiers.0.append.0': 'REPLACE' });
+    assert.equal((await t.http.get(dup).set(H)).status, 200, 'a dry run writes nothing');
+    assert.equal((await get(keep)).names[0].primary_name, 'Smith');
+
+    const merged = await t.http.post('/merge_requests/agent_detail').set(H).send(request);
+    assert.equal(merged.status, 200, merged.text);
+    assert.deepEqual([merged.body.status, merged.body.merge_destination_uri, merged.body.deleted_uris], ['Merged', keep, [dup]]);
+    const after = await get(keep);
+    assert.equal(after.names[0].primary_name, 'Smyth');
+    assert.equal(after.agent_record_identifiers.length, 2);
+    assert.equal((await t.http.get(dup).set(H)).status, 404);
+    assert.equal((await get(acc)).linked_agents[0].ref, keep);
+
+    const other = await person('Jones', 'ID-J');
+    const bad = async (selections: unknown, refs = { merge_destination: { ref: keep }, merge_candidates: [{ ref: other }] }) =>
+      t.http.post('/merge_requests/agent_detail').set(H).send({ merge_request_detail: { ...refs, selections } });
+    assert.equal((await bad('names')).status, 400);
+    assert.match(JSON.stringify((await bad({ names: [{ primary_name: 'REPLACE', position: '5' }] })).body), /no names at position 5/);
+    assert.equal((await bad({}, { merge_destination: { ref: keep }, merge_candidates: [{ ref: `${base}/accessions/1` }] } as any)).status, 400);
+    assert.equal((await t.http.get(other).set(H)).status, 200, 'refused requests merge nothing');
+  });
 });
