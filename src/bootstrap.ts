@@ -6,6 +6,7 @@ import { seedEnumerations, EnumerationCatalog } from './validation/enumerations'
 import { prepareRecord } from './validation';
 import { createRecord } from './operations/write';
 import { rederiveChangedKeys } from './operations/key-rule-changes';
+import { recordSystemEvent } from './operations/system-events';
 import { GLOBAL_REPO_ID, REPOSITORY_TYPE } from './registry';
 import type { Services } from './operations/context';
 
@@ -28,7 +29,8 @@ const BUILT_IN = [
  * several processes at once: a record another process created first is simply kept.
  */
 export async function bootstrap(s: Omit<Services, 'enums'>): Promise<Services> {
-  await migrate(s.db.knex);
+  const applied = await migrate(s.db.knex);
+  if (applied.length) await recordSystemEvent(s.db.knex, 'MIGRATIONS_APPLIED', applied.join(', '));
   await ignoreRace(() => seedEnumerations(s.db.knex));
   const services: Services = { ...s, enums: await EnumerationCatalog.load(s.db.knex) };
   // Every type's id sequence exists before the first create, so concurrent first creates only

@@ -1,8 +1,9 @@
-/** What administrators and the staff interface watch: system information and log, active edits, a record's graph. */
+/** What administrators and the staff interface watch: system information, events and log, active edits, a record's graph. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { recentLog } from '../log';
 import { modelsInGraph, systemInfo, updateActiveEdits } from '../operations/monitoring';
+import { systemEvents } from '../operations/system-events';
 import { projectRoot, Registry } from '../registry';
 import { Endpoint, json } from './types';
 
@@ -26,6 +27,11 @@ export function monitoringEndpoints(registry: Registry): Endpoint[] {
       method: 'get', path: '/system/log', permission: 'administer_system', produces: 'text/plain',
       summary: "This process's recent log lines (JSON lines, request lines left out)",
       handle: async () => ({ text: recentLog(), contentType: 'text/plain; charset=utf-8' }),
+    },
+    {
+      method: 'get', path: '/system/events', permission: 'administer_system',
+      summary: 'The system events logged for this installation (migrations applied, keys derived again after their rules changed), oldest first',
+      handle: async (call) => json(await systemEvents(call.s.db.knex)),
     },
     {
       method: 'post', path: '/update_monitor', permission: 'mediate_edits', rawJsonBody: true,

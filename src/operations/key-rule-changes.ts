@@ -3,6 +3,7 @@ import { log } from '../log';
 import { isUniqueViolation } from '../store/store-errors';
 import type { Services } from './context';
 import { lookupKeys, uniqueKeys } from './keys';
+import { recordSystemEvent } from './system-events';
 
 /**
  * The keys in unique_keys and lookup_keys follow the unique rules and find_by_id lookups of the
@@ -50,6 +51,7 @@ export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>):
     await knex('key_rule_versions').insert({ type: type.name, digest }).onConflict('type').merge();
     if (rederived) {
       log.info('unique and lookup keys derived again: the type\'s rules changed', { type: type.name, records: rederived });
+      await recordSystemEvent(knex, 'KEYS_DERIVED_AGAIN', `${type.name}: ${rederived} records${clashes.length ? `; breaking the new rules: ${clashes.join(', ')}` : ''}`);
       if (clashes.length) log.warn('records that break their type\'s unique rules (a new rule, or one changed) hold no key for the rule they break: merge or edit them', { type: type.name, records: clashes });
     }
   }

@@ -456,6 +456,22 @@ const migrations: Migration[] = [
       await knex.schema.dropTableIfExists('key_rule_versions');
     },
   },
+  {
+    name: '019_system_events',
+    async up(knex) {
+      // What the installation itself did, for its administrators (GET /system/events): migrations
+      // applied, keys derived again after their rules changed (operations/system-events.ts).
+      await knex.schema.createTable('system_events', (t) => {
+        t.increments('id').primary();
+        t.string('title', 255).notNullable();
+        t.bigInteger('time_ms').notNullable().index();
+        t.text('message').notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTableIfExists('system_events');
+    },
+  },
 ];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */

@@ -65,6 +65,14 @@ describe(`agent uniqueness (${STORE})`, function () {
     assert.equal(refused.status, 400, refused.text);
     assert.deepEqual(refused.body.error.conflicting_record, [a], 'the first stored keeps the key; the copies are logged');
     assert.notEqual((await knex('key_rule_versions').where({ type: 'agent_person' }).first('digest')).digest, 'rules of an earlier version');
+    // Both are system events an administrator can read, beside the migrations this store started with.
+    const events = (await t.http.get('/system/events').set(H)).body;
+    assert.equal(events[0].title, 'MIGRATIONS_APPLIED');
+    assert.match(events[0].message, /001_generic_record_store/);
+    const derived = events.find((e: any) => e.title === 'KEYS_DERIVED_AGAIN');
+    assert.match(derived.message, /^agent_person: \d+ records; breaking the new rules: /);
+    assert.match(derived.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.equal((await t.http.get('/system/events')).status, 403);
     // Nothing to do the second time.
     const before = await knex('unique_keys').count({ n: '*' }).first();
     await rederiveChangedKeys(t.services);

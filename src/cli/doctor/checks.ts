@@ -9,7 +9,7 @@ const MIGRATE = 'run `archive-records migrate` (or start the server once) with t
 /** Tables the store's code reads and writes (src/store/migrations.ts). */
 const TABLES = [
   'records', 'id_sequences', 'unique_keys', 'lookup_keys', 'record_refs', 'change_log', 'enumerations',
-  'enumeration_values', 'enumeration_version', 'credentials', 'sessions', 'group_members', 'group_grants', 'search_state', 'tree_child_counts', 'key_rule_versions',
+  'enumeration_values', 'enumeration_version', 'credentials', 'sessions', 'group_members', 'group_grants', 'search_state', 'tree_child_counts', 'key_rule_versions', 'system_events',
 ];
 
 export const storeCheck: DoctorCheck = {
