@@ -5,7 +5,7 @@
 import { can } from '../access/permissions';
 import { calculateDates, calculateExtent } from '../operations/calculators';
 import { buildingData, spaceByBuilding, spaceByLocation } from '../operations/space-calculator';
-import { batchDelete, deletedSince, updatesSince } from '../operations/feeds';
+import { batchDelete, deletedSince, notificationsSince, updatesSince } from '../operations/feeds';
 import { PAGE_SIZE_PARAM, pageSize } from './paging';
 import { errors } from '../errors';
 import { Call, Endpoint, json } from './types';
@@ -26,6 +26,12 @@ export function feedEndpoints(): Endpoint[] {
       params: [{ name: 'last_sequence', type: 'integer', default: 0 }],
       summary: 'Get a stream of updated records (waits up to 5 s when there is nothing new)',
       handle: async (call) => json(await updatesSince(call.s, call.params.last_sequence)),
+    },
+    {
+      method: 'get', path: '/notifications', permission: null,
+      params: [{ name: 'last_sequence', type: 'integer', default: 0 }],
+      summary: 'Get a stream of notifications (repositories, permissions, preferences, vocabularies changed; waits up to 5 s when there is nothing new)',
+      handle: async (call) => json(await notificationsSince(call.s, call.params.last_sequence)),
     },
     {
       method: 'get', path: '/delete-feed', permission: 'index_system',

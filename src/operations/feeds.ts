@@ -1,5 +1,6 @@
 import type { Obj } from '../json';
 import type { Services } from './context';
+import { changeLogHead } from '../store/records';
 import { deleteRecord } from './write';
 import { errors, ApiError } from '../errors';
 
@@ -24,6 +25,33 @@ export async function updatesSince(s: Services, lastSequence: number, waitMs = 5
         uri: r.uri, sequence: Number(r.seq), timestamp: Number(r.at_ms),
       }));
     }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * GET /notifications: what the staff interface listens for (ArchivesSpace's notification
+ * stream), from the change log: each change to a record whose type declares a notification code
+ * (x-archive.notification) after `lastSequence`, as `{code, params, sequence, timestamp}`, one per
+ * code in an answer (the original merges identical ones of a transaction); waiting up to `waitMs`
+ * when there is none yet. The change log is durable, so a client that was away learns what it missed.
+ */
+export async function notificationsSince(s: Services, lastSequence: number, waitMs = 5000): Promise<Obj[]> {
+  const codes = new Map(Object.values(s.registry.types).filter((t) => t.notification).map((t) => [t.name, t.notification!]));
+  const until = Date.now() + waitMs;
+  let after = lastSequence;
+  for (;;) {
+    const head = await changeLogHead(s.db.knex);
+    const rows: Array<{ seq: number; type: string; at_ms: number }> = await s.db.knex('change_log')
+      .where('seq', '>', after).andWhere('seq', '<=', head).whereIn('type', [...codes.keys()]).orderBy('seq').limit(FEED_LIMIT).select('seq', 'type', 'at_ms');
+    if (rows.length || Date.now() >= until) {
+      // One of each code: the latest (a repository's creation writes its six groups, one refresh is enough).
+      const latest = new Map(rows.map((r) => [codes.get(r.type)!, r]));
+      return [...latest].sort(([, a], [, b]) => Number(a.seq) - Number(b.seq))
+        .map(([code, r]) => ({ code, params: {}, sequence: Number(r.seq), timestamp: Number(r.at_ms) }));
+    }
+    // Nothing to announce up to the head read before the look: the next look starts there.
+    after = Math.max(after, head);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

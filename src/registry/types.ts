@@ -137,6 +137,11 @@ export interface TypeInfo {
    * serves the type. Needs the `slug` lookup.
    */
   slugRoute?: { controller: string; action?: string };
+  /**
+   * A change to a record of this type is announced on GET /notifications with this code (the
+   * staff interface refreshes its lists: REPOSITORY_CHANGED, REFRESH_ACLS, REFRESH_PREFERENCES...).
+   */
+  notification?: string;
   /** How records of this type move between repositories (src/operations/repository-transfer.ts). */
   transfer?: RepositoryTransfer;
   /** false: `import-from` leaves records of this type alone (an installation's own settings, such as its OAI-PMH configuration). */

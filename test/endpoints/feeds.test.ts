@@ -54,6 +54,26 @@ describe(`schemas, feeds, batch delete and calculators (${STORE})`, function () 
     assert.equal((await t.http.get('/delete-feed').query({ page: 0 }).set(H)).status, 400);
   });
 
+  it('announces changes to repositories, permissions and preferences on /notifications, waiting for one when there is none', async () => {
+    const head = async () => (await t.http.get('/update-feed').query({ last_sequence: 0 }).set(H)).body.reduce((m: number, e: any) => Math.max(m, e.sequence), 0);
+    const since = await head();
+    // Nothing to announce yet: an accession is not announced, and the answer waits for something that is.
+    await post(`${base}/accessions`, { id_0: 'N1', title: 'Quiet', accession_date: '2024-01-01' });
+    const waiting = t.http.get('/notifications').query({ last_sequence: since });
+    setTimeout(() => { void t.http.post('/repositories').set(H).send({ repo_code: 'NOTE', name: 'Announced' }).then(() => undefined); }, 600);
+    const started = Date.now();
+    const got = await waiting;
+    assert.equal(got.status, 200, got.text);
+    assert.ok(Date.now() - started >= 500, 'it waited for the change');
+    // The repository and its groups: one of each code.
+    assert.deepEqual(got.body.map((n: any) => n.code).sort(), ['REFRESH_ACLS', 'REPOSITORY_CHANGED']);
+    assert.deepEqual(Object.keys(got.body[0]).sort(), ['code', 'params', 'sequence', 'timestamp']);
+    // From the last sequence seen: nothing new.
+    const after = await t.http.get('/notifications').query({ last_sequence: Math.max(...got.body.map((n: any) => n.sequence)) });
+    assert.deepEqual(after.body, []);
+    assert.equal((await t.http.get('/notifications').query({ last_sequence: 'x' })).status, 400);
+  });
+
   it('deletes a batch all or nothing, each as its own DELETE would be checked', async () => {
     const a = await post(`${base}/accessions`, { id_0: 'B1', title: 'One', accession_date: '2024-01-01' });
     const b = await post(`${base}/accessions`, { id_0: 'B2', title: 'Two', accession_date: '2024-01-01' });
