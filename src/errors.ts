@@ -58,6 +58,8 @@ export const errors = {
     new ApiError(503, { error: 'The store is busy with a long write (such as a large import); try again shortly' }, true, { 'Retry-After': '5' }),
   accessDenied: () => new ApiError(403, { error: 'Access denied' }),
   loginFailed: () => new ApiError(403, { error: 'Login failed' }),
+  /** Password resets by e-mail are off (the original's default, allow_password_reset). */
+  passwordResetOff: () => new ApiError(400, { error: 'NotAllowed' }),
   invalidUsername: () => new ApiError(400, { error: 'Invalid username' }),
   sessionGone: (token: string) =>
     new ApiError(412, { code: 'SESSION_GONE', error: `No session found for ${token}` }, false),

@@ -1,3 +1,4 @@
+import { errors } from '../errors';
 import { PERMISSIONS } from '../access/permission-table';
 import type { Where } from '../operations/context';
 import { readRecord } from '../operations/load';
@@ -92,6 +93,12 @@ function userEndpoints(): Endpoint[] {
       handle: async (c) => json(await userJson(c.s, c.params.id, { permissions: true })),
     },
     {
+      // Before /users/:id, which would take "reset-password" for an id.
+      method: 'post', path: '/users/reset-password', permission: null, params: [{ name: 'email', type: 'string', required: true }],
+      summary: 'Request a password reset e-mail: off here, as the original\'s default (allow_password_reset), so always 400 NotAllowed',
+      handle: async () => { throw errors.passwordResetOff(); },
+    },
+    {
       method: 'post', path: '/users/:id', body: 'user', permission: null, errors: ['NotFound', 'Conflict'],
       params: [id, { name: 'password', type: 'string' }],
       summary: 'Update a user (yourself, or anyone with manage_users)',
@@ -164,8 +171,20 @@ function permissionEndpoints(): Endpoint[] {
   ];
 }
 
+/**
+ * POST /users/:username/:token, the login with a password-reset token: no such tokens are ever
+ * given here (resets by e-mail are off), so every one fails as a wrong token does in the
+ * original. Last among the users' routes: it takes any two-segment POST under /users.
+ */
+const tokenLogin: Endpoint = {
+  method: 'post', path: '/users/:username/:token', permission: null, errors: ['AccessDenied'],
+  params: [{ name: 'username', type: 'string', required: true }, { name: 'token', type: 'string', required: true }],
+  summary: 'Log in with a password-reset token (none are given here: always 403 Login failed)',
+  handle: async () => { throw errors.loginFailed(); },
+};
+
 /** Users, groups and permissions: the access domain's routes, in the endpoint table like any other. */
 export function accessEndpoints(): Endpoint[] {
-  return [...userEndpoints(), ...groupEndpoints(), ...permissionEndpoints()];
+  return [...userEndpoints(), ...groupEndpoints(), ...permissionEndpoints(), tokenLogin];
 }
 
