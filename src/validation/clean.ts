@@ -31,6 +31,12 @@ function cleanObject(
     const info = Object.hasOwn(props, key) ? props[key] : undefined;
     if (!info || info.readOnly || key === 'jsonmodel_type' || !Object.hasOwn(input, key)) continue;
     const value = input[key];
+    // An object where a list belongs is left as sent, for validation to refuse: cleaned as one of
+    // the list's items, it lost every field and the property vanished without a word.
+    if (info.array && isPlainObject(value) && !isAbsent(value)) {
+      out[key] = value;
+      continue;
+    }
     const cleaned =
       info.array && Array.isArray(value)
         ? value

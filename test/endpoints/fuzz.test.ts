@@ -274,6 +274,8 @@ function pathCase(w: World, e: Endpoint, existing?: number): fc.Arbitrary<Case> 
     const needsMore = requiredQueryParams(e).length > 0 || !!e.rawJsonBody || !!e.jsonParams;
     const deny = by === 'anon' ? (e.permission === null ? [403, 404] : [403]) : [404];
     if (decoded === undefined || name === 'repo_id') expect = [400];
+    // A reset-token login fails alike whatever its path holds: no token is ever given here.
+    else if (e.path === '/users/:username/:token') expect = [403];
     else if (intParam) expect = numeric && !needsMore ? deny : [400];
     else if (name === 'username') {
       // login needs a password (400); become-user: a malformed name is 400, an unknown one 404.
