@@ -18,7 +18,7 @@ import { createRecord, updateRecord } from './write';
  * transaction, each after the records it links to (and after its siblings of lower `position`);
  * records that link to each other in a circle are created without those links, which are put
  * back at the end. Values of editable lists the records use are added to their lists (as the
- * original does for imports); a subject already in the store is used rather than created again.
+ * original does for imports); a subject or agent already in the store (its unique key taken) is used rather than created again.
  * Anything refused rolls the whole batch back.
  */
 
@@ -208,7 +208,7 @@ async function create(
     created.set(r.uri, result.uri);
     ids.set(r.uri, result.id);
   } catch (err) {
-    // A record the store already holds (a subject with the same terms): the batch links to that one.
+    // A record the store already holds (a subject with the same terms, an agent with the same names): the batch links to that one.
     const holder = err instanceof ApiError && isPlainObject(err.body.error) ? (err.body.error as Obj).conflicting_record : undefined;
     if (r.type.scope === 'global' && Array.isArray(holder) && typeof holder[0] === 'string') {
       created.set(r.uri, holder[0]);
