@@ -114,7 +114,13 @@ export async function runBatch(
       const needs = dependencies(s, records, uris);
       const waiting = new Map(records.map((r) => [r.uri, needs.get(r.uri)!.size]));
       const dependents = new Map<string, BatchRecord[]>();
-      for (const r of records) for (const d of needs.get(r.uri)!) dependents.set(d, [...(dependents.get(d) ?? []), r]);
+      for (const r of records) {
+        for (const d of needs.get(r.uri)!) {
+          const list = dependents.get(d);
+          if (list) list.push(r);
+          else dependents.set(d, [r]);
+        }
+      }
       const ready = records.filter((r) => waiting.get(r.uri) === 0);
       const severed = new Map<string, Array<[string, unknown]>>();
       let head = 0;
