@@ -224,12 +224,18 @@ async function move(
   }
   // Links others hold to moved records: followed where the linking record may still link to
   // them (a global record, or one in the target repository), dropped where it may not.
-  const rids = new Set(members.keys());
-  for (const [oldUri, uri] of moved) {
-    for (const referrer of await q.referrers(oldUri)) {
-      if (rids.has(Number(referrer.rid))) continue;
-      const keeps = repositoryOf(referrer.uri) === undefined || referrer.repo_id === to;
-      await rewriteStored(q, s, referrer, (record) => (keeps ? repoint(record, oldUri, uri) : unlink(record, oldUri)));
+  // Read 500 moved URIs at a time (members' own links were rewritten above, so only others' remain).
+  const oldUris = [...moved.keys()];
+  await q.writeHeldRows();
+  for (let i = 0; i < oldUris.length; i += CHUNK) {
+    const links: Array<{ rid: number; type: string; id: number; repo_id: number; uri: string; to_uri: string }> = await trx('record_refs as x')
+      .join('records as r', 'r.rid', 'x.from_rid').whereIn('x.to_uri', oldUris.slice(i, i + CHUNK))
+      .distinct('r.rid', 'r.type', 'r.id', 'r.repo_id', 'r.uri', 'x.to_uri');
+    for (const link of links) {
+      if (members.has(Number(link.rid))) continue;
+      const keeps = repositoryOf(link.uri) === undefined || Number(link.repo_id) === to;
+      await rewriteStored(q, s, { type: link.type, id: Number(link.id) }, (record) =>
+        (keeps ? repoint(record, link.to_uri, newUri(link.to_uri)) : unlink(record, link.to_uri)));
     }
   }
   return newUri;
