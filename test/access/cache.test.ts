@@ -33,6 +33,9 @@ describe(`what a process keeps of sessions, grants and repositories (${STORE})`,
   it('reads one version row per request instead of the session, the grants and the repository again', async () => {
     const acc = await t.http.post(`/repositories/${repo}/accessions`).set(H).send({ id_0: 'K1', title: 'Kept' });
     await t.http.get(acc.body.uri).set(H).expect(200);
+    // The indexer's round for the create reads the version row too: done before counting (a CI
+    // run once counted its read with the GET's).
+    await t.services.search?.indexer.drain();
     // The version row is read by a prepared statement (not through Knex's query builder on MySQL): counted where it is read.
     const db = t.services.db;
     const reads = freshnessReadsOf(db);
