@@ -18,6 +18,7 @@ import { recordSystemEvent } from './system-events';
 export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>): Promise<void> {
   const knex = s.db.knex;
   const stored = new Map<string, string>((await knex('key_rule_versions').select('type', 'digest')).map((r: { type: string; digest: string }) => [r.type, r.digest]));
+  const changed: Array<{ type: string; digest: string }> = [];
   for (const type of Object.values(s.registry.types)) {
     if (type.kind !== 'record' || !type.uri) continue;
     const digest = crypto.createHash('sha256').update(JSON.stringify([type.unique ?? [], type.lookup ?? {}])).digest('hex');
@@ -48,11 +49,13 @@ export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>):
       });
       rederived += rows.length;
     }
-    await knex('key_rule_versions').insert({ type: type.name, digest }).onConflict('type').merge();
+    changed.push({ type: type.name, digest });
     if (rederived) {
       log.info('unique and lookup keys derived again: the type\'s rules changed', { type: type.name, records: rederived });
       await recordSystemEvent(knex, 'KEYS_DERIVED_AGAIN', `${type.name}: ${rederived} records${clashes.length ? `; breaking the new rules: ${clashes.join(', ')}` : ''}`);
       if (clashes.length) log.warn('records that break their type\'s unique rules (a new rule, or one changed) hold no key for the rule they break: merge or edit them', { type: type.name, records: clashes });
     }
   }
+  // One statement for every digest recorded (a new store records them all at its first start).
+  if (changed.length) await knex('key_rule_versions').insert(changed).onConflict('type').merge();
 }

@@ -140,16 +140,20 @@ async function whatMoves(trx: Knex.Transaction, s: Services, root: Member): Prom
   // Records linking to moved ones: they move when all they link to in a repository moves, else a copy is made.
   const uris = new Set(all.map((m) => m.uri));
   const copies: Member[] = [];
+  const copiedRids = new Set<number>();
   for (let i = 0; i < all.length && linkedTypes.length; i += CHUNK) {
     const linking = await trx('records as r').join('record_refs as x', 'x.from_rid', 'r.rid')
       .whereIn('x.to_uri', all.slice(i, i + CHUNK).map((m) => m.uri)).whereIn('r.type', linkedTypes).andWhere('r.repo_id', root.repo_id)
       .distinct(MEMBER_COLUMNS.map((c) => `r.${c}`));
     for (const row of linking) {
       const m = member(row);
-      if (members.has(m.rid) || copies.some((c) => c.rid === m.rid)) continue;
+      if (members.has(m.rid) || copiedRids.has(m.rid)) continue;
       const targets: string[] = (await trx('record_refs').where({ from_rid: m.rid }).select('to_uri')).map((r: { to_uri: string }) => r.to_uri);
       if (targets.every((uri) => repositoryOf(uri) === undefined || uris.has(uri))) members.set(m.rid, m);
-      else copies.push(m);
+      else {
+        copies.push(m);
+        copiedRids.add(m.rid);
+      }
     }
   }
   return { members, copies };

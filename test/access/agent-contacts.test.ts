@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startTestApp, STORE, TestApp } from '../helpers';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 /**
  * An agent's contacts are shown to, and set by, holders of view_agent_contact_record_global only
@@ -17,7 +17,7 @@ describe(`agent contacts (${STORE})`, function () {
   before(async () => {
     t = await startTestApp();
     H = { 'X-ArchivesSpace-Session': await t.adminToken() };
-    repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'CONTACTS', name: 'Contacts' })).body.id;
+    repo = await createRepository(t, 'CONTACTS');
     for (const [user, code] of [['contacts-viewer', 'repository-viewers'], ['contacts-pm', 'repository-advanced-data-entry'], ['contacts-archivist', 'repository-archivists']]) {
       const group = (await t.http.get(`/repositories/${repo}/groups`).query({ group_code: code }).set(H)).body[0].uri;
       await t.http.post('/users').query({ password: 'pw', 'groups[]': [group] }).set(H).send({ username: user, name: user }).expect(200);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { rederiveChangedKeys } from '../../src/operations/key-rule-changes';
-import { startTestApp, STORE, TestApp } from '../helpers';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 /**
  * Agents are unique by what ArchivesSpace hashes (authorized names, dates of existence, contacts,
@@ -80,7 +80,7 @@ describe(`agent uniqueness (${STORE})`, function () {
   });
 
   it('links the stored agent when a batch import brings it again', async () => {
-    const repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'AGU', name: 'Agents' })).body.id;
+    const repo = await createRepository(t, 'AGU');
     const existing = await t.http.post('/agents/corporate_entities').set(H).send({ names: [{ primary_name: 'Mill Society', source: 'local', sort_name: 'Mill Society' }] });
     assert.equal(existing.status, 200, existing.text);
     const res = await t.http.post(`/repositories/${repo}/batch_imports`).set(H).send([

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startTestApp, STORE, TestApp } from '../helpers';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 /** …/ark_name of resources and archival objects: read and asserted by an administrator, kept by ordinary updates. */
 describe(`ARK names (${STORE})`, function () {
@@ -11,7 +11,7 @@ describe(`ARK names (${STORE})`, function () {
   before(async () => {
     t = await startTestApp();
     H = { 'X-ArchivesSpace-Session': await t.adminToken() };
-    repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'ARK', name: 'Arks' })).body.id;
+    repo = await createRepository(t, 'ARK');
   });
   after(() => t?.close());
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { linksCheck, treesCheck } from '../../src/cli/doctor/checks';
-import { startTestApp, STORE, TestApp } from '../helpers';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 /**
  * POST …/batch_imports: records linked by temporary URIs, created in one transaction in the order
@@ -15,7 +15,7 @@ describe(`batch imports (${STORE})`, function () {
   before(async () => {
     t = await startTestApp();
     H = { 'X-ArchivesSpace-Session': await t.adminToken() };
-    repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'BATCH', name: 'Batch' })).body.id;
+    repo = await createRepository(t, 'BATCH');
   });
   after(() => t?.close());
 

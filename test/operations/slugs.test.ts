@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { sampleRecord } from '../fixtures';
-import { startTestApp, STORE, TestApp } from '../helpers';
+import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
 /** GET /slug: a record found by its slug through the public interface's controller names. */
 describe(`slugs (${STORE})`, function () {
@@ -12,7 +12,7 @@ describe(`slugs (${STORE})`, function () {
   before(async () => {
     t = await startTestApp();
     H = { 'X-ArchivesSpace-Session': await t.adminToken() };
-    repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'SLUG', name: 'Slugs' })).body.id;
+    repo = await createRepository(t, 'SLUG');
   });
   after(() => t?.close());
 
