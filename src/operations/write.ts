@@ -6,6 +6,7 @@ import type { Obj } from '../json';
 import { idBeforeTransaction, RecordQueries, RecordRow } from '../store/records';
 import type { PlaceColumns } from '../store/positions';
 import { transactionMemo } from '../store/transaction-memo';
+import { LostRace } from '../store/store-errors';
 import { Actor, isoSeconds, Services, Where } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
 import { checkRefs, collectRefs, repoint, unlink } from './refs';
@@ -303,14 +304,19 @@ export async function deleteRecord(
  */
 export async function rewriteStored(q: RecordQueries, s: Services, row: { type: string; id: number }, change: (record: Obj) => boolean): Promise<boolean> {
   const type = s.registry.types[row.type];
-  const current = await q.get(row.type, row.id);
+  // Read as committed and held: a client's save of the record between this read and the update
+  // below would otherwise keep what this rewrite changes (a link to a record deleted, merged away
+  // or moved to another repository). The client's save waits, then finds a new lock_version (409).
+  const current = await q.get(row.type, row.id, true);
   if (!type || !current) return false;
   const record = JSON.parse(current.json);
   if (!change(record)) return false;
   const nowMs = Date.now();
   record.lock_version = current.lock_version + 1;
   record.system_mtime = isoSeconds(nowMs);
-  await q.update(current.rid!, current.lock_version, { json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs });
+  if (!await q.update(current.rid!, current.lock_version, { json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs })) {
+    throw new LostRace(`${current.uri} changed while it was being rewritten`);
+  }
   await saveDerived(q, s, { type, repoId: current.repo_id || undefined }, current.rid!, record, false);
   await q.appendChange(current.type, current.uri, 'upsert', nowMs);
   return true;

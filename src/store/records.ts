@@ -333,8 +333,15 @@ export class RecordQueries implements RecordGetter {
     return (await (await this.st()).update('records', fields, { rid, lock_version: expectedLock })).changes === 1;
   }
 
-  async get(type: string, id: number): Promise<RecordRow | undefined> {
-    const [row] = await (await this.st()).all('SELECT * FROM `records` WHERE `type` = ? AND `id` = ? LIMIT 1', [type, id]);
+  /**
+   * The record's row. `forRewrite`: the row as committed, held until the transaction ends (MySQL
+   * FOR UPDATE; SQLite has one writer), for a rewrite of a record someone else may be saving: a
+   * plain read there answers from the transaction's snapshot, and the update after it then found
+   * another lock_version and changed nothing.
+   */
+  async get(type: string, id: number, forRewrite = false): Promise<RecordRow | undefined> {
+    const lock = forRewrite ? lockedRead(this.db, 'update') : '';
+    const [row] = await (await this.st()).all(`SELECT * FROM \`records\` WHERE \`type\` = ? AND \`id\` = ? LIMIT 1${lock}`, [type, id]);
     return normalise(row);
   }
 
@@ -344,7 +351,11 @@ export class RecordQueries implements RecordGetter {
     return rows.map(normalise) as RecordRow[];
   }
 
-  /** Type and repository of the records that exist among `uris` (no JSON: a cheap existence check). */
+  /**
+   * Type and repository of the records that exist among `uris` (no JSON: a cheap existence check).
+   * In a write transaction on MySQL the rows found stay shared-locked until it ends: a record
+   * linking them cannot commit its links to a record deleted (or merged away) meanwhile.
+   */
   async existing(uris: string[]): Promise<Array<{ uri: string; type: string; repo_id: number }>> {
     // Records this transaction already found (the same resource, parent and containers are linked from thousands of components).
     const memo = transactionMemo(this.db);
@@ -356,22 +367,27 @@ export class RecordQueries implements RecordGetter {
     for (let i = 0; i < asked.length; i += 50) {
       const chunk = asked.slice(i, i + 50);
       rows.push(...await st!.all<{ uri: string; type: string; repo_id: number }>(
-        `SELECT \`uri\`, \`type\`, \`repo_id\` FROM \`records\` WHERE \`uri\` IN (${chunk.map(() => '?').join(', ')})`, chunk));
+        `SELECT \`uri\`, \`type\`, \`repo_id\` FROM \`records\` WHERE \`uri\` IN (${chunk.map(() => '?').join(', ')})${lockedRead(this.db, 'share')}`, chunk));
     }
     const found = rows.map((r) => ({ uri: r.uri, type: r.type, repo_id: Number(r.repo_id) }));
     for (const row of found) memo?.existing.set(row.uri, row);
     return known.concat(found);
   }
 
-  /** Records that link to `uri` (from record_refs), other than the record itself. */
+  /**
+   * Records that link to `uri` (from record_refs), other than the record itself. In a write
+   * transaction on MySQL, as committed and locked until it ends, new links to `uri` included:
+   * a link another client is saving meanwhile is waited for and found, not left dangling.
+   */
   async referrers(uri: string): Promise<RecordRow[]> {
     await this.writeHeldRows();
-    const rows = await this.db('records as r')
+    const query = this.db('records as r')
       .join('record_refs as x', 'x.from_rid', 'r.rid')
       .where('x.to_uri', uri)
       .andWhere('r.uri', '<>', uri)
       .distinct('r.rid', 'r.type', 'r.id', 'r.repo_id', 'r.uri', 'r.json', 'r.lock_version');
-    return rows.map(normalise) as RecordRow[];
+    if (lockedRead(this.db, 'update')) query.forUpdate();
+    return (await query).map(normalise) as RecordRow[];
   }
 
   async delete(rid: number): Promise<void> {
@@ -614,6 +630,17 @@ export class RecordQueries implements RecordGetter {
     const rows = await query.distinct('r.uri', 'r.id').orderBy('r.id');
     return rows.map((r: { uri: string }) => r.uri);
   }
+}
+
+/**
+ * The clause that makes a read in a MySQL transaction a locking one: it reads what is committed
+ * (a plain read answers from the transaction's snapshot) and holds the rows (and, on an index
+ * range, the gaps between them) until the transaction ends. Empty elsewhere: SQLite has one
+ * writer at a time, and outside a transaction nothing would be held.
+ */
+function lockedRead(db: Knex | Knex.Transaction, mode: 'share' | 'update'): string {
+  if (!onMysql(db) || (db as Knex.Transaction).isTransaction !== true) return '';
+  return mode === 'share' ? ' LOCK IN SHARE MODE' : ' FOR UPDATE';
 }
 
 /** Knex's bindings as better-sqlite3 takes them (Knex's own runner turns booleans into 0 and 1 too). */

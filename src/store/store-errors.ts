@@ -8,8 +8,11 @@
  */
 export function isRetryable(err: unknown): boolean {
   const e = err as { errno?: number; code?: string };
-  return e?.errno === 1213 || e?.errno === 1205 || isBusy(err) || isUniqueViolation(err);
+  return e?.errno === 1213 || e?.errno === 1205 || isBusy(err) || isUniqueViolation(err) || err instanceof LostRace;
 }
+
+/** A row the transaction holds changed under it all the same: the transaction runs again. */
+export class LostRace extends Error {}
 
 export function isBusy(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
