@@ -340,7 +340,7 @@ export class RecordQueries implements RecordGetter {
    * another lock_version and changed nothing.
    */
   async get(type: string, id: number, forRewrite = false): Promise<RecordRow | undefined> {
-    const lock = forRewrite ? lockedRead(this.db, 'update') : '';
+    const lock = forRewrite ? lockedRead(this.db) : '';
     const [row] = await (await this.st()).all(`SELECT * FROM \`records\` WHERE \`type\` = ? AND \`id\` = ? LIMIT 1${lock}`, [type, id]);
     return normalise(row);
   }
@@ -353,8 +353,9 @@ export class RecordQueries implements RecordGetter {
 
   /**
    * Type and repository of the records that exist among `uris` (no JSON: a cheap existence check).
-   * In a write transaction on MySQL the rows found stay shared-locked until it ends: a record
-   * linking them cannot commit its links to a record deleted (or merged away) meanwhile.
+   * Not a locking read: a tree node's create finds its parent here and locks it for its place
+   * afterwards, and concurrent creates that each held it shared then waited for each other's
+   * share (deadlocks, past every retry, in test/operations/concurrency.test.ts).
    */
   async existing(uris: string[]): Promise<Array<{ uri: string; type: string; repo_id: number }>> {
     // Records this transaction already found (the same resource, parent and containers are linked from thousands of components).
@@ -367,7 +368,7 @@ export class RecordQueries implements RecordGetter {
     for (let i = 0; i < asked.length; i += 50) {
       const chunk = asked.slice(i, i + 50);
       rows.push(...await st!.all<{ uri: string; type: string; repo_id: number }>(
-        `SELECT \`uri\`, \`type\`, \`repo_id\` FROM \`records\` WHERE \`uri\` IN (${chunk.map(() => '?').join(', ')})${lockedRead(this.db, 'share')}`, chunk));
+        `SELECT \`uri\`, \`type\`, \`repo_id\` FROM \`records\` WHERE \`uri\` IN (${chunk.map(() => '?').join(', ')})`, chunk));
     }
     const found = rows.map((r) => ({ uri: r.uri, type: r.type, repo_id: Number(r.repo_id) }));
     for (const row of found) memo?.existing.set(row.uri, row);
@@ -386,7 +387,7 @@ export class RecordQueries implements RecordGetter {
       .where('x.to_uri', uri)
       .andWhere('r.uri', '<>', uri)
       .distinct('r.rid', 'r.type', 'r.id', 'r.repo_id', 'r.uri', 'r.json', 'r.lock_version');
-    if (lockedRead(this.db, 'update')) query.forUpdate();
+    if (lockedRead(this.db)) query.forUpdate();
     return (await query).map(normalise) as RecordRow[];
   }
 
@@ -638,9 +639,8 @@ export class RecordQueries implements RecordGetter {
  * range, the gaps between them) until the transaction ends. Empty elsewhere: SQLite has one
  * writer at a time, and outside a transaction nothing would be held.
  */
-function lockedRead(db: Knex | Knex.Transaction, mode: 'share' | 'update'): string {
-  if (!onMysql(db) || (db as Knex.Transaction).isTransaction !== true) return '';
-  return mode === 'share' ? ' LOCK IN SHARE MODE' : ' FOR UPDATE';
+function lockedRead(db: Knex | Knex.Transaction): string {
+  return onMysql(db) && (db as Knex.Transaction).isTransaction === true ? ' FOR UPDATE' : '';
 }
 
 /** Knex's bindings as better-sqlite3 takes them (Knex's own runner turns booleans into 0 and 1 too). */
