@@ -304,9 +304,10 @@ export async function deleteRecord(
  */
 export async function rewriteStored(q: RecordQueries, s: Services, row: { type: string; id: number }, change: (record: Obj) => boolean): Promise<boolean> {
   const type = s.registry.types[row.type];
-  // Read as committed and held: a client's save of the record between this read and the update
-  // below would otherwise keep what this rewrite changes (a link to a record deleted, merged away
-  // or moved to another repository). The client's save waits, then finds a new lock_version (409).
+  // Read as committed and held (MySQL: FOR UPDATE): a client's save of the record committed after
+  // this transaction's snapshot is built on, where a snapshot read made the update below change
+  // nothing and the link to a record deleted, merged away or moved stayed. A save sent while this
+  // transaction holds the row waits, then finds a new lock_version (409).
   const current = await q.get(row.type, row.id, true);
   if (!type || !current) return false;
   const record = JSON.parse(current.json);

@@ -108,5 +108,4 @@ describe(`a rewrite of a record another client saves meanwhile (${STORE})`, func
     const after = await as(t.http.get(uri));
     assert.deepEqual(after.body.subjects, [], 'the link saved meanwhile is dropped with the subject');
   });
-
 });
