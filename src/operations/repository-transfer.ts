@@ -145,11 +145,22 @@ async function whatMoves(trx: Knex.Transaction, s: Services, root: Member): Prom
     const linking = await trx('records as r').join('record_refs as x', 'x.from_rid', 'r.rid')
       .whereIn('x.to_uri', all.slice(i, i + CHUNK).map((m) => m.uri)).whereIn('r.type', linkedTypes).andWhere('r.repo_id', root.repo_id)
       .distinct(MEMBER_COLUMNS.map((c) => `r.${c}`));
+    const candidates = new Map<number, Member>();
     for (const row of linking) {
       const m = member(row);
-      if (members.has(m.rid) || copiedRids.has(m.rid)) continue;
-      const targets: string[] = (await trx('record_refs').where({ from_rid: m.rid }).select('to_uri')).map((r: { to_uri: string }) => r.to_uri);
-      if (targets.every((uri) => repositoryOf(uri) === undefined || uris.has(uri))) members.set(m.rid, m);
+      if (!members.has(m.rid) && !copiedRids.has(m.rid)) candidates.set(m.rid, m);
+    }
+    // What each candidate links to, for all of them in one statement.
+    const targets = new Map<number, string[]>();
+    if (candidates.size) {
+      for (const r of await trx('record_refs').whereIn('from_rid', [...candidates.keys()]).select('from_rid', 'to_uri')) {
+        const list = targets.get(Number(r.from_rid));
+        if (list) list.push(r.to_uri);
+        else targets.set(Number(r.from_rid), [r.to_uri]);
+      }
+    }
+    for (const m of candidates.values()) {
+      if ((targets.get(m.rid) ?? []).every((uri) => repositoryOf(uri) === undefined || uris.has(uri))) members.set(m.rid, m);
       else {
         copies.push(m);
         copiedRids.add(m.rid);
@@ -228,19 +239,11 @@ async function move(
   }
   // Links others hold to moved records: followed where the linking record may still link to
   // them (a global record, or one in the target repository), dropped where it may not.
-  // Read 500 moved URIs at a time (members' own links were rewritten above, so only others' remain).
-  const oldUris = [...moved.keys()];
-  await q.writeHeldRows();
-  for (let i = 0; i < oldUris.length; i += CHUNK) {
-    const links: Array<{ rid: number; type: string; id: number; repo_id: number; uri: string; to_uri: string }> = await trx('record_refs as x')
-      .join('records as r', 'r.rid', 'x.from_rid').whereIn('x.to_uri', oldUris.slice(i, i + CHUNK))
-      .distinct('r.rid', 'r.type', 'r.id', 'r.repo_id', 'r.uri', 'x.to_uri');
-    for (const link of links) {
-      if (members.has(Number(link.rid))) continue;
-      const keeps = repositoryOf(link.uri) === undefined || Number(link.repo_id) === to;
-      await rewriteStored(q, s, { type: link.type, id: Number(link.id) }, (record) =>
-        (keeps ? repoint(record, link.to_uri, newUri(link.to_uri)) : unlink(record, link.to_uri)));
-    }
+  // Members' own links were rewritten above, so only others' remain.
+  for (const link of await q.linksTo([...moved.keys()])) {
+    if (members.has(link.rid)) continue;
+    const keeps = repositoryOf(link.uri) === undefined || link.repo_id === to;
+    await rewriteStored(q, s, link, (record) => (keeps ? repoint(record, link.to_uri, newUri(link.to_uri)) : unlink(record, link.to_uri)));
   }
   return newUri;
 }

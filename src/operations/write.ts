@@ -3,7 +3,7 @@ import type { TypeInfo } from '../registry';
 import { GLOBAL_REPO_ID } from '../registry';
 import { ErrorMap, errors } from '../errors';
 import type { Obj } from '../json';
-import { idBeforeTransaction, RecordQueries, RecordRow } from '../store/records';
+import { idBeforeTransaction, type Linking, RecordQueries, RecordRow } from '../store/records';
 import type { PlaceColumns } from '../store/positions';
 import { transactionMemo } from '../store/transaction-memo';
 import { LostRace } from '../store/store-errors';
@@ -339,7 +339,7 @@ export async function setProperty(s: Services, where: Where, id: number, propert
  * Deleting a record removes the links other records hold to it (errors.md section 5: subjects,
  * agents, top containers, digital objects are not refused); each such record counts as updated.
  */
-async function dropLinksTo(q: RecordQueries, s: Services, referrer: RecordRow, uri: string): Promise<void> {
+async function dropLinksTo(q: RecordQueries, s: Services, referrer: Linking, uri: string): Promise<void> {
   await rewriteStored(q, s, referrer, (record) => unlink(record, uri));
 }
 

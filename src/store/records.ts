@@ -10,6 +10,15 @@ import type { Freshness } from './freshness';
 import { type ExplainClash, type HeldKey, heldChanges, heldKeys, heldRows, noteDeletion, transactionMemo } from './transaction-memo';
 
 /** One row of the generic records table. `json` is the complete record as served. */
+/** A record that links to another: what a rewrite of it needs to find it, and what decides how. */
+export interface Linking {
+  rid: number;
+  type: string;
+  id: number;
+  repo_id: number;
+  uri: string;
+}
+
 export interface RecordRow {
   rid?: number;
   type: string;
@@ -375,20 +384,33 @@ export class RecordQueries implements RecordGetter {
     return known.concat(found);
   }
 
+  /** Records that link to `uri` (from record_refs), other than the record itself, once each (see linksTo). */
+  async referrers(uri: string): Promise<Linking[]> {
+    const byRid = new Map<number, Linking>();
+    for (const link of await this.linksTo([uri])) if (link.uri !== uri) byRid.set(link.rid, link);
+    return [...byRid.values()];
+  }
+
   /**
-   * Records that link to `uri` (from record_refs), other than the record itself. In a write
-   * transaction on MySQL, as committed and locked until it ends, new links to `uri` included:
-   * a link another client is saving meanwhile is waited for and found, not left dangling.
+   * The links records hold to any of `uris`: the linking record (its row's keys, no JSON: a
+   * rewrite reads it again, held) and the URI it links to, 500 URIs a statement. In a write
+   * transaction on MySQL, as committed and locked until it ends, new links included: a link
+   * another client is saving meanwhile is waited for and found, not left dangling.
    */
-  async referrers(uri: string): Promise<RecordRow[]> {
+  async linksTo(uris: string[]): Promise<Array<Linking & { to_uri: string }>> {
     await this.writeHeldRows();
-    const query = this.db('records as r')
-      .join('record_refs as x', 'x.from_rid', 'r.rid')
-      .where('x.to_uri', uri)
-      .andWhere('r.uri', '<>', uri)
-      .distinct('r.rid', 'r.type', 'r.id', 'r.repo_id', 'r.uri', 'r.json', 'r.lock_version');
-    if (lockedRead(this.db)) query.forUpdate();
-    return (await query).map(normalise) as RecordRow[];
+    const links: Array<Linking & { to_uri: string }> = [];
+    for (let i = 0; i < uris.length; i += 500) {
+      const query = this.db('record_refs as x')
+        .join('records as r', 'r.rid', 'x.from_rid')
+        .whereIn('x.to_uri', uris.slice(i, i + 500))
+        .distinct('r.rid', 'r.type', 'r.id', 'r.repo_id', 'r.uri', 'x.to_uri');
+      if (lockedRead(this.db)) query.forUpdate();
+      for (const row of await query) {
+        links.push({ rid: Number(row.rid), type: row.type, id: Number(row.id), repo_id: Number(row.repo_id), uri: row.uri, to_uri: row.to_uri });
+      }
+    }
+    return links;
   }
 
   async delete(rid: number): Promise<void> {
