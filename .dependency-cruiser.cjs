@@ -1,6 +1,8 @@
 /**
- * The layers of src/, lowest first (README "How it is built"). A module may import from its own
- * layer and the layers below it, never from a layer above; no import cycles anywhere.
+ * The layers of src/, lowest first (docs/architecture.md). A module may import from its own layer
+ * and the layers below it, never from a layer above; no import cycles anywhere. On top of the
+ * layers: only src/store speaks SQL (imports knex), the records engine names no domain area, and
+ * a domain area imports no other area (what two areas share belongs in the engine).
  * Run by `make check-deps` (part of `make test` and CI).
  */
 const LAYERS = [
@@ -9,14 +11,12 @@ const LAYERS = [
   ['store', '^src/store/'],
   ['validation', '^src/validation/'],
   ['access', '^src/access/'],
-  ['operations', '^src/operations/'],
-  ['trees', '^src/trees/'],
+  ['records', '^src/records/'],
   ['search', '^src/search/'],
   ['exchange', '^src/exchange/'],
   ['jobs', '^src/jobs/'],
-  ['endpoints', '^src/endpoints/'],
-  ['openapi', '^src/openapi/'],
-  ['composition', '^src/(http/|cli/|services\\.ts$|bootstrap\\.ts$|server\\.ts$)'],
+  ['domain', '^src/domain/[^/]+/'],
+  ['composition', '^src/(domain/index\\.ts$|http/|openapi/|cli/|services\\.ts$|bootstrap\\.ts$|server\\.ts$)'],
 ];
 
 const upward = LAYERS.flatMap(([name, path], i) => {
@@ -32,6 +32,10 @@ module.exports = {
     { name: 'in-a-layer', comment: 'every src/ module belongs to a layer listed here', severity: 'error',
       from: { path: '^src/', pathNot: LAYERS.map(([, p]) => `(${p})`).join('|') }, to: {} },
     ...upward,
+    { name: 'sql-in-the-store', comment: 'only src/store speaks SQL: ask the store for a named function instead',
+      severity: 'error', from: { path: '^src/', pathNot: '^src/store/' }, to: { path: '^node_modules/(knex|better-sqlite3|mysql2)/' } },
+    { name: 'domain-areas-apart', comment: 'a domain area imports the engine, never another area',
+      severity: 'error', from: { path: '^src/domain/([^/]+)/' }, to: { path: '^src/domain/', pathNot: '^src/domain/$1/' } },
   ],
   options: {
     parser: 'swc',
@@ -40,5 +44,4 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^(generated|dist)/' },
   },
-
 };

@@ -53,7 +53,7 @@ test: build check-deps
 # The quick loop while working: unit tests and the SQLite leg without the long runs (the 100k-child
 # trees, the 5,244-record copy between two servers) and with 1,000 fuzz requests instead of 10,000.
 test-fast: build check-deps
-	TEST_STORES=sqlite FUZZ_RUNS=1000 MOCHA_ARGS="--ignore test/trees/trees-large.test.ts --ignore test/cli/import-from.test.ts" bash scripts/test.sh
+	TEST_STORES=sqlite FUZZ_RUNS=1000 MOCHA_ARGS="--ignore test/records/trees/trees-large.test.ts --ignore test/cli/import-from.test.ts" bash scripts/test.sh
 
 test-sqlite: build
 	TEST_STORES=sqlite bash scripts/test.sh

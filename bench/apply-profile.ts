@@ -18,7 +18,7 @@ import { EmbeddedIndex } from '../src/search/embedded';
 import { FieldCatalogue } from '../src/search/fields';
 import { Indexer } from '../src/search/indexer';
 import type { SearchDoc } from '../src/search/documents';
-import type { Services } from '../src/operations/context';
+import type { Services } from '../src/records/context';
 
 const dbUrl = process.argv[2];
 if (!dbUrl) throw new Error('usage: bench/apply-profile.ts <DB_URL> [index file]');

@@ -13,8 +13,8 @@ import addFormats from 'ajv-formats';
 import { _ } from 'ajv';
 import type { Manifest, PropInfo, TypeInfo } from '../src/registry/types';
 import { PERMISSION_BY_CODE } from '../src/access/permission-table';
-import { DERIVATIONS } from '../src/operations/generated';
-import { NAMED_HOOKS } from '../src/operations/named-hooks';
+import { DERIVATIONS } from '../src/records/generated';
+import { NAMED_HOOKS } from '../src/domain';
 import seedEnumerations from '../src/store/seeds/enumerations.json';
 import { customRules } from '../src/validation/rules';
 
@@ -102,9 +102,9 @@ export function checkSchemaNames(manifest: Manifest): void {
     const recordTransferEvent = type.transfer?.event;
     if (recordTransferEvent && !manifest.types[recordTransferEvent.type]) problems.push(`${file}: x-archive.transfer.event.type names the type "${recordTransferEvent.type}", which has no schema`);
     if (type.transfer?.route && !type.permissions?.update) problems.push(`${file}: x-archive.transfer.route needs x-archive.permissions.update (the permission a transfer asks in both repositories)`);
-    if (type.hooks && !NAMED_HOOKS[type.hooks]) problems.push(`${file}: x-archive.hooks names "${type.hooks}", which src/operations/named-hooks.ts does not define`);
+    if (type.hooks && !NAMED_HOOKS[type.hooks]) problems.push(`${file}: x-archive.hooks names "${type.hooks}", which src/domain/index.ts does not define`);
     for (const [field, derivation] of Object.entries(type.generated ?? {})) {
-      if (!DERIVATIONS[derivation]) problems.push(`${file}: x-archive.generated.${field} names "${derivation}", which src/operations/generated.ts does not define`);
+      if (!DERIVATIONS[derivation]) problems.push(`${file}: x-archive.generated.${field} names "${derivation}", which src/records/generated.ts does not define`);
     }
     if (type.slugRoute && !type.lookup?.slug) problems.push(`${file}: x-archive.slugRoute needs the lookup "slug" (x-archive.lookup.slug)`);
     for (const [property, code] of Object.entries(type.guardedProperties ?? {})) {

@@ -39,7 +39,7 @@ for store in $stores; do
   # The crash and concurrency tests again with two server processes (node:cluster) on the store.
   if [ "$WORKERS" = 1 ] && [ -z "${MOCHA_ARGS:-}" ]; then
     echo "=== crash and concurrency tests on $store with WORKERS=2 ==="
-    WORKERS=2 TEST_STORE=$store npx mocha --no-config -r tsx/cjs --timeout 180000 test/store/crash.test.ts test/jobs/crash.test.ts test/operations/concurrency.test.ts 2>&1 | tee "$out"
+    WORKERS=2 TEST_STORE=$store npx mocha --no-config -r tsx/cjs --timeout 180000 test/store/crash.test.ts test/jobs/crash.test.ts test/records/concurrency.test.ts 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     p=$(grep -Eo '^ *[0-9]+ passing' "$out" | grep -Eo '[0-9]+' | tail -1)
     f=$(grep -Eo '^ *[0-9]+ failing' "$out" | grep -Eo '[0-9]+' | tail -1)

@@ -1,14 +1,14 @@
-import { setPassword } from './operations/users';
-import { ensureAdministratorsGroup } from './operations/groups';
+import { setPassword } from './domain/users/users';
+import { ensureAdministratorsGroup } from './domain/users/groups';
 import { isUniqueViolation } from './store/connect';
 import { migrate } from './store/migrations';
 import { seedEnumerations, EnumerationCatalog } from './validation/enumerations';
 import { prepareRecord } from './validation';
-import { createRecord } from './operations/write';
-import { rederiveChangedKeys } from './operations/key-rule-changes';
-import { recordSystemEvent } from './operations/system-events';
+import { createRecord } from './records/write';
+import { rederiveChangedKeys } from './records/key-rule-changes';
+import { recordSystemEvent } from './records/system-events';
 import { GLOBAL_REPO_ID, REPOSITORY_TYPE } from './registry';
-import type { Services } from './operations/context';
+import type { Services } from './records/context';
 
 const SYSTEM = { username: 'admin' };
 

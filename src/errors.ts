@@ -6,7 +6,7 @@ export type ErrorMap = Record<string, string[]>;
 
 /**
  * The kinds of error answer, by status. An endpoint row declares which kinds it answers
- * (src/endpoints/types.ts answeredErrors) and the OpenAPI document describes exactly those.
+ * (src/records/endpoint.ts answeredErrors) and the OpenAPI document describes exactly those.
  */
 export const ERROR_KINDS = {
   BadRequest: {

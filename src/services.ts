@@ -1,21 +1,22 @@
 import v8 from 'node:v8';
 import type { Config } from './config';
 import { bootstrap } from './bootstrap';
-import type { Services, TypeHooks } from './operations/context';
+import type { Services, TypeHooks } from './records/context';
 import { loadRegistry, type Registry } from './registry';
 import { connect } from './store/connect';
-import { treeHooks } from './trees/hooks';
-import { combineHooks, NAMED_HOOKS } from './operations/named-hooks';
+import { treeHooks } from './records/trees/hooks';
+import { combineHooks } from './records/context';
+import { NAMED_HOOKS } from './domain';
 import { openSearch } from './search';
 import { openJobs } from './jobs';
 
-/** Each type's hooks: its tree role's (src/trees) or the named set its schema declares. */
+/** Each type's hooks: its tree role's (src/records/trees) or the named set its schema declares. */
 function typeHooks(registry: Registry): Record<string, TypeHooks> {
   const hooks = treeHooks(registry);
   for (const type of Object.values(registry.types)) {
     if (!type.hooks) continue;
     const named = NAMED_HOOKS[type.hooks];
-    if (!named) throw new Error(`schemas/${type.name}.json names hooks "${type.hooks}", which src/operations/named-hooks.ts does not define`);
+    if (!named) throw new Error(`schemas/${type.name}.json names hooks "${type.hooks}", which src/domain/index.ts does not define`);
     hooks[type.name] = hooks[type.name] ? combineHooks(hooks[type.name], named) : named;
   }
   return hooks;

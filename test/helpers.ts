@@ -4,7 +4,7 @@ import supertest from 'supertest';
 import type { Express } from 'express';
 import { loadConfig, Config } from '../src/config';
 import { createApp } from '../src/http/app';
-import type { Services } from '../src/operations/context';
+import type { Services } from '../src/records/context';
 import { closeServices, openServices } from '../src/services';
 
 /** The store this run tests: TEST_STORE=sqlite (default) or mariadb. */

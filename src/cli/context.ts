@@ -1,7 +1,7 @@
 /** What every verb needs: configuration, the store, the services, and one way to fail. */
 import { Config, loadConfig } from '../config';
 import { ApiError } from '../errors';
-import type { Services } from '../operations/context';
+import type { Services } from '../records/context';
 import { loadRegistry, Registry } from '../registry';
 import { closeServices, openServices } from '../services';
 import { connect, Database } from '../store/connect';

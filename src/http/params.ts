@@ -1,5 +1,5 @@
-import { PAGE_SIZE_PARAM, pageSize } from '../endpoints/paging';
-import type { ParamSpec, Paging } from '../endpoints/types';
+import { PAGE_SIZE_PARAM, pageSize } from '../records/paging';
+import type { ParamSpec, Paging } from '../records/endpoint';
 import { ErrorMap, errors, PARAM_REQUIRED_MESSAGE } from '../errors';
 import type { Config } from '../config';
 

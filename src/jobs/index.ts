@@ -1,9 +1,9 @@
-import type { Services } from '../operations/context';
+import type { Services } from '../records/context';
 import { JobRunner } from './runner';
 
 export { JobRunner } from './runner';
 
-declare module '../operations/context' {
+declare module '../records/context' {
   interface Services {
     /** The background job runner (imports); started unless JOBS=off. */
     jobs?: JobRunner;

@@ -8,8 +8,8 @@ import type { Knex } from 'knex';
 import path from 'node:path';
 import { errors } from '../errors';
 import type { Obj } from '../json';
-import type { Services } from '../operations/context';
-import { isoSeconds } from '../operations/context';
+import type { Services } from '../records/context';
+import { isoSeconds } from '../records/context';
 import { importers } from '../exchange/import';
 
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'canceled';

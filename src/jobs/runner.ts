@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { importers } from '../exchange/import';
 import { ImportFailed } from '../exchange/import/types';
 import { log } from '../log';
-import type { Services } from '../operations/context';
+import type { Services } from '../records/context';
 import { appendLog, JobRow } from './queue';
 
 const POLL_MS = 500;

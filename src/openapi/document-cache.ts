@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot, Registry } from '../registry';
-import type { Endpoint } from '../endpoints/types';
+import type { Endpoint } from '../records/endpoint';
 import { buildOpenApiDocument } from './document';
 
 const version = (JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;

@@ -5,7 +5,7 @@
  * is why the copy in generated/openapi.json can be checked for staleness.
  */
 import type { Registry, TypeInfo } from '../registry';
-import { answeredErrors, type Endpoint, type ParamSpec } from '../endpoints/types';
+import { answeredErrors, type Endpoint, type ParamSpec } from '../records/endpoint';
 import { ERROR_KINDS } from '../errors';
 
 type Json = any; // OpenAPI and JSON Schema nodes are free-form JSON

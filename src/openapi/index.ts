@@ -1,5 +1,5 @@
-import { endpointTable } from '../endpoints';
-import type { Endpoint } from '../endpoints/types';
+import { endpointTable } from '../http/table';
+import type { Endpoint } from '../records/endpoint';
 import type { Registry } from '../registry';
 import { withDocs } from './routes';
 

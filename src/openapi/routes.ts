@@ -1,5 +1,5 @@
 /** The API's own description: the OpenAPI document and a browsable page over it. */
-import type { Endpoint } from '../endpoints/types';
+import type { Endpoint } from '../records/endpoint';
 import { DOCS_ASSET_TYPES, DOCS_CONTENT_SECURITY_POLICY, DOCS_PAGE, docsAsset } from './swagger';
 import { apiDocumentText } from './document-cache';
 

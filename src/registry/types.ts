@@ -66,7 +66,7 @@ export interface TreeRole {
   transfer?: { route: string; permission: string; event?: { type: string; event_type: string } };
   /**
    * What the tree views (tree/root, tree/node, waypoints) show of the root and of each node
-   * besides the common fields, in order, from the parts src/trees/views.ts knows.
+   * besides the common fields, in order, from the parts src/records/trees/views.ts knows.
    * Absent: the archival shape (root: level, four_part_id, containers; node: component_id, level, containers).
    */
   view?: { root?: TreeViewPart[]; node?: TreeViewPart[] };
@@ -101,7 +101,7 @@ export interface TypeInfo {
   refuseDeleteIfLinkedFrom?: Record<string, string>;
   /** A repository-scoped type that may also live in the global repository (groups). */
   allowInGlobalRepository?: boolean;
-  /** Server-generated fields: field → a derivation of src/operations/generated.ts, computed on every save. */
+  /** Server-generated fields: field → a derivation of src/records/generated.ts, computed on every save. */
   generated?: Record<string, string>;
   /**
    * Records of this type can be merged: POST /merge_requests/<route> (ArchivesSpace's paths; one
@@ -142,7 +142,7 @@ export interface TypeInfo {
    * staff interface refreshes its lists: REPOSITORY_CHANGED, REFRESH_ACLS, REFRESH_PREFERENCES...).
    */
   notification?: string;
-  /** How records of this type move between repositories (src/operations/repository-transfer.ts). */
+  /** How records of this type move between repositories (src/records/transfer.ts). */
   transfer?: RepositoryTransfer;
   /** false: `import-from` leaves records of this type alone (an installation's own settings, such as its OAI-PMH configuration). */
   copied?: boolean;

@@ -1,6 +1,6 @@
 /** Opens the configured search index and its indexer. */
 import type { SearchConfig } from '../config';
-import type { Services } from '../operations/context';
+import type { Services } from '../records/context';
 import type { Registry } from '../registry';
 import { EmbeddedIndexWorker } from './embedded-worker';
 import { FieldCatalogue } from './fields';
@@ -15,7 +15,7 @@ export interface SearchServices {
   close(): Promise<void>;
 }
 
-declare module '../operations/context' {
+declare module '../records/context' {
   interface Services {
     /** The search index and its indexer (absent only in tools that never search). */
     search?: SearchServices;

@@ -6,9 +6,9 @@
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Services } from '../operations/context';
-import { decorateRecords, uriLoader } from '../operations/load';
-import { resolveLinks, type UriLoader } from '../operations/resolve';
+import type { Services } from '../records/context';
+import { decorateRecords, uriLoader } from '../records/load';
+import { resolveLinks, type UriLoader } from '../records/resolve';
 import type { TypeInfo } from '../registry';
 import { type Obj, stringifySharing } from '../json';
 import { log } from '../log';

@@ -3,8 +3,8 @@
  * in, response objects out. Scoping, suppression and forced types are the route's to say.
  */
 import { errors } from '../errors';
-import type { Services } from '../operations/context';
-import { visibleRepositoryUris } from '../operations/repositories';
+import type { Services } from '../records/context';
+import { visibleRepositoryUris } from '../records/repositories';
 import type { Registry } from '../registry';
 import type { SearchDoc } from './documents';
 import { UNRETURNED_FIELDS } from './fields';

@@ -446,7 +446,7 @@ const migrations: Migration[] = [
     async up(knex) {
       // Per record type, a digest of the unique rules and lookups its rows in unique_keys and
       // lookup_keys were derived with: a schema whose rules changed has its records' keys derived again at start
-      // (operations/key-rule-changes.ts).
+      // (records/key-rule-changes.ts).
       await knex.schema.createTable('key_rule_versions', (t) => {
         t.string('type', 64).primary();
         t.string('digest', 64).notNullable();
@@ -460,7 +460,7 @@ const migrations: Migration[] = [
     name: '019_system_events',
     async up(knex) {
       // What the installation itself did, for its administrators (GET /system/events): migrations
-      // applied, keys derived again after their rules changed (operations/system-events.ts).
+      // applied, keys derived again after their rules changed (records/system-events.ts).
       await knex.schema.createTable('system_events', (t) => {
         t.increments('id').primary();
         t.string('title', 255).notNullable();

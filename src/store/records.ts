@@ -323,7 +323,7 @@ export class RecordQueries implements RecordGetter {
     });
   }
 
-  /** Puts a record inserted without its place into it (a create that takes its place last: operations/write.ts). */
+  /** Puts a record inserted without its place into it (a create that takes its place last: records/write.ts). */
   async putInPlace(row: RecordRow, rid: number, place: PlaceColumns): Promise<void> {
     await (await this.st()).update('records', place, { rid });
     this.noteInserted(row, rid, place);
@@ -364,7 +364,7 @@ export class RecordQueries implements RecordGetter {
    * Type and repository of the records that exist among `uris` (no JSON: a cheap existence check).
    * Not a locking read: a tree node's create finds its parent here and locks it for its place
    * afterwards, and concurrent creates that each held it shared then waited for each other's
-   * share (deadlocks, past every retry, in test/operations/concurrency.test.ts).
+   * share (deadlocks, past every retry, in test/records/concurrency.test.ts).
    */
   async existing(uris: string[]): Promise<Array<{ uri: string; type: string; repo_id: number }>> {
     // Records this transaction already found (the same resource, parent and containers are linked from thousands of components).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { servedEndpoints } from '../../src/openapi';
-import type { Endpoint } from '../../src/endpoints/types';
+import type { Endpoint } from '../../src/records/endpoint';
 import { sampleRecord } from '../fixtures';
 import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import supertest from 'supertest';
-import { endpointTable } from '../../src/endpoints';
-import type { Endpoint } from '../../src/endpoints/types';
+import { endpointTable } from '../../src/http/table';
+import type { Endpoint } from '../../src/records/endpoint';
 import { createApp } from '../../src/http/app';
 import { DEFAULT_CONTENT_SECURITY_POLICY } from '../../src/http/security';
 import { log } from '../../src/log';

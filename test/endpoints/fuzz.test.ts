@@ -7,7 +7,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import supertest from 'supertest';
 import { servedEndpoints } from '../../src/openapi';
-import { answeredErrors, type Endpoint, type ParamSpec } from '../../src/endpoints/types';
+import { answeredErrors, type Endpoint, type ParamSpec } from '../../src/records/endpoint';
 import { ERROR_KINDS } from '../../src/errors';
 import { sampleRecord } from '../fixtures';
 import { createRepository, startTestApp, STORE, TestApp } from '../helpers';

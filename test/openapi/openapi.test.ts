@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { openApiPath, servedEndpoints } from '../../src/openapi';
-import { answeredErrors } from '../../src/endpoints/types';
+import { answeredErrors } from '../../src/records/endpoint';
 import { ERROR_KINDS } from '../../src/errors';
 import { DOCS_CONTENT_SECURITY_POLICY } from '../../src/openapi/swagger';
 import { startTestApp, STORE, TestApp } from '../helpers';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { sampleRecord } from '../fixtures';
 import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
-import { createRecord } from '../../src/operations/write';
+import { createRecord } from '../../src/records/write';
 import { prepareRecord } from '../../src/validation';
 
 describe(`writers committed in groups (${STORE})`, function () {

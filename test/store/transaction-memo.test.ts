@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { sampleRecord } from '../fixtures';
 import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
-import { createRecord, deleteRecord, updateRecord } from '../../src/operations/write';
-import { lookupHash, lookupValue } from '../../src/operations/keys';
+import { createRecord, deleteRecord, updateRecord } from '../../src/records/write';
+import { lookupHash, lookupValue } from '../../src/records/keys';
 import { RecordQueries } from '../../src/store/records';
 import { holdDerivedRows } from '../../src/store/transaction-memo';
 import { prepareRecord } from '../../src/validation';

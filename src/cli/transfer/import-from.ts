@@ -12,8 +12,8 @@
  */
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors';
-import type { Services } from '../../operations/context';
-import { createEnumeration, getEnumerationByName, updateEnumeration } from '../../operations/enumerations';
+import type { Services } from '../../records/context';
+import { createEnumeration, getEnumerationByName, updateEnumeration } from '../../records/value-lists';
 import type { TypeInfo } from '../../registry';
 import { STEP } from '../../store/positions';
 import { prepareRecord } from '../../validation';

@@ -7,7 +7,7 @@
  */
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { Services } from '../../operations/context';
+import type { Services } from '../../records/context';
 import type { TypeInfo } from '../../registry';
 import type { Progress } from '../output';
 import { ExportHeader, FORMAT, FORMAT_VERSION, RecordLine, TreePlace } from './format';

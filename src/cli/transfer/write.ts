@@ -8,10 +8,10 @@
  * a change-log entry so that the search index picks the record up.
  */
 import type { Knex } from 'knex';
-import type { Services } from '../../operations/context';
-import { lookupKeys, uniqueKeys } from '../../operations/keys';
+import type { Services } from '../../records/context';
+import { lookupKeys, uniqueKeys } from '../../records/keys';
 import { GLOBAL_REPO_ID } from '../../registry';
-import { collectRefs } from '../../operations/refs';
+import { collectRefs } from '../../records/refs';
 import type { TypeInfo } from '../../registry';
 import { RecordQueries } from '../../store/records';
 import { parentKey } from '../../store/positions';

@@ -1,7 +1,7 @@
 import { GLOBAL_REPO_ID } from '../../registry';
-import { ADMINISTRATORS, setMembership } from '../../operations/groups';
-import { normaliseUsername, setPassword } from '../../operations/users';
-import { createRecord } from '../../operations/write';
+import { ADMINISTRATORS, setMembership } from '../../domain/users/groups';
+import { normaliseUsername, setPassword } from '../../domain/users/users';
+import { createRecord } from '../../records/write';
 import { prepareRecord } from '../../validation';
 import { action, cliConfig, readStdin, withServices } from '../context';
 import { CliError } from '../output';

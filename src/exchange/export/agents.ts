@@ -11,7 +11,7 @@
  * every agent type whose schema carries the block.
  */
 import type { Obj } from '../../json';
-import type { Services } from '../../operations/context';
+import type { Services } from '../../records/context';
 
 export interface EacMapping {
   /** EAC-CPF entityType: person, family or corporateBody. */

@@ -5,14 +5,14 @@
  */
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
-import type { Services } from '../../operations/context';
+import type { Services } from '../../records/context';
 import type { Registry } from '../../registry';
-import { decorateRecords, uriLoader } from '../../operations/load';
-import { resolveLinks } from '../../operations/resolve';
+import { decorateRecords, uriLoader } from '../../records/load';
+import { resolveLinks } from '../../records/resolve';
 import { RecordQueries } from '../../store/records';
 import { XmlWriter } from '../xml';
 
-/** A streamed answer as the endpoint table takes it (src/endpoints/types Reply), without importing that layer. */
+/** A streamed answer as the endpoint table takes it (src/records/endpoint Reply), without importing that layer. */
 export interface StreamedXml {
   contentType: string;
   stream: (send: (chunk: string | Buffer) => Promise<void>) => Promise<void>;

@@ -5,9 +5,9 @@
  * those a level at a time).
  */
 import type { Obj } from '../../json';
-import type { Services } from '../../operations/context';
-import { uriLoader } from '../../operations/load';
-import { resolveLinks } from '../../operations/resolve';
+import type { Services } from '../../records/context';
+import { uriLoader } from '../../records/load';
+import { resolveLinks } from '../../records/resolve';
 
 export interface ComponentNode {
   record: Obj;

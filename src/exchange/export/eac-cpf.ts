@@ -20,7 +20,7 @@
  *   related_agents → relations/cpfRelation@cpfRelationType; linked archival records → resourceRelation creatorOf/subjectOf/other
  */
 import type { Obj } from '../../json';
-import { isoSeconds } from '../../operations/context';
+import { isoSeconds } from '../../records/context';
 import type { XmlWriter } from '../xml';
 import { agentName, plainText } from './common';
 import { EacMapping, StructuredDate, structuredDate } from './agents';

@@ -29,9 +29,9 @@
  *   archival objects → dsc/c (or c01..c12 with numbered_cs), nested in tree order
  */
 import type { Obj } from '../../json';
-import type { Services } from '../../operations/context';
-import { uriLoader } from '../../operations/load';
-import { resolveLinks } from '../../operations/resolve';
+import type { Services } from '../../records/context';
+import { uriLoader } from '../../records/load';
+import { resolveLinks } from '../../records/resolve';
 import { parentKey } from '../../store/positions';
 import { XmlWriter } from '../xml';
 import { dateText, isPublished } from './common';

@@ -20,7 +20,7 @@
  *   lists → list@listtype; chronologies → chronlist/chronitem with datesingle and event or chronitemset
  */
 import type { Obj } from '../../json';
-import type { Services } from '../../operations/context';
+import type { Services } from '../../records/context';
 import { XmlWriter } from '../xml';
 import { dateText } from './common';
 import {

@@ -4,9 +4,9 @@
  * printing. Components are read a page at a time, as the EAD export reads them.
  */
 import type { Obj } from '../../json';
-import type { Services } from '../../operations/context';
-import { uriLoader } from '../../operations/load';
-import { resolveLinks } from '../../operations/resolve';
+import type { Services } from '../../records/context';
+import { uriLoader } from '../../records/load';
+import { resolveLinks } from '../../records/resolve';
 
 const HEADERS = [
   'Repository Name', 'Resource Title', 'Resource Identifier', 'Series Archival Object Title', 'Archival Object Title',

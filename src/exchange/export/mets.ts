@@ -10,7 +10,7 @@
  *              structMap TYPE="physical" the same, keeping only the divisions that hold files
  */
 import type { Obj } from '../../json';
-import { isoSeconds } from '../../operations/context';
+import { isoSeconds } from '../../records/context';
 import type { XmlWriter } from '../xml';
 import type { ComponentNode } from './components';
 import { DcMapping, writeOaiDc } from './dc';

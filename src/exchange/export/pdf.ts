@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type PDFKit from 'pdfkit';
 import type { Obj } from '../../json';
-import type { Services } from '../../operations/context';
+import type { Services } from '../../records/context';
 import { dateText } from './common';
 import {
   ARCHDESC_NOTES, DID_NOTES, EadOptions, humanise, identifierOf, LANGUAGES, namedAgents, noteContent, NOTE_HEADS, present,

@@ -7,10 +7,10 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors';
 import { isPlainObject, type Obj } from '../../json';
-import type { Actor, Services } from '../../operations/context';
-import { addEnumerationValues } from '../../operations/enumerations';
-import { lookupHash, lookupValue } from '../../operations/keys';
-import { createRecord } from '../../operations/write';
+import type { Actor, Services } from '../../records/context';
+import { addEnumerationValues } from '../../records/value-lists';
+import { lookupHash, lookupValue } from '../../records/keys';
+import { createRecord } from '../../records/write';
 import { RecordQueries } from '../../store/records';
 import { holdDerivedRows } from '../../store/transaction-memo';
 import { prepareRecord } from '../../validation';

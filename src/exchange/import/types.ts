@@ -1,4 +1,4 @@
-import type { Actor, Services } from '../../operations/context';
+import type { Actor, Services } from '../../records/context';
 
 /**
  * The contract between the importers (one per format) and what runs them: the job runner

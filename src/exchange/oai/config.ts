@@ -6,8 +6,8 @@
  */
 import { errors, ErrorMap } from '../../errors';
 import type { Obj } from '../../json';
-import type { Actor, Services } from '../../operations/context';
-import { createRecord, updateRecord } from '../../operations/write';
+import type { Actor, Services } from '../../records/context';
+import { createRecord, updateRecord } from '../../records/write';
 
 export const OAI_CONFIG_TYPE = 'oai_config';
 export const OAI_CONFIG_ID = 1;

@@ -8,9 +8,9 @@
  *   "export": { "oai": {}, "dc": {...}, "mods": {...}, "marc21": {...} }
  */
 import type { Obj } from '../../json';
-import type { Services } from '../../operations/context';
-import { uriLoader } from '../../operations/load';
-import { resolveLinks } from '../../operations/resolve';
+import type { Services } from '../../records/context';
+import { uriLoader } from '../../records/load';
+import { resolveLinks } from '../../records/resolve';
 import type { Registry, TypeInfo } from '../../registry';
 import type { XmlWriter } from '../xml';
 import { DcMapping, OAI_DC_NS, writeOaiDc } from '../export/dc';

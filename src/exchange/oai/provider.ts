@@ -14,9 +14,9 @@
  */
 import type { Knex } from 'knex';
 import type { Obj } from '../../json';
-import { isoSeconds, Services } from '../../operations/context';
-import { uriLoader } from '../../operations/load';
-import { resolveLinks } from '../../operations/resolve';
+import { isoSeconds, Services } from '../../records/context';
+import { uriLoader } from '../../records/load';
+import { resolveLinks } from '../../records/resolve';
 import { GLOBAL_REPO_ID, TypeInfo } from '../../registry';
 import { jsonTextSql, publishedClause } from '../../store/connect';
 import { underHiddenAncestor } from '../../store/visibility';

@@ -1,0 +1,48 @@
+import { errors } from '../../errors';
+import type { Obj } from '../../json';
+import { isPlainObject } from '../../json';
+import type { Services } from '../../records/context';
+
+/**
+ * Settings a repository keeps per record type for the staff forms (ArchivesSpace's
+ * default_values and required_fields): one JSON document each, created or replaced by POST.
+ */
+export const SETTING_KINDS = {
+  default_values: { field: 'defaults', shape: 'object' },
+  required_fields: { field: 'subrecord_requirements', shape: 'array' },
+} as const;
+export type SettingKind = keyof typeof SETTING_KINDS;
+
+function checkRecordType(s: Services, recordType: string): void {
+  const type = s.registry.types[recordType];
+  if (!type || type.kind !== 'record' || type.routes === false) {
+    // The path names no record type: nothing there (404), as an unknown record id.
+    throw errors.notFound('Record type');
+  }
+}
+
+const uriOf = (repoId: number, kind: SettingKind, recordType: string) => `/repositories/${repoId}/${kind}/${recordType}`;
+
+export async function getSetting(s: Services, kind: SettingKind, repoId: number, recordType: string): Promise<Obj> {
+  checkRecordType(s, recordType);
+  const row = await s.db.knex('repository_settings').where({ repo_id: repoId, kind, record_type: recordType }).first('json', 'lock_version');
+  if (!row) throw errors.notFound(kind === 'default_values' ? 'DefaultValues' : 'RequiredFields');
+  return { ...JSON.parse(row.json), lock_version: Number(row.lock_version), jsonmodel_type: kind, record_type: recordType, uri: uriOf(repoId, kind, recordType) };
+}
+
+export async function putSetting(s: Services, kind: SettingKind, repoId: number, recordType: string, body: unknown): Promise<Obj> {
+  const { field, shape } = SETTING_KINDS[kind];
+  const value = isPlainObject(body) ? body[field] : undefined;
+  if (value === undefined || (shape === 'object' ? !isPlainObject(value) : !Array.isArray(value))) {
+    throw errors.params({ [field]: [`Failed validation -- must be ${shape === 'object' ? 'an object' : 'a list'}`] });
+  }
+  checkRecordType(s, recordType);
+  const json = JSON.stringify({ [field]: value });
+  return s.db.transaction(async (trx) => {
+    const current = await trx('repository_settings').where({ repo_id: repoId, kind, record_type: recordType }).first('lock_version');
+    if (current) await trx('repository_settings').where({ repo_id: repoId, kind, record_type: recordType }).update({ json, lock_version: Number(current.lock_version) + 1 });
+    else await trx('repository_settings').insert({ repo_id: repoId, kind, record_type: recordType, json });
+    const lock = current ? Number(current.lock_version) + 1 : 0;
+    return { status: current ? 'Updated' : 'Created', id: `${repoId}_${recordType}`, lock_version: lock, stale: null, uri: uriOf(repoId, kind, recordType), warnings: [] };
+  });
+}

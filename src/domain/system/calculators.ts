@@ -1,0 +1,94 @@
+import { errors } from '../../errors';
+import type { Obj } from '../../json';
+import { descendants } from '../../store/positions';
+import { RecordQueries, RecordRow } from '../../store/records';
+import type { Services } from '../../records/context';
+
+/** The record a calculator is asked about, and the records below it in its tree. */
+async function subtree(s: Services, recordUri: string): Promise<{ row: RecordRow; record: Obj; below: Obj[]; root?: Obj }> {
+  const q = new RecordQueries(s.db.knex);
+  const [row] = await q.getByUris([recordUri]);
+  if (!row) throw errors.params({ record_uri: [`Failed validation -- no record at ${recordUri}`] });
+  const record = JSON.parse(row.json) as Obj;
+  const isRoot = Object.values(s.registry.types).some((t) => t.tree?.root === row.type);
+  const rows: Array<{ json: string }> = isRoot
+    ? await s.db.knex('records').where({ root_uri: row.uri }).select('json')
+    : await (async () => {
+      const rids = await descendants(s.db.knex, row.rid!);
+      const ids = rids.filter((rid) => rid !== row.rid);
+      return ids.length ? s.db.knex('records').whereIn('rid', ids).select('json') : [];
+    })();
+  const rootRef = record[s.registry.types[row.type]?.tree?.rootProperty ?? '']?.ref as string | undefined;
+  const rootRow = !isRoot && rootRef ? (await q.getByUris([rootRef]))[0] : undefined;
+  return { row, record, below: rows.map((r) => JSON.parse(r.json)), root: isRoot ? record : rootRow ? JSON.parse(rootRow.json) : undefined };
+}
+
+const heading = (row: RecordRow, r: Obj) => ({ uri: row.uri, jsonmodel_type: row.type, title: r.title ?? r.display_string, id: row.id });
+
+/** An ISO date (YYYY, YYYY-MM, YYYY-MM-DD) as the first or last day it covers, as the original's calculator reads them. */
+function dayOf(raw: string, end: boolean): string | undefined {
+  const m = /^(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?$/.exec(raw);
+  if (!m) return undefined;
+  const [, y, mo, d] = m;
+  if (d) return `${y}-${mo.padStart(2, '0')}-${d.padStart(2, '0')}`;
+  if (mo) return end ? new Date(Date.UTC(Number(y), Number(mo), 0)).toISOString().slice(0, 10) : `${y}-${mo.padStart(2, '0')}-01`;
+  return end ? `${y}-12-31` : `${y}-01-01`;
+}
+
+/** GET /date_calculator: the earliest begin and latest end of the dates below a record (optionally of one label). */
+export async function calculateDates(s: Services, recordUri: string, label?: string): Promise<Obj> {
+  const { row, record, below, root } = await subtree(s, recordUri);
+  let minBegin: string | undefined; let minDay: string | undefined; let maxEnd: string | undefined; let maxDay: string | undefined;
+  for (const date of below.flatMap((r) => r.dates ?? []) as Obj[]) {
+    if (label && date.label !== label) continue;
+    if (!date.begin && !date.end) continue;
+    const begin = date.begin as string | undefined;
+    const end = (date.end ?? date.begin) as string | undefined;
+    const b = begin ? dayOf(begin, false) : undefined;
+    const e = end ? dayOf(end, true) : undefined;
+    if (b && (!minDay || b < minDay)) { minDay = b; minBegin = begin; }
+    if (e && (!maxDay || e > maxDay)) { maxDay = e; maxEnd = end; }
+  }
+  return {
+    object: heading(row, record), resource: root ? { uri: root.uri, title: root.title } : null, label: label ?? null,
+    min_begin_date: minDay ?? null, min_begin: minBegin ?? null, max_end_date: maxDay ?? null, max_end: maxEnd ?? null,
+  };
+}
+
+const TO_INCHES: Record<string, number> = { inches: 1, feet: 12, centimeters: 1 / 2.54, meters: 100 / 2.54 };
+
+/**
+ * GET /extent_calculator: the shelf space of the distinct top containers of a record and the
+ * records below it, from their container profiles' extent dimension, in `unit` (or each profile's own).
+ */
+export async function calculateExtent(s: Services, recordUri: string, unit?: string): Promise<Obj> {
+  if (unit !== undefined && !TO_INCHES[unit]) throw errors.params({ unit: [`Failed validation -- must be one of ${Object.keys(TO_INCHES).join(', ')} but given: ${unit}`] });
+  const { row, record, below, root } = await subtree(s, recordUri);
+  const containerUris = [...new Set([record, ...below].flatMap((r) => (r.instances ?? []).map((i: Obj) => i.sub_container?.top_container?.ref)).filter(Boolean))] as string[];
+  const q = new RecordQueries(s.db.knex);
+  const containers = (await q.getByUris(containerUris)).map((r) => JSON.parse(r.json) as Obj);
+  const profileUris = [...new Set(containers.map((c) => c.container_profile?.ref).filter(Boolean))] as string[];
+  const profiles = new Map((await q.getByUris(profileUris)).map((r) => [r.uri, JSON.parse(r.json) as Obj]));
+  let total = 0;
+  let withoutProfile = 0;
+  const byProfile: Record<string, { count: number; extent: number }> = {};
+  for (const c of containers) {
+    const p = profiles.get(c.container_profile?.ref);
+    if (!p) { withoutProfile++; continue; }
+    const raw = Number(p[p.extent_dimension]) || 0;
+    const value = unit ? (raw * TO_INCHES[p.dimension_units ?? 'inches']) / TO_INCHES[unit] : raw;
+    const key = String(p.display_string ?? p.name);
+    byProfile[key] ??= { count: 0, extent: 0 };
+    byProfile[key].count++;
+    byProfile[key].extent += value;
+    total += value;
+  }
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return {
+    object: heading(row, record), resource: root && root.uri !== record.uri ? { uri: root.uri, title: root.title } : null,
+    total_extent: round(total), container_count: containers.length, container_without_profile_count: withoutProfile,
+    units: unit ?? null, volume: false,
+    containers: Object.fromEntries(Object.entries(byProfile).map(([k, v]) => [k, { count: v.count, extent: round(v.extent) }])),
+    timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  };
+}

@@ -1,0 +1,97 @@
+import type { Obj } from '../../json';
+import type { Services } from '../../records/context';
+import { changeLogHead } from '../../store/records';
+import { deleteRecord } from '../../records/write';
+import { errors, ApiError } from '../../errors';
+
+const FEED_LIMIT = 250;
+
+/**
+ * GET /update-feed: the changes after `lastSequence`, each with the record as it is now (or
+ * "deleted"), at most 250, waiting up to `waitMs` for one when there is none yet (a long poll,
+ * as the original's). Unlike the original's in-memory feed, it comes from the durable change log:
+ * a client that was away gets what it missed.
+ */
+export async function updatesSince(s: Services, lastSequence: number, waitMs = 5000): Promise<Obj[]> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const rows: Array<{ seq: number; uri: string; op: string; at_ms: number }> = await s.db.knex('change_log')
+      .where('seq', '>', lastSequence).orderBy('seq').limit(FEED_LIMIT).select('seq', 'uri', 'op', 'at_ms');
+    if (rows.length || Date.now() >= until) {
+      const live = new Map<string, string>((await s.db.knex('records').whereIn('uri', [...new Set(rows.map((r) => r.uri))]).select('uri', 'json'))
+        .map((r: { uri: string; json: string }) => [r.uri, r.json]));
+      return rows.map((r) => ({
+        record: r.op === 'delete' || !live.has(r.uri) ? 'deleted' : JSON.parse(live.get(r.uri)!),
+        uri: r.uri, sequence: Number(r.seq), timestamp: Number(r.at_ms),
+      }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * GET /notifications: what the staff interface listens for (ArchivesSpace's notification
+ * stream), from the change log: each change to a record whose type declares a notification code
+ * (x-archive.notification) after `lastSequence`, as `{code, params, sequence, timestamp}`, one per
+ * code in an answer (the original merges identical ones of a transaction); waiting up to `waitMs`
+ * when there is none yet. The change log is durable, so a client that was away learns what it missed.
+ */
+export async function notificationsSince(s: Services, lastSequence: number, waitMs = 5000): Promise<Obj[]> {
+  const codes = new Map(Object.values(s.registry.types).filter((t) => t.notification).map((t) => [t.name, t.notification!]));
+  const until = Date.now() + waitMs;
+  let after = lastSequence;
+  for (;;) {
+    const head = await changeLogHead(s.db.knex);
+    const rows: Array<{ seq: number; type: string; at_ms: number }> = await s.db.knex('change_log')
+      .where('seq', '>', after).andWhere('seq', '<=', head).whereIn('type', [...codes.keys()]).orderBy('seq').limit(FEED_LIMIT).select('seq', 'type', 'at_ms');
+    if (rows.length || Date.now() >= until) {
+      // One of each code: the latest (a repository's creation writes its six groups, one refresh is enough).
+      const latest = new Map(rows.map((r) => [codes.get(r.type)!, r]));
+      return [...latest].sort(([, a], [, b]) => Number(a.seq) - Number(b.seq))
+        .map(([code, r]) => ({ code, params: {}, sequence: Number(r.seq), timestamp: Number(r.at_ms) }));
+    }
+    // Nothing to announce up to the head read before the look: the next look starts there.
+    after = Math.max(after, head);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** GET /delete-feed: the URIs deleted since `modifiedSince` (seconds), a page at a time. */
+export async function deletedSince(s: Services, modifiedSince: number, page: number, pageSize: number): Promise<Obj> {
+  const base = () => s.db.knex('change_log').where({ op: 'delete' }).andWhere('at_ms', '>=', modifiedSince * 1000);
+  const total = Number((await base().count({ n: '*' }).first())?.n ?? 0);
+  const uris = await base().orderBy('seq').offset((page - 1) * pageSize).limit(pageSize).pluck('uri');
+  return { first_page: 1, last_page: Math.max(1, Math.ceil(total / pageSize)), this_page: page, results: uris };
+}
+
+/**
+ * POST /batch_delete: each URI deleted as DELETE on it would (its type's permission checked by
+ * `mayDelete`); all or nothing, one transaction. A refusal lists each failed URI with its answer.
+ */
+export async function batchDelete(s: Services, uris: string[], mayDelete: (typeName: string, repoId: number | undefined) => Promise<boolean>): Promise<Obj> {
+  const failures: Obj[] = [];
+  const results: Obj[] = [];
+  await s.db.transaction(async (trx) => {
+    for (const uri of uris) {
+      const type = s.registry.typeOfUri(uri);
+      const m = /^(?:\/repositories\/(\d+))?.*\/(\d+)$/.exec(uri);
+      if (!type || !m || !type.permissions?.delete) {
+        failures.push({ uri, response: { error: 'Record not found' } });
+        continue;
+      }
+      const repoId = type.scope === 'repository' ? Number(m[1]) : undefined;
+      if (!(await mayDelete(type.name, repoId))) {
+        failures.push({ uri, response: { error: 'Access denied' } });
+        continue;
+      }
+      try {
+        results.push({ ...(await deleteRecord(s, { type, repoId, showSuppressed: true }, Number(m[2]), { trx })), uri });
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        failures.push({ uri, response: err.body });
+      }
+    }
+    if (failures.length) throw errors.batchDeleteFailed(failures);
+  });
+  return { status: 'OK', results };
+}

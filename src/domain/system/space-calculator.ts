@@ -1,0 +1,161 @@
+/**
+ * The space calculator (GET /space_calculator/*): how many more containers of one container
+ * profile fit in locations, from the dimensions of the location profiles, of the container
+ * profile and of the containers already there. The packing follows ArchivesSpace's: containers
+ * stand in towers (as high as the location, capped by the profile's stacking_limit) one behind
+ * another (as deep as the location); a row of towers of one profile is a pile; piles of different
+ * profiles stand side by side across the location's width.
+ */
+import { errors } from '../../errors';
+import type { Obj } from '../../json';
+import { resolveLinks } from '../../records/resolve';
+import { uriLoader } from '../../records/load';
+import type { Services } from '../../records/context';
+
+/** Millimetres per unit (the working unit is the millimetre). */
+const MM_PER: Record<string, number> = { millimeters: 1, centimeters: 10, meters: 1000, inches: 25.4, feet: 304.8, yards: 914.4 };
+const MAX_PACKED = 99_999;
+
+interface Box { width: number; height: number; depth: number }
+interface Profile extends Box { key: string; stacking?: number }
+
+/** A record's dimensions in millimetres, or why they cannot be read. */
+function boxOf(record: Obj): Box | 'missing' | 'unit' {
+  const unit = record.dimension_units ?? 'inches';
+  if (!(unit in MM_PER)) return 'unit';
+  const values = [record.width, record.height, record.depth].map((v) => (v === undefined || v === null || v === '' ? NaN : Number(v)));
+  if (values.some((v) => !Number.isFinite(v) || v <= 0)) return 'missing';
+  const [width, height, depth] = values.map((v) => v * MM_PER[unit]);
+  return { width, height, depth };
+}
+
+function profileOf(record: Obj, key: string): Profile | undefined {
+  const box = boxOf(record);
+  if (typeof box === 'string') return undefined;
+  const limit = Number(record.stacking_limit);
+  return { ...box, key, stacking: Number.isInteger(limit) && limit > 0 ? limit : undefined };
+}
+
+/** Piles of one profile each, side by side across the location. */
+class Packer {
+  private readonly piles: Array<{ profile: Profile; count: number }> = [];
+  constructor(private readonly space: Box) {}
+
+  private capacity(p: Profile): number {
+    let high = Math.floor(this.space.height / p.height);
+    if (p.stacking !== undefined) high = Math.min(high, p.stacking);
+    return high * Math.floor(this.space.depth / p.depth);
+  }
+
+  add(p: Profile): boolean {
+    const pile = this.piles.find((x) => x.profile.key === p.key && x.count < this.capacity(p));
+    if (pile) return (pile.count += 1), true;
+    if (p.height > this.space.height || p.depth > this.space.depth || this.capacity(p) < 1) return false;
+    const used = this.piles.reduce((sum, x) => sum + x.profile.width, 0);
+    if (used + p.width > this.space.width) return false;
+    this.piles.push({ profile: p, count: 1 });
+    return true;
+  }
+}
+
+async function recordsByUri(s: Services, uris: string[]): Promise<Map<string, Obj>> {
+  if (!uris.length) return new Map();
+  const rows: Array<{ uri: string; json: string }> = await s.db.knex('records').whereIn('uri', [...new Set(uris)]).select('uri', 'json');
+  return new Map(rows.map((r) => [r.uri, JSON.parse(r.json)]));
+}
+
+async function calculate(s: Services, profileUri: string, locations: Obj[]): Promise<Obj> {
+  const wanted = (await recordsByUri(s, [profileUri])).get(profileUri);
+  if (!wanted || wanted.jsonmodel_type !== 'container_profile') {
+    throw errors.params({ container_profile_uri: [`Failed validation -- no container profile at ${profileUri}`] });
+  }
+  const profile = profileOf(wanted, profileUri);
+  if (!profile) throw errors.params({ container_profile_uri: [`Failed validation -- ${profileUri} lacks a width, height or depth in a known unit`] });
+
+  // The containers currently at each location, with their profiles, in two queries.
+  const housed: Array<{ uri: string; json: string; to_uri: string }> = locations.length
+    ? await s.db.knex('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+      .whereIn('x.to_uri', locations.map((l) => l.uri)).andWhere('r.type', 'top_container').distinct('r.uri', 'r.json', 'x.to_uri')
+    : [];
+  const atLocation = new Map<string, Obj[]>();
+  for (const h of housed) {
+    const container = JSON.parse(h.json);
+    const current = (container.container_locations ?? []).some((l: Obj) => l.ref === h.to_uri && (l.status ?? 'current') === 'current');
+    if (current) atLocation.set(h.to_uri, [...(atLocation.get(h.to_uri) ?? []), container]);
+  }
+  const related = await recordsByUri(s, [
+    ...locations.map((l) => l.location_profile?.ref).filter(Boolean),
+    ...housed.map((h) => JSON.parse(h.json).container_profile?.ref).filter(Boolean),
+  ]);
+
+  const result: Obj = {
+    container_profile: { ref: profileUri }, total_spaces_available: 0, total_containers_of_type: 0,
+    locations_with_space: [], locations_without_space: [], uncalculatable_locations: [],
+  };
+  for (const location of locations) {
+    const ref = location.uri;
+    const lp = related.get(location.location_profile?.ref);
+    if (!lp) { result.uncalculatable_locations.push({ ref, reason: 'location_lacks_a_profile' }); continue; }
+    const space = boxOf(lp);
+    if (typeof space === 'string') { result.uncalculatable_locations.push({ ref, reason: 'location_lacks_dimension_data' }); continue; }
+    if (profile.width > space.width || profile.height > space.height || profile.depth > space.depth) {
+      result.locations_without_space.push({ ref, reason: 'container_is_bigger' });
+      continue;
+    }
+    const packer = new Packer(space);
+    let problem: string | undefined;
+    for (const container of atLocation.get(ref) ?? []) {
+      const cpUri = container.container_profile?.ref;
+      const cp = cpUri ? related.get(cpUri) : undefined;
+      const existing = cp ? profileOf(cp, cpUri) : undefined;
+      if (!existing) { problem = 'container_at_location_lacks_profile'; break; }
+      if (cpUri === profileUri) result.total_containers_of_type += 1;
+      if (!packer.add(existing)) { problem = 'containers_at_location_dont_fit'; break; }
+    }
+    if (problem) { result.uncalculatable_locations.push({ ref, reason: problem }); continue; }
+    let count = 0;
+    while (count <= MAX_PACKED && packer.add(profile)) count += 1;
+    if (count === 0) result.locations_without_space.push({ ref, reason: 'location_cannot_fit_container' });
+    else {
+      result.total_spaces_available += count;
+      result.locations_with_space.push({ ref, count });
+    }
+  }
+  const lists = ['locations_with_space', 'locations_without_space', 'uncalculatable_locations'];
+  await resolveLinks([result], lists.flatMap((l) => [l, `${l}::location_profile`]), uriLoader(s));
+  return result;
+}
+
+async function allLocations(s: Services): Promise<Obj[]> {
+  const rows: Array<{ json: string }> = await s.db.knex('records').where({ type: 'location' }).orderBy('id').select('json');
+  return rows.map((r) => JSON.parse(r.json));
+}
+
+/** GET /space_calculator/by_location */
+export async function spaceByLocation(s: Services, profileUri: string, locationUris: string[]): Promise<Obj> {
+  const found = await recordsByUri(s, locationUris);
+  const missing = locationUris.find((u) => found.get(u)?.jsonmodel_type !== 'location');
+  if (missing) throw errors.params({ location_uris: [`Failed validation -- no location at ${missing}`] });
+  return calculate(s, profileUri, [...new Set(locationUris)].map((u) => found.get(u)!));
+}
+
+/** GET /space_calculator/by_building: the locations of a building, narrowed by floor, room and area when given. */
+export async function spaceByBuilding(s: Services, profileUri: string, place: { building: string; floor?: string; room?: string; area?: string }): Promise<Obj> {
+  const wanted = Object.entries(place).filter(([, v]) => v !== undefined && v !== '');
+  const locations = (await allLocations(s)).filter((l) => wanted.every(([k, v]) => l[k] === v));
+  return calculate(s, profileUri, locations);
+}
+
+/** GET /space_calculator/buildings: building → floor → room → areas, as the original lists them. */
+export async function buildingData(s: Services): Promise<Obj> {
+  const buildings: Obj = {};
+  const locations = (await allLocations(s)).filter((l) => l.building)
+    .sort((a, b) => ['building', 'floor', 'room', 'area'].map((k) => String(a[k] ?? '').localeCompare(String(b[k] ?? ''))).find((c) => c !== 0) ?? 0);
+  for (const l of locations) {
+    const floors = (buildings[l.building] ??= {});
+    const rooms = (floors[l.floor ?? '[no floor]'] ??= {});
+    const areas: string[] = (rooms[l.room ?? '[no room]'] ??= []);
+    if (l.area && !areas.includes(l.area)) areas.push(l.area);
+  }
+  return buildings;
+}

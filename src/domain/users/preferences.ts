@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import { bumpAccessVersion } from '../../access/access-version';
+import { can } from '../../access/permissions';
+import { errors } from '../../errors';
+import type { Obj } from '../../json';
+import { GLOBAL_REPO_ID } from '../../registry';
+import type { Services, TypeHooks } from '../../records/context';
+
+/** The user id of a username (their credentials row), if they have one. */
+async function userIdOf(db: Knex | Knex.Transaction, username: string): Promise<number | undefined> {
+  const row = await db('credentials').where({ username }).first('user_id');
+  return row ? Number(row.user_id) : undefined;
+}
+
+/**
+ * Who may write preferences (preferences.rb check_prefs_permissions): a user their own; a
+ * repository's defaults need manage_repository there; the installation's (global repository)
+ * administer_system.
+ */
+export const preferenceHooks: TypeHooks = {
+  async afterSave(trx, s, saved) {
+    const repoId = saved.where.repoId!;
+    const userId = saved.record.user_id as number | undefined;
+    const own = userId !== undefined && userId === (await userIdOf(trx, saved.actor.username));
+    const code = repoId === GLOBAL_REPO_ID ? 'administer_system' : 'manage_repository';
+    // Read inside the write's transaction (SQLite has one connection).
+    if (!own && !(await can({ db: { ...s.db, knex: trx as unknown as Knex } }, saved.actor, code, repoId))) throw errors.accessDenied();
+    // Processes keep each caller's preferred defaults under the access version (access/cache.ts).
+    await bumpAccessVersion(trx);
+  },
+  async beforeDelete(trx) {
+    await bumpAccessVersion(trx);
+  },
+};
+
+async function prefsOf(s: Services, repoId: number): Promise<Obj[]> {
+  const rows: Array<{ json: string }> = await s.db.knex('records').where({ type: 'preference', repo_id: repoId }).select('json');
+  return rows.map((r) => JSON.parse(r.json));
+}
+
+/**
+ * The preferences that apply in a repository for a user, most general first: the installation's,
+ * the user's own everywhere, the repository's, the user's own in the repository.
+ */
+export async function currentPreferences(s: Services, repoId: number, username: string | undefined): Promise<Obj> {
+  const userId = username ? await userIdOf(s.db.knex, username) : undefined;
+  const global = await prefsOf(s, GLOBAL_REPO_ID);
+  const local = repoId === GLOBAL_REPO_ID ? [] : await prefsOf(s, repoId);
+  const pick = (list: Obj[], user: boolean) => list.find((p) => (user ? userId !== undefined && p.user_id === userId : p.user_id === undefined));
+  const layers: Record<string, Obj | undefined> = {
+    global: pick(global, false), user_global: pick(global, true), repo: pick(local, false), user_repo: pick(local, true),
+  };
+  return Object.fromEntries(Object.entries(layers).filter(([, v]) => v));
+}
+
+/** The defaults in effect: each layer's defaults over the more general ones. */
+export async function effectiveDefaults(s: Services, repoId: number, username: string | undefined): Promise<Obj> {
+  const layers = await currentPreferences(s, repoId, username);
+  const out: Obj = {};
+  for (const key of ['global', 'user_global', 'repo', 'user_repo']) Object.assign(out, layers[key]?.defaults ?? {});
+  return out;
+}
