@@ -2,7 +2,7 @@
 import type { SearchConfig } from '../config';
 import type { Services } from '../records/context';
 import type { Registry } from '../registry';
-import { EmbeddedIndexWorker } from './embedded-worker';
+import { EmbeddedIndexWorker } from './embedded/worker';
 import { FieldCatalogue } from './fields';
 import { Indexer } from './indexer';
 import type { SearchIndex } from './port';

@@ -1,10 +1,11 @@
 /**
- * Doc values (src/search/doc-values.ts) against a plain model: many documents rewritten many
+ * Doc values (src/search/embedded/doc-values.ts) against a plain model: many documents rewritten many
  * times (so the pool of multi-valued documents is compacted), with facet counts (every counting
  * path), sort orders and value sets checked after each round.
  */
 import assert from 'node:assert/strict';
-import { Column, DocSet } from '../../src/search/doc-values';
+import { DocSet } from '../../src/search/embedded/doc-sets';
+import { Column } from '../../src/search/embedded/doc-values';
 
 /** A small deterministic generator (mulberry32). */
 function random(seed: number): () => number {

@@ -22,7 +22,7 @@ function request(query: Query, facets: string[] = []): SearchRequest {
   return { query, filters: [], sort: [{ field: 'title_sort', desc: false }], offset: 0, limit: 10, facets, facetMincount: 1, facetLimit: 10 };
 }
 
-const heldColumns = (index: EmbeddedIndex) => [...(index as unknown as { columns: Map<string, unknown> }).columns.keys()].sort();
+const heldColumns = (index: EmbeddedIndex) => [...(index as unknown as { held: { columns: Map<string, unknown> } }).held.columns.keys()].sort();
 
 describe('embedded index: doc values of the fields searches use', () => {
   let dir: string;

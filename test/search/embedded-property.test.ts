@@ -151,7 +151,7 @@ describe('embedded index against a brute-force evaluator (property)', function (
             checked++;
             const expected = [...truth.values()].filter((d) => matches(d, q));
             // Ties in index order: the ids the index gave the documents (the same in both openers).
-            const sorted = [...expected].sort(bySort(sort, (uri) => (writer as unknown as { docOf: Map<string, number> }).docOf.get(uri)!));
+            const sorted = [...expected].sort(bySort(sort, (uri) => (writer as unknown as { held: { docOf: Map<string, number> } }).held.docOf.get(uri)!));
             const request: SearchRequest = {
               query: q, filters: [], sort, offset, limit,
               facets: ['primary_type', 'subjects'], facetMincount: 1, facetLimit: 10,

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openIndex } from '../../search';
-import { storeIdOf } from '../../search/indexer';
+import { storeIdOf } from '../../store/indexing';
 import { changeLogHead } from '../../store/records';
 import type { SearchIndex } from '../../search/port';
 import type { CheckResult, DoctorCheck } from './types';
@@ -37,7 +37,7 @@ export const searchCheck: DoctorCheck = {
         };
       }
       const knex = ctx.db!.knex;
-      const [storeId, head] = await Promise.all([storeIdOf(knex), changeLogHead(knex)]);
+      const [storeId, head] = await Promise.all([storeIdOf(ctx.db!), changeLogHead(knex)]);
       const pending = Math.max(0, head - state.checkpoint);
       const details = { index: where, documents, checkpoint: state.checkpoint, head, pending };
       const found = `${documents} documents in ${where}`;

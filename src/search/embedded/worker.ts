@@ -7,12 +7,12 @@
 import path from 'node:path';
 import v8 from 'node:v8';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import type { Obj } from '../json';
-import { Registry, type TypeInfo } from '../registry';
-import { buildDocuments, type SearchDoc } from './documents';
-import { bodiesAsBytes, EmbeddedIndex, prepareDocument } from './embedded';
-import { FieldCatalogue } from './fields';
-import type { IndexState, RecordBatch, SearchIndex, SearchRequest, SearchResult } from './port';
+import type { Obj } from '../../json';
+import { Registry, type TypeInfo } from '../../registry';
+import { buildDocuments, type SearchDoc } from '../documents';
+import { FieldCatalogue } from '../fields';
+import type { IndexState, RecordBatch, SearchIndex, SearchRequest, SearchResult } from '../port';
+import { bodiesAsBytes, EmbeddedIndex, prepareDocument } from './index';
 
 interface Call {
   id: number;
@@ -72,7 +72,7 @@ export class EmbeddedIndexWorker implements SearchIndex {
   ) {
     // Under tsx (tests, `npm run` from sources) the worker loads the .ts file through the same hook.
     const fromSources = __filename.endsWith('.ts');
-    this.worker = new Worker(path.join(__dirname, `embedded-worker.${fromSources ? 'ts' : 'js'}`), {
+    this.worker = new Worker(path.join(__dirname, `worker.${fromSources ? 'ts' : 'js'}`), {
       workerData: { embeddedIndex: { file: file === ':memory:' ? file : path.resolve(file), mapped, boosts, types } },
       execArgv: fromSources ? ['--require', 'tsx/cjs'] : [],
       resourceLimits: youngMb ? { maxYoungGenerationSizeMb: youngMb } : {},

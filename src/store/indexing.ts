@@ -1,0 +1,112 @@
+/**
+ * What the search indexer asks of the store: the change log past its checkpoint, its lease (one
+ * indexing process at a time), the store's identity, the records that link to changed ones, and
+ * a rebuild's pages of records. Reads outside any transaction, through the pool.
+ */
+import type { Database } from './database';
+import { changeLogHead, LINKS_ASKED } from './records';
+
+const LEASE = 'indexer_lease';
+
+/** One change-log entry: a record written (or removed) in the transaction that wrote `seq`. */
+export interface ChangeLogEntry {
+  seq: number;
+  uri: string;
+  at_ms: number;
+}
+
+/** A record as a rebuild's page reads it. */
+export interface RebuildRow {
+  rid: number;
+  type: string;
+  uri: string;
+  json: string;
+  hidden: boolean;
+}
+
+/** The store's identity: an index records the one it was built from. */
+export async function storeIdOf(db: Database): Promise<string> {
+  const row = await db.knex('search_state').where({ name: 'store_id' }).first('value');
+  return String(row.value);
+}
+
+/** The newest change-log entry (0 when empty). */
+export function latestChange(db: Database): Promise<number> {
+  return changeLogHead(db.knex);
+}
+
+/** Up to `limit` change-log entries after `seq`, in order. */
+export async function changesAfter(db: Database, seq: number, limit: number): Promise<ChangeLogEntry[]> {
+  const rows = await db.knex('change_log').where('seq', '>', seq).orderBy('seq').limit(limit).select('seq', 'uri', 'at_ms');
+  return rows.map((r) => ({ seq: Number(r.seq), uri: String(r.uri), at_ms: Number(r.at_ms) }));
+}
+
+/** Takes the indexer's lease for `holder` until `untilMs`, or renews it: false when another holder's lease still runs at `nowMs`. */
+export async function takeIndexerLease(db: Database, holder: string, nowMs: number, untilMs: number): Promise<boolean> {
+  const n = await db.knex('search_state')
+    .where({ name: LEASE })
+    .andWhere((w) => w.where('value', holder).orWhere('expires_ms', '<', nowMs))
+    .update({ value: holder, expires_ms: untilMs });
+  return n === 1;
+}
+
+/** Gives the lease up if `holder` holds it (failures ignored: it runs out anyway). */
+export async function releaseIndexerLease(db: Database, holder: string): Promise<void> {
+  await db.knex('search_state').where({ name: LEASE, value: holder }).update({ expires_ms: 0 }).catch(() => undefined);
+}
+
+/** The records linking to any of `uris`: each linking record's uri and type and the property that links, once each per statement. */
+export async function linksInto(db: Database, uris: string[]): Promise<Array<{ uri: string; type: string; property: string }>> {
+  const out: Array<{ uri: string; type: string; property: string }> = [];
+  for (let i = 0; i < uris.length; i += LINKS_ASKED) {
+    const rows = await db.knex('record_refs as x')
+      .join('records as r', 'r.rid', 'x.from_rid')
+      .whereIn('x.to_uri', uris.slice(i, i + LINKS_ASKED))
+      .distinct('r.uri', 'r.type', 'x.property');
+    out.push(...(rows as Array<{ uri: string; type: string; property: string }>));
+  }
+  return out;
+}
+
+/**
+ * The URIs the records at `uris` link to, once each per statement. Read in two plain steps, rows
+ * by URI, then their links by row id: joined in one statement, filtering on the targets' type
+ * made SQLite walk every record of that type and its links (16 ms a question at 20,000 links),
+ * and without that filter MariaDB read the whole (to_uri, from_rid) index to answer DISTINCT
+ * (seconds a question at 190,000 links).
+ */
+export async function linksOutOf(db: Database, uris: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < uris.length; i += LINKS_ASKED) {
+    const rids = await db.knex('records').whereIn('uri', uris.slice(i, i + LINKS_ASKED)).pluck('rid');
+    if (!rids.length) continue;
+    out.push(...await db.knex('record_refs').whereIn('from_rid', rids).distinct().pluck('to_uri'));
+  }
+  return out;
+}
+
+/** Records of `types` that are not hidden, all of them or those up to row `throughRid`. */
+export async function countSearchable(db: Database, types: string[], throughRid?: number): Promise<number> {
+  const query = db.knex('records').whereIn('type', types).andWhere('hidden', false);
+  if (throughRid !== undefined) query.andWhere('rid', '<=', throughRid);
+  return Number((await query.count('* as n').first())?.n ?? 0);
+}
+
+/**
+ * Up to `limit` records after row `rid`, in row order, of every type. Along the primary key
+ * alone: filtering on type in SQL makes the engine walk the type index and sort every remaining
+ * row for each page (quadratic in the store's size).
+ */
+export async function recordPageAfter(db: Database, rid: number, limit: number): Promise<RebuildRow[]> {
+  const rows = await db.knex('records').where('rid', '>', rid).orderBy('rid').limit(limit).select('rid', 'type', 'uri', 'json', 'hidden');
+  return rows.map((r) => ({ rid: Number(r.rid), type: r.type, uri: r.uri, json: r.json, hidden: !!r.hidden }));
+}
+
+/** Those of `uris` that are records of `types`, not hidden. */
+export async function searchableAmong(db: Database, uris: string[], types: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < uris.length; i += 1000) {
+    out.push(...await db.knex('records').whereIn('uri', uris.slice(i, i + 1000)).whereIn('type', types).andWhere('hidden', false).pluck('uri'));
+  }
+  return out;
+}
