@@ -305,7 +305,7 @@ export async function generate(schemasDir: string, outDir: string): Promise<stri
     'validators.d.ts':
       `/* ${BANNER} */\nimport type { ValidateFunction } from 'ajv';\n` +
       exportable.map((n) => `export declare const ${n}: ValidateFunction;\n`).join(''),
-    'types.ts': recordTypes(schemas, BANNER),
+    'types.ts': recordTypes(schemas, SYSTEM_PROPERTIES, BANNER),
   };
   fs.mkdirSync(outDir, { recursive: true });
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(outDir, file), text);
