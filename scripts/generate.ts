@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Ajv from 'ajv';
+import Ajv, { type ErrorObject } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone';
 import addFormats from 'ajv-formats';
 import { _ } from 'ajv';
@@ -18,6 +18,7 @@ import { DERIVATIONS } from '../src/records/generated';
 import { NAMED_HOOKS } from '../src/domain';
 import seedEnumerations from '../src/store/seeds/enumerations.json';
 import { customRules } from '../src/validation/rules';
+import xArchiveSchema from '../src/registry/x-archive.schema.json';
 import { recordTypes } from './record-types';
 
 type Json = any; // schema nodes are free-form JSON
@@ -177,7 +178,46 @@ function propsOf(schemas: Record<string, Json>, properties: Json, where: string)
   return out;
 }
 
+/**
+ * Every x-archive block must match src/registry/x-archive.schema.json, or `make generate` refuses
+ * it, naming the file and the key: an unknown key (a typo, or one nothing reads) or a wrong shape
+ * would otherwise be copied into the registry and ignored, or break a request at run time.
+ */
+export function checkXArchive(schemas: Record<string, Json>): void {
+  const validate = new Ajv({ allErrors: true, verbose: true }).compile(xArchiveSchema);
+  const problems: string[] = [];
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (schema['x-archive'] === undefined || validate(schema['x-archive'])) continue;
+    const errors = validate.errors ?? [];
+    // A failed anyOf says what was expected there; its branches' complaints, and those of anyOfs
+    // nested in it, would only repeat it. Ajv reports an outer anyOf after the inner ones.
+    const alternatives = errors.filter((e) => e.keyword === 'anyOf');
+    const within = (e: ErrorObject, at: string) => e.instancePath === at || e.instancePath.startsWith(at + '/');
+    const messages = errors
+      .filter((e) => {
+        const covering = alternatives.filter((a) => within(e, a.instancePath));
+        return !covering.length || e === covering.reduce((outer, a) => (a.instancePath.length <= outer.instancePath.length ? a : outer));
+      })
+      .map((e) => `schemas/${name}.json: ${xArchiveProblem(e)}`);
+    problems.push(...new Set(messages));
+  }
+  if (problems.length) throw new Error(problems.join('\n'));
+}
+
+function xArchiveProblem(e: ErrorObject): string {
+  const at = 'x-archive' + e.instancePath.split('/').slice(1).map((k) => (/^\d+$/.test(k) ? `[${k}]` : `.${k.replace(/~1/g, '/').replace(/~0/g, '~')}`)).join('');
+  if (e.keyword === 'additionalProperties') {
+    const allowed = Object.keys(e.parentSchema?.properties ?? {});
+    const key = (e.params as { additionalProperty: string }).additionalProperty;
+    return `${at}.${key} is not a key of the block${allowed.length ? ` (allowed there: ${allowed.join(', ')})` : ''}`;
+  }
+  if (e.keyword === 'anyOf' && e.parentSchema?.description) return `${at} must be ${e.parentSchema.description}`;
+  if (e.keyword === 'enum') return `${at} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')} (got ${JSON.stringify(e.data)})`;
+  return `${at} ${e.message} (got ${JSON.stringify(e.data)})`;
+}
+
 export function buildManifest(schemas: Record<string, Json>): Manifest {
+  checkXArchive(schemas);
   const types: Record<string, TypeInfo> = {};
   for (const [name, schema] of Object.entries(schemas)) {
     const ext = schema['x-archive'] ?? {};
@@ -187,9 +227,8 @@ export function buildManifest(schemas: Record<string, Json>): Manifest {
       model: ext.model ?? name.split('_').map((s: string) => s[0].toUpperCase() + s.slice(1)).join(''),
       props: propsOf(schemas, schema.properties, name),
     };
-    for (const key of ['uri', 'scope', 'routes', 'listing', 'permissions', 'unique', 'lookup', 'validations', 'requiresRef', 'allowInGlobalRepository', 'refuseDeleteIfLinked', 'refuseDeleteIfLinkedFrom', 'deleteDeniedWhen', 'tree', 'flagRoutes', 'search', 'export', 'hooks', 'containerCollection', 'generated', 'merge', 'transfer', 'propertyRoutes', 'guardedProperties', 'slugRoute', 'notification', 'copied'] as const) {
-      if (ext[key] !== undefined) (info as any)[key] = ext[key];
-    }
+    // The whole block: checkXArchive refused any key TypeInfo does not have.
+    Object.assign(info, ext, { kind: info.kind, model: info.model });
     if (info.uri) {
       info.plural = info.uri.split('/').pop();
       info.uriPattern = `^${uriPattern(info.uri)}$`;
@@ -266,7 +305,7 @@ export async function generate(schemasDir: string, outDir: string): Promise<stri
     'validators.d.ts':
       `/* ${BANNER} */\nimport type { ValidateFunction } from 'ajv';\n` +
       exportable.map((n) => `export declare const ${n}: ValidateFunction;\n`).join(''),
-    'types.ts': recordTypes(schemas, BANNER),
+    'types.ts': recordTypes(schemas, SYSTEM_PROPERTIES, BANNER),
   };
   fs.mkdirSync(outDir, { recursive: true });
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(outDir, file), text);

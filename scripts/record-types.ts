@@ -114,8 +114,11 @@ function indexSignature(node: Json, indent: string): string[] {
   return [`${indent}[key: string]: unknown;`];
 }
 
-/** The text of generated/types.ts for the schemas (system properties already added). */
-export function recordTypes(schemas: Record<string, Json>, banner: string): string {
+/**
+ * The text of generated/types.ts for the schemas. `system`: the properties the loader adds to every
+ * type (already in each schema's properties), written once as SystemFields, which every interface extends.
+ */
+export function recordTypes(schemas: Record<string, Json>, system: Record<string, Json>, banner: string): string {
   const names = Object.keys(schemas).sort();
   const seen = new Map<string, string>();
   for (const name of names) {
@@ -123,12 +126,15 @@ export function recordTypes(schemas: Record<string, Json>, banner: string): stri
     if (seen.has(iface)) throw new Error(`schemas/${name}.json and schemas/${seen.get(iface)}.json both become the interface ${iface}`);
     seen.set(iface, name);
   }
+  const { jsonmodel_type: _type, ...shared } = system;
   const out = [`/* ${banner} */`, '/* eslint-disable */', ''];
+  out.push('/** The properties every record and subrecord has (scripts/generate.ts SYSTEM_PROPERTIES). */', 'export interface SystemFields {', ...members(shared, [], '  '), '}', '');
   for (const name of names) {
     const schema = schemas[name];
-    const properties = { ...schema.properties, jsonmodel_type: { const: name } };
+    const own = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => !(k in system)));
+    const properties = { ...own, jsonmodel_type: { const: name } };
     const body = [...members(properties, schema.required ?? [], '  '), ...indexSignature(schema, '  ')];
-    out.push(`/** schemas/${name}.json */`, `export interface ${interfaceName(name)} {`, ...body, '}', '');
+    out.push(`/** schemas/${name}.json */`, `export interface ${interfaceName(name)} extends SystemFields {`, ...body, '}', '');
   }
   out.push('/** Every jsonmodel_type and its interface. */', 'export interface RecordTypes {');
   for (const name of names) out.push(`  ${key(name)}: ${interfaceName(name)};`);

@@ -48,6 +48,18 @@ export class ApiError extends Error {
 }
 
 const PARAM_REQUIRED = 'Parameter required but no value provided';
+const PROPERTY_MISSING = 'Property is required but was missing';
+
+/** The text of a parameter or field that breaks its rule: "Failed validation -- <detail>". */
+export const failedValidation = (detail: string) => `Failed validation -- ${detail}`;
+
+/** The text of a parameter whose value is not of its type (`shown` as the caller sent it). */
+export const wantedType = (typeName: string, shown: string) => `Wanted type ${typeName} but got '${shown}'`;
+
+/** The parameter-error shape with one parameter (or field) and one message: `{"error": {"<param>": ["<message>"]}}`. */
+const oneParam = (param: string, message: string) => new ApiError(400, { error: { [param]: [message] } });
+const invalidParam = (param: string, detail: string) => oneParam(param, failedValidation(detail));
+const unparsableBody = (detail: string) => new ApiError(400, { error: `Had some trouble parsing your request: ${detail}` });
 
 export const errors = {
   notFound: (model: string) => new ApiError(404, { error: `${model} not found` }),
@@ -65,14 +77,41 @@ export const errors = {
     new ApiError(412, { code: 'SESSION_GONE', error: `No session found for ${token}` }, false),
   sessionExpired: (token: string) =>
     new ApiError(412, { code: 'SESSION_EXPIRED', error: `Session timed out for ${token}` }, false),
-  unparsableBody: (detail: string) =>
-    new ApiError(400, { error: `Had some trouble parsing your request: ${detail}` }),
+  /** A body the parser could not read (its own message). */
+  unparsableBody,
+  emptyBody: () => unparsableBody('the request body is empty'),
+  /** A body that parsed but is not what the route reads: `what` with its article ("a JSON object of parameters"). */
+  expectedBody: (what: string) => unparsableBody(`expected ${what}`),
+  /** A value meant to hold JSON (`what`: "the job", a parameter's name) that does not parse. */
+  notJson: (what: string, parseError: string) => unparsableBody(`${what} is not valid JSON (${parseError})`),
   /** Parameter problems: one object, one key per parameter. */
   params: (map: ErrorMap) => new ApiError(400, { error: map }),
   paramRequired: (...names: string[]) =>
     new ApiError(400, { error: Object.fromEntries(names.map((n) => [n, [PARAM_REQUIRED]])) }),
-  repositoryMissing: () =>
-    new ApiError(400, { error: { repo_id: ['Failed validation -- The Repository must exist'] } }),
+  /** A parameter (or a field of a body) that breaks its rule: "Failed validation -- <detail>". */
+  invalidParam,
+  /** …that must be something else: `what` with its article ("an object", "a list of {label, type}"). */
+  mustBe: (param: string, what: string) => invalidParam(param, `must be ${what}`),
+  /** …whose value is not one of a closed list (`given` absent: "(none)"). */
+  mustBeOneOf: (param: string, allowed: readonly string[], given: string | undefined) =>
+    invalidParam(param, `must be one of ${allowed.join(', ')} but given: ${given ?? '(none)'}`),
+  /** …that should name a record by its URI: `what` with its article ("a group", "an enumeration"). */
+  notAUri: (param: string, what: string, given: string) => invalidParam(param, `not ${what} URI: ${given}`),
+  /** …naming a record outside the tree or repository it must be in. */
+  notIn: (param: string, what: string, where: string) => invalidParam(param, `${what} is not in ${where}`),
+  /** …naming a record that does not exist (`what`: "location", "container profile", "record"). */
+  nothingAt: (param: string, what: string, uri: string) => invalidParam(param, `no ${what} at ${uri}`),
+  /** …whose value is not of its type. */
+  wrongType: (param: string, typeName: string, shown: string) => oneParam(param, wantedType(typeName, shown)),
+  /** A property of a body the route needs, absent (the validation message of a missing required property). */
+  propertyMissing: (param: string) => oneParam(param, PROPERTY_MISSING),
+  /** A parameter naming a repository that does not exist. */
+  repositoryNotFound: (param: string) => oneParam(param, 'Repository not found'),
+  /** A merge request the merge cannot make, in the merge's words. */
+  badMergeRequest: (message: string) => oneParam('merge_request', message),
+  /** A merge request without its candidates. */
+  noMergeCandidates: () => oneParam('merge_candidates', 'Must have at least 1 item, each with a ref'),
+  repositoryMissing: () => invalidParam('repo_id', 'The Repository must exist'),
   /** Schema validation failure of a JSON body. */
   validation: (error: ErrorMap, warning: ErrorMap, type: string, record: unknown) =>
     new ApiError(400, {
@@ -82,6 +121,14 @@ export const errors = {
     }),
   /** Model-level failures found when saving (uniqueness and the like). */
   conflictOnSave: (error: ErrorMap) => new ApiError(400, { error }),
+  /** A save refused for one field, in the rule's words. */
+  refusedOnSave: (field: string, message: string) => oneParam(field, message),
+  notUnique: (field: string) => oneParam(field, 'Must be unique'),
+  /** A group granting permission codes the permission table does not know. */
+  unknownPermissionCodes: (codes: string[]) => oneParam('grants_permissions', `Unknown permission code${codes.length > 1 ? 's' : ''}: ${codes.join(', ')}`),
+  /** A group naming members who have no user account. */
+  unknownUsers: (usernames: string[]) =>
+    oneParam('member_usernames', usernames.length === 1 ? `User ${usernames[0]} does not exist` : `Users ${usernames.join(', ')} do not exist`),
   globalRepositoryRecord: () =>
     new ApiError(400, { error: 'The global repository cannot contain archival records' }),
   staleLockVersion: () =>
@@ -111,7 +158,15 @@ export const errors = {
     new ApiError(404, { error: `Can't find a value '${value}' in enumeration ${id}` }),
   readOnlyEnumerationValue: () => new ApiError(400, { error: "Can't transfer from a read-only enumeration value" }),
   /** A search parameter (q, aq, filter, sort...) that cannot be understood, in the parameter-error shape. */
-  badSearchParam: (param: string, message: string) => new ApiError(400, { error: { [param]: [message] } }),
+  badSearchParam: (param: string, message: string) => oneParam(param, message),
+  /** …not of the form the parameter takes (`form` as the message shows it). */
+  searchParamForm: (param: string, form: string, given: string) => oneParam(param, `Must be ${form} (got ${JSON.stringify(given)})`),
+  searchParamTooLong: (param: string, max: number) => oneParam(param, `Must be ${max} characters or fewer`),
+  querySyntax: (param: string, where: string, message: string) => oneParam(param, `Query syntax error${where}: ${message}`),
+  regexUnsupported: (param: string, raw: string) => oneParam(param, `Regular expressions (/${raw}/) are not supported; use wildcards (* and ?) instead`),
+  notADate: (param: string, value: unknown) => oneParam(param, `Not a date: ${JSON.stringify(value)} (expected YYYY, YYYY-MM or YYYY-MM-DD)`),
+  unsortable: (field: string) => oneParam('sort', `Can't sort on ${field}: not a sortable field`),
+  unknownResolver: (resolver: string) => oneParam('resolve', `Unknown resolver ${resolver}; the one available is compact_resource`),
   /** What the configured search adapter cannot express. */
   unsupportedBySearchAdapter: (what: string) =>
     new ApiError(400, { error: { q: [`${what} is not supported by the Typesense search index (SEARCH_ADAPTER=typesense); use the embedded index for it`] } }),
@@ -127,10 +182,8 @@ export const errors = {
     new ApiError(413, { error: `Request body is larger than the limit of ${limit} bytes` }),
   urlTooLong: (limit: number) =>
     new ApiError(414, { error: `Request URL is longer than the limit of ${limit} characters` }),
-  jsonTooDeep: (limit: number) =>
-    new ApiError(400, { error: `Had some trouble parsing your request: the JSON is nested more than ${limit} levels deep` }),
-  resolveTooDeep: (limit: number, path: string) =>
-    new ApiError(400, { error: { resolve: [`Failed validation -- must not be more than ${limit} levels deep but given: ${path}`] } }),
+  jsonTooDeep: (limit: number) => unparsableBody(`the JSON is nested more than ${limit} levels deep`),
+  resolveTooDeep: (limit: number, path: string) => invalidParam('resolve', `must not be more than ${limit} levels deep but given: ${path}`),
   tooManyLoginAttempts: (retryAfterSeconds: number) =>
     new ApiError(
       429,

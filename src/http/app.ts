@@ -111,7 +111,7 @@ function jsonFields(req: Request, maxDepth: number): Record<string, unknown> {
   const type = req.headers['content-type'] ?? '';
   if (!/^(text|application)\/json/.test(type) || !Buffer.isBuffer(req.body) || !req.body.length) return {};
   const body = parseJsonBody(req, maxDepth);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw errors.unparsableBody('expected a JSON object of parameters');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw errors.expectedBody('a JSON object of parameters');
   // Nested JSON parameters (aq, filter) travel as objects here; the routes read them as JSON text.
   const asParam = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(asParam);
@@ -127,14 +127,14 @@ function parseJsonBody(req: Request, maxDepth: number): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw errors.unparsableBody(text.trim() ? (err as Error).message : 'the request body is empty');
+    throw text.trim() ? errors.unparsableBody((err as Error).message) : errors.emptyBody();
   }
 }
 
 /** A multipart/form-data body (already read): its fields, and its files as buffers. */
 function parseMultipart(req: Request): Promise<NonNullable<Call['form']>> {
   const type = String(req.headers['content-type'] ?? '');
-  if (!type.startsWith('multipart/form-data')) throw errors.unparsableBody('expected a multipart/form-data body (a job field and files[])');
+  if (!type.startsWith('multipart/form-data')) throw errors.expectedBody('a multipart/form-data body (a job field and files[])');
   return new Promise((resolve, reject) => {
     const form: NonNullable<Call['form']> = { fields: {}, files: [] };
     let parser: busboy.Busboy;

@@ -1,6 +1,6 @@
 import { PAGE_SIZE_PARAM, pageSize } from '../records/paging';
 import type { ParamSpec, Paging } from '../records/endpoint';
-import { ErrorMap, errors, PARAM_REQUIRED_MESSAGE } from '../errors';
+import { ErrorMap, errors, failedValidation, PARAM_REQUIRED_MESSAGE, wantedType } from '../errors';
 import type { Config } from '../config';
 
 const TYPE_NAMES: Record<ParamSpec['type'], string> = {
@@ -46,26 +46,26 @@ export function parseParams(specs: ParamSpec[], source: Record<string, unknown>)
       if (!items) {
         const text = show(raw);
         wrong[spec.name] = [
-          `Wanted type ${TYPE_NAMES[spec.type]} but got '${text}'.  Perhaps you meant to specify an array like: ${spec.name}[]=${encodeURIComponent(text)}`,
+          `${wantedType(TYPE_NAMES[spec.type], text)}.  Perhaps you meant to specify an array like: ${spec.name}[]=${encodeURIComponent(text)}`,
         ];
         continue;
       }
       const coerced = items.map((item) => coerceScalar(spec.type, item));
       if (coerced.some((c) => !c.ok)) {
-        wrong[spec.name] = [`Wanted type ${TYPE_NAMES[spec.type]} but got '${show(raw)}'`];
+        wrong[spec.name] = [wantedType(TYPE_NAMES[spec.type], show(raw))];
         continue;
       }
       out[spec.name] = coerced.map((c) => c.value);
     } else {
       const c = coerceScalar(spec.type, raw);
       if (!c.ok) {
-        wrong[spec.name] = [`Wanted type ${TYPE_NAMES[spec.type]} but got '${show(raw)}'`];
+        wrong[spec.name] = [wantedType(TYPE_NAMES[spec.type], show(raw))];
         continue;
       }
       out[spec.name] = c.value;
     }
     const problem = (spec.type.startsWith('integer') ? unsafeInteger(raw) : undefined) ?? spec.check?.(out[spec.name]);
-    if (problem) failed[spec.name] = [`Failed validation -- ${problem}`];
+    if (problem) failed[spec.name] = [failedValidation(problem)];
   }
   const all = { ...missing, ...wrong, ...failed };
   if (Object.keys(all).length) throw errors.params(all);
@@ -138,12 +138,12 @@ function parseIdSet(config: Config, raw: unknown): number[] {
     .flatMap((item) => (typeof item === 'string' ? item.split(',') : [item]))
     .map((item) => (typeof item === 'string' ? item.trim() : item));
   const bad = parts.find((item) => typeof item !== 'string' || !/^\d+$/.test(item));
-  if (bad !== undefined) throw errors.params({ id_set: [`Wanted type [Integer] but got '${show(raw)}'`] });
+  if (bad !== undefined) throw errors.wrongType('id_set', '[Integer]', show(raw));
   const ids = [...new Set(parts.map(Number))];
   const unsafe = unsafeInteger(parts);
-  if (unsafe) throw errors.params({ id_set: [`Failed validation -- ${unsafe}`] });
+  if (unsafe) throw errors.invalidParam('id_set', unsafe);
   if (ids.length > config.maxPageSize) {
-    throw errors.params({ id_set: [`Failed validation -- must not list more than ${config.maxPageSize} ids but given: ${ids.length}`] });
+    throw errors.invalidParam('id_set', `must not list more than ${config.maxPageSize} ids but given: ${ids.length}`);
   }
   return ids;
 }

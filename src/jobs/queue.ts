@@ -46,13 +46,13 @@ async function nextJobId(trx: Knex.Transaction): Promise<number> {
  */
 export async function submitJob(s: Services, repoId: number, owner: string, job: Obj, files: Array<{ filename: string; data: Buffer }>): Promise<Obj> {
   const jobType = String(job.jsonmodel_type ?? job.job_type ?? '');
-  if (!JOB_TYPES.includes(jobType)) throw errors.params({ job_type: [`Failed validation -- must be one of ${JOB_TYPES.join(', ')} but given: ${jobType || '(none)'}`] });
+  if (!JOB_TYPES.includes(jobType)) throw errors.mustBeOneOf('job_type', JOB_TYPES, jobType || undefined);
   if (!importers[job.import_type]) {
-    throw errors.params({ import_type: [`Failed validation -- must be one of ${Object.keys(importers).join(', ')} but given: ${job.import_type ?? '(none)'}`] });
+    throw errors.mustBeOneOf('import_type', Object.keys(importers), job.import_type);
   }
-  if (!files.length) throw errors.params({ files: ['Failed validation -- an import needs at least one file'] });
+  if (!files.length) throw errors.invalidParam('files', 'an import needs at least one file');
   for (const f of files) {
-    if (f.data.length > s.config.jobs.importMaxBytes) throw errors.params({ files: [`Failed validation -- ${f.filename} is larger than IMPORT_MAX_BYTES (${s.config.jobs.importMaxBytes} bytes)`] });
+    if (f.data.length > s.config.jobs.importMaxBytes) throw errors.invalidParam('files', `${f.filename} is larger than IMPORT_MAX_BYTES (${s.config.jobs.importMaxBytes} bytes)`);
   }
   const stored = { jsonmodel_type: 'import_job', import_type: job.import_type, filenames: files.map((f) => f.filename) };
   return s.db.transaction(async (trx) => {

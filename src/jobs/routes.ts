@@ -21,7 +21,7 @@ function jobObject(raw: unknown): Obj {
     try {
       job = JSON.parse(raw);
     } catch (err) {
-      throw errors.unparsableBody(`the job is not valid JSON (${(err as Error).message})`);
+      throw errors.notJson('the job', (err as Error).message);
     }
   }
   if (!job || typeof job !== 'object') throw errors.paramRequired('job');

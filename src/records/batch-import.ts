@@ -36,7 +36,7 @@ export interface BatchResults {
 
 /** The array a batch must be, each item a record of a creatable type with a temporary URI; refused with 400 before anything starts. */
 export async function readBatch(s: Services, actor: Actor, repoId: number, body: unknown): Promise<BatchRecord[]> {
-  const bad = (message: string) => errors.params({ batch_import: [`Failed validation -- ${message}`] });
+  const bad = (message: string) => errors.invalidParam('batch_import', message);
   if (!Array.isArray(body)) throw bad('must be a JSON array of records, each with its jsonmodel_type and a temporary uri');
   const seen = new Set<string>();
   const allowed = new Map<string, boolean>();

@@ -16,7 +16,7 @@ export interface MergeResult {
   deleted_uris: string[];
 }
 
-const bad = (message: string) => errors.params({ merge_request: [message] });
+const bad = errors.badMergeRequest;
 
 /**
  * POST /merge_requests/<route>: every candidate merged into the destination in one transaction,
@@ -42,8 +42,8 @@ async function mergeParties(q: RecordQueries, s: Services, route: string, body: 
   const ref = (x: unknown) => (typeof (x as Obj)?.ref === 'string' ? String((x as Obj).ref) : undefined);
   const destinationUri = ref(body.merge_destination);
   const candidateUris: Array<string | undefined> = Array.isArray(body.merge_candidates) ? body.merge_candidates.map(ref) : [];
-  if (!destinationUri) throw errors.params({ merge_destination: ['Property is required but was missing'] });
-  if (!candidateUris.length || candidateUris.some((u) => !u)) throw errors.params({ merge_candidates: ['Must have at least 1 item, each with a ref'] });
+  if (!destinationUri) throw errors.propertyMissing('merge_destination');
+  if (!candidateUris.length || candidateUris.some((u) => !u)) throw errors.noMergeCandidates();
   const uris = [destinationUri, ...(candidateUris as string[])];
   const byUri = new Map((await q.getByUris(uris)).map((r) => [r.uri, r]));
   const missing = uris.find((u) => !byUri.has(u));

@@ -33,9 +33,7 @@ export interface ListOptions {
 function listQuery(s: Services, where: Where, o: ListOptions) {
   const sortColumn = SORT_COLUMNS[o.sortField ?? 'id'];
   if (!sortColumn) {
-    throw errors.params({
-      sort_field: [`Failed validation -- must be one of ${Object.keys(SORT_COLUMNS).join(', ')} but given: ${o.sortField}`],
-    });
+    throw errors.mustBeOneOf('sort_field', Object.keys(SORT_COLUMNS), o.sortField);
   }
   return {
     type: where.type.name,

@@ -60,9 +60,9 @@ async function targetRepository(s: Services, actor: Actor, targetRepo: string, s
   const m = /^\/repositories\/(\d+)$/.exec(targetRepo);
   const targetId = m ? Number(m[1]) : undefined;
   if (targetId === undefined || targetId === GLOBAL_REPO_ID || !(await s.db.knex('records').where({ uri: targetRepo, type: 'repository' }).first('rid'))) {
-    throw errors.params({ target_repo: ['Repository not found'] });
+    throw errors.repositoryNotFound('target_repo');
   }
-  if (targetId === sourceRepoId) throw errors.params({ target_repo: [`Failed validation -- must be another repository than ${targetRepo}`] });
+  if (targetId === sourceRepoId) throw errors.mustBe('target_repo', `another repository than ${targetRepo}`);
   if (!(await can(s, actor, permission, targetId))) throw errors.transferTargetDenied();
   return targetId;
 }

@@ -87,7 +87,7 @@ async function valueInUse(s: Services, db: Db, listName: string, value: string):
 export async function createEnumeration(s: Services, body: Obj) {
   const result = await s.db.transaction(async (trx) => {
     if (await trx('enumerations').where({ name: body.name }).first('id')) {
-      throw errors.conflictOnSave({ name: ['Must be unique'] });
+      throw errors.notUnique('name');
     }
     const id = await nextId(trx, 'enumerations');
     await trx('enumerations').insert({ id, name: body.name, editable: true, default_value: body.default_value ?? null });
@@ -157,7 +157,7 @@ export async function updateEnumerationValue(s: Services, id: number, body: Obj)
   const current = await s.db.knex('enumeration_values').where({ id }).first();
   if (!current) throw errors.notFound('EnumerationValue');
   if (body.value !== current.value) {
-    throw errors.params({ value: [`Failed validation -- a value's text cannot change (it is "${current.value}"); add the new value to its list and move records to it with POST /config/enumerations/migration`] });
+    throw errors.invalidParam('value', `a value's text cannot change (it is "${current.value}"); add the new value to its list and move records to it with POST /config/enumerations/migration`);
   }
   if (body.suppressed !== undefined && !!body.suppressed !== !!current.suppressed) await setValueSuppressed(s, id, !!body.suppressed);
   if (body.position !== undefined && Number(body.position) !== Number(current.position)) await moveValue(s, id, Number(body.position));
@@ -180,7 +180,7 @@ export async function moveValue(s: Services, id: number, position: number) {
 /** Switches every record using `from` to `to`, then deletes `from` (enumeration_migration). */
 export async function migrateValue(s: Services, enumUri: string, from: string, to: string) {
   const id = Number(/^\/config\/enumerations\/(\d+)$/.exec(enumUri)?.[1]);
-  if (!Number.isInteger(id)) throw errors.params({ enum_uri: [`Failed validation -- not an enumeration URI: ${enumUri}`] });
+  if (!Number.isInteger(id)) throw errors.notAUri('enum_uri', 'an enumeration', enumUri);
   await s.db.transaction(async (trx) => {
     const row = await rowById(trx, id);
     if (!row.editable) throw errors.enumerationNotEditable(id);

@@ -1,3 +1,4 @@
+import type XArchiveSchema from './x-archive.schema.json';
 
 /** Shape of generated/registry.json: what the app knows of every jsonmodel_type. */
 
@@ -232,3 +233,13 @@ export interface RepositoryTransfer {
   /** Stays when a whole repository's records are transferred: the repository's own access and settings. */
   stays?: boolean;
 }
+
+/**
+ * The keys x-archive.schema.json lets a schema's block hold are exactly the TypeInfo fields it
+ * copies (besides those generate.ts derives): a key declared there that no TypeInfo field carries,
+ * or a new TypeInfo field the schema does not admit, fails `tsc` here.
+ */
+type DeclaredKeys = keyof (typeof XArchiveSchema)['properties'];
+type DerivedKeys = 'name' | 'plural' | 'uriPattern' | 'props';
+type KeysAgree = [Exclude<DeclaredKeys, keyof TypeInfo>, Exclude<keyof TypeInfo, DeclaredKeys | DerivedKeys>] extends [never, never] ? true : false;
+export const X_ARCHIVE_KEYS_AGREE: KeysAgree = true;

@@ -110,7 +110,7 @@ class LuceneTranslator {
     } catch (err) {
       const e = err as { message: string; location?: { start: { column: number } } };
       const where = e.location ? ` at column ${e.location.start.column}` : '';
-      throw errors.badSearchParam(this.param, `Query syntax error${where}: ${e.message}`);
+      throw errors.querySyntax(this.param, where, e.message);
     }
     return this.node(ast, undefined);
   }
@@ -163,7 +163,7 @@ class LuceneTranslator {
 
   private leaf(field: string | undefined, raw: string, quoted: boolean, regex: boolean): Query {
     const { fields, defaultField } = this.o;
-    if (regex) throw errors.badSearchParam(this.param, `Regular expressions (/${raw}/) are not supported; use wildcards (* and ?) instead`);
+    if (regex) throw errors.regexUnsupported(this.param, raw);
     if (field === '*' && raw === '*') return ALL;
     if (field !== undefined && field !== '*' && !fields.isField(field)) {
       // edismax: an unknown field prefix is not a field; the whole text is searched as words.
@@ -201,7 +201,7 @@ class LuceneTranslator {
 
 /** `q` text → query; a syntax error is a 400 naming the parameter. */
 export function parseLucene(text: string, o: ParseOptions, param = 'q'): Query {
-  if (text.length > MAX_QUERY_LENGTH) throw errors.badSearchParam(param, `Must be ${MAX_QUERY_LENGTH} characters or fewer`);
+  if (text.length > MAX_QUERY_LENGTH) throw errors.searchParamTooLong(param, MAX_QUERY_LENGTH);
   return new LuceneTranslator(o, param).translate(text);
 }
 
@@ -244,7 +244,7 @@ function blank(v: unknown): boolean {
 function dateStart(value: string, param: string): Date {
   const m = /^(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?$/.exec(value.trim());
   const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2] ?? 1) - 1, Number(m[3] ?? 1))) : new Date(NaN);
-  if (Number.isNaN(d.getTime())) throw errors.badSearchParam(param, `Not a date: ${JSON.stringify(value)} (expected YYYY, YYYY-MM or YYYY-MM-DD)`);
+  if (Number.isNaN(d.getTime())) throw errors.notADate(param, value);
   return d;
 }
 
@@ -364,12 +364,12 @@ class AdvancedTranslator {
 
 /** `aq` / `filter` JSON text → query. Unparsable JSON and malformed query objects are 400s. */
 export function parseAdvanced(text: string, o: AdvancedOptions): Query {
-  if (text.length > MAX_QUERY_LENGTH * 10) throw errors.badSearchParam(o.param, `Must be ${MAX_QUERY_LENGTH * 10} characters or fewer`);
+  if (text.length > MAX_QUERY_LENGTH * 10) throw errors.searchParamTooLong(o.param, MAX_QUERY_LENGTH * 10);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw errors.unparsableBody(`${o.param} is not valid JSON (${(err as Error).message})`);
+    throw errors.notJson(o.param, (err as Error).message);
   }
   return new AdvancedTranslator(o).translate(value);
 }

@@ -63,9 +63,9 @@ export function parseSort(search: SearchServices, text: string | undefined): Sor
     const [field, dir, ...rest] = part.trim().split(/\s+/);
     const direction = (dir ?? '').toLowerCase();
     if (!field || rest.length || !['asc', 'desc'].includes(direction)) {
-      throw errors.badSearchParam('sort', `Must be "<field> asc|desc", comma separated (got ${JSON.stringify(part.trim())})`);
+      throw errors.searchParamForm('sort', '"<field> asc|desc", comma separated', part.trim());
     }
-    if (!search.fields.isSortable(field)) throw errors.badSearchParam('sort', `Can't sort on ${field}: not a sortable field`);
+    if (!search.fields.isSortable(field)) throw errors.unsortable(field);
     return { field, desc: direction === 'desc' };
   });
 }
@@ -149,9 +149,9 @@ export function highlight(docs: SearchDoc[], q: Query): Record<string, Record<st
 async function resolveResults(s: Services, results: Record<string, unknown>[], definitions: string[]): Promise<void> {
   for (const definition of definitions) {
     const m = /^([^:@\s]+):([^:@\s]+)(?:@(\w+))?$/.exec(definition);
-    if (!m) throw errors.badSearchParam('resolve', `Must be "<source_field>:<target_field>" or "<source_field>:<target_field>@compact_resource" (got ${JSON.stringify(definition)})`);
+    if (!m) throw errors.searchParamForm('resolve', '"<source_field>:<target_field>" or "<source_field>:<target_field>@compact_resource"', definition);
     const [, source, target, resolver] = m;
-    if (resolver && resolver !== 'compact_resource') throw errors.badSearchParam('resolve', `Unknown resolver ${resolver}; the one available is compact_resource`);
+    if (resolver && resolver !== 'compact_resource') throw errors.unknownResolver(resolver);
     const values = [...new Set(results.flatMap((r) => (r[source] === undefined ? [] : Array.isArray(r[source]) ? r[source] : [r[source]]).map(String)))];
     if (!results.some((r) => r[source] !== undefined)) continue;
     const found = values.length

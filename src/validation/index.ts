@@ -19,7 +19,7 @@ export interface Prepared {
  * the record and its subrecords, where the value has the default's type.
  */
 export function prepareRecord(registry: Registry, enums: EnumerationCatalog, typeName: string, input: unknown, preferred: Obj = {}): Prepared {
-  if (!isPlainObject(input)) throw errors.unparsableBody(`expected a JSON object for a ${typeName} record`);
+  if (!isPlainObject(input)) throw errors.expectedBody(`a JSON object for a ${typeName} record`);
   const errs: ErrorMap = {};
   const warnings: ErrorMap = {};
   const record = cleanRecord(registry, typeName, input, errs);

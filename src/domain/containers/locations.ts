@@ -29,7 +29,7 @@ const MAX_RANGE = 1000;
 
 function rangeValues(name: string, range: unknown): string[] {
   if (!isPlainObject(range) || typeof range.label !== 'string' || range.start === undefined || range.end === undefined) {
-    throw errors.params({ [name]: ['Failed validation -- needs label, start and end'] });
+    throw errors.invalidParam(name, 'needs label, start and end');
   }
   const [start, end] = [String(range.start), String(range.end)];
   let values: string[];
@@ -41,14 +41,14 @@ function rangeValues(name: string, range: unknown): string[] {
     values = b >= a ? Array.from({ length: b - a + 1 }, (_, i) => String.fromCharCode(a + i)) : [];
   } else values = [];
   if (!values.length) {
-    throw errors.params({ [name]: [`Failed validation -- start and end must be numbers or single letters, start <= end, at most ${MAX_RANGE} values`] });
+    throw errors.invalidParam(name, `start and end must be numbers or single letters, start <= end, at most ${MAX_RANGE} values`);
   }
   return values;
 }
 
 /** POST /locations/batch: one location per combination of the coordinate ranges. */
 export async function createLocationBatch(s: Services, actor: Actor, body: unknown, dryRun: boolean) {
-  if (!isPlainObject(body)) throw errors.unparsableBody('expected a location_batch object');
+  if (!isPlainObject(body)) throw errors.expectedBody('a location_batch object');
   const { coordinate_1_range, coordinate_2_range, coordinate_3_range, ...location } = body;
   const ranges = [coordinate_1_range, coordinate_2_range, coordinate_3_range]
     .map((r, i) => (r === undefined ? undefined : { n: i + 1, label: (r as Obj).label, values: rangeValues(`coordinate_${i + 1}_range`, r) }))
@@ -70,7 +70,7 @@ export async function createLocationBatch(s: Services, actor: Actor, body: unkno
 /** POST /locations/batch_update: the given fields set on every listed location. */
 export async function updateLocationBatch(s: Services, actor: Actor, body: unknown) {
   if (!isPlainObject(body) || !Array.isArray(body.record_uris)) {
-    throw errors.params({ record_uris: ['Parameter required but no value provided'] });
+    throw errors.paramRequired('record_uris');
   }
   const { record_uris: uris, jsonmodel_type: _t, ...fields } = body;
   const where = { type: s.registry.type('location') };

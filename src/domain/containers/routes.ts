@@ -10,7 +10,7 @@ const ids = { name: 'ids', type: 'integer[]', required: true } as const;
 function readJsonObject(call: Call): Record<string, string> {
   const body = call.rawBody;
   if (!isPlainObject(body) || Object.values(body).some((v) => typeof v !== 'string')) {
-    throw errors.unparsableBody('expected a JSON object of "<top container uri>": "<value>"');
+    throw errors.expectedBody('a JSON object of "<top container uri>": "<value>"');
   }
   return body as Record<string, string>;
 }

@@ -37,14 +37,14 @@ export async function attributeDefinitions(s: Services, repoId: number): Promise
 /** POST: the repository's own definitions replaced by those sent (the global ones stay as they are). */
 export async function saveAttributeDefinitions(s: Services, repoId: number, body: unknown): Promise<Obj> {
   const sent = isPlainObject(body) && Array.isArray(body.definitions) ? body.definitions : undefined;
-  if (!sent) throw errors.params({ definitions: ['Failed validation -- must be a list of {label, type}'] });
+  if (!sent) throw errors.mustBe('definitions', 'a list of {label, type}');
   const current = await localDefinitions(s, repoId);
   let next = Math.max(LOCAL_IDS_FROM, ...current.map((d) => Number(d.id) + 1));
   const local: Obj[] = [];
   for (const [i, d] of sent.entries()) {
     if (!isPlainObject(d) || d.global === true || (typeof d.id === 'number' && d.id < LOCAL_IDS_FROM)) continue;
     if (typeof d.label !== 'string' || !d.label.trim() || !KINDS.has(d.type)) {
-      throw errors.params({ [`definitions/${i}`]: ['Failed validation -- needs a label and a type (rating, format or conservation_issue)'] });
+      throw errors.invalidParam(`definitions/${i}`, 'needs a label and a type (rating, format or conservation_issue)');
     }
     const existing = current.find((c) => c.id === d.id);
     local.push({ id: existing ? existing.id : next++, label: d.label.trim(), type: d.type, global: false, readonly: false, position: i });

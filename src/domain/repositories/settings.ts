@@ -34,7 +34,7 @@ export async function putSetting(s: Services, kind: SettingKind, repoId: number,
   const { field, shape } = SETTING_KINDS[kind];
   const value = isPlainObject(body) ? body[field] : undefined;
   if (value === undefined || (shape === 'object' ? !isPlainObject(value) : !Array.isArray(value))) {
-    throw errors.params({ [field]: [`Failed validation -- must be ${shape === 'object' ? 'an object' : 'a list'}`] });
+    throw errors.mustBe(field, shape === 'object' ? 'an object' : 'a list');
   }
   checkRecordType(s, recordType);
   const json = JSON.stringify({ [field]: value });

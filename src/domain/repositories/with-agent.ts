@@ -15,9 +15,9 @@ import { createRecord, updateRecord } from '../../records/write';
 const AGENT = 'agent_corporate_entity';
 
 function parts(body: unknown): { repository: Obj; agent?: Obj } {
-  if (!isPlainObject(body) || !isPlainObject(body.repository)) throw errors.params({ repository: ['Property is required but was missing'] });
+  if (!isPlainObject(body) || !isPlainObject(body.repository)) throw errors.propertyMissing('repository');
   if (body.agent_representation !== undefined && !isPlainObject(body.agent_representation)) {
-    throw errors.params({ agent_representation: ['Failed validation -- must be an agent_corporate_entity object'] });
+    throw errors.mustBe('agent_representation', 'an agent_corporate_entity object');
   }
   return { repository: body.repository, agent: body.agent_representation as Obj | undefined };
 }

@@ -8,7 +8,7 @@ import type { Services } from '../../records/context';
 async function subtree(s: Services, recordUri: string): Promise<{ row: RecordRow; record: Obj; below: Obj[]; root?: Obj }> {
   const q = new RecordQueries(s.db.knex);
   const [row] = await q.getByUris([recordUri]);
-  if (!row) throw errors.params({ record_uri: [`Failed validation -- no record at ${recordUri}`] });
+  if (!row) throw errors.nothingAt('record_uri', 'record', recordUri);
   const record = JSON.parse(row.json) as Obj;
   const isRoot = Object.values(s.registry.types).some((t) => t.tree?.root === row.type);
   const rows: Array<{ json: string }> = isRoot
@@ -62,7 +62,7 @@ const TO_INCHES: Record<string, number> = { inches: 1, feet: 12, centimeters: 1 
  * records below it, from their container profiles' extent dimension, in `unit` (or each profile's own).
  */
 export async function calculateExtent(s: Services, recordUri: string, unit?: string): Promise<Obj> {
-  if (unit !== undefined && !TO_INCHES[unit]) throw errors.params({ unit: [`Failed validation -- must be one of ${Object.keys(TO_INCHES).join(', ')} but given: ${unit}`] });
+  if (unit !== undefined && !TO_INCHES[unit]) throw errors.mustBeOneOf('unit', Object.keys(TO_INCHES), unit);
   const { row, record, below, root } = await subtree(s, recordUri);
   const containerUris = [...new Set([record, ...below].flatMap((r) => (r.instances ?? []).map((i: Obj) => i.sub_container?.top_container?.ref)).filter(Boolean))] as string[];
   const q = new RecordQueries(s.db.knex);

@@ -18,7 +18,7 @@ const EXPIRE_MS = 30_000;
 export async function updateActiveEdits(s: Services, body: unknown): Promise<Obj> {
   const edits = isPlainObject(body) && Array.isArray(body.active_edits) ? body.active_edits : undefined;
   if (!edits || edits.some((e: unknown) => !isPlainObject(e) || typeof e.uri !== 'string' || typeof e.user !== 'string' || typeof e.time !== 'string' || Number.isNaN(Date.parse(e.time)))) {
-    throw errors.params({ active_edits: ['Failed validation -- a list of {"user", "uri", "time"} with an ISO time'] });
+    throw errors.invalidParam('active_edits', 'a list of {"user", "uri", "time"} with an ISO time');
   }
   const now = Date.now();
   await s.db.transaction(async (trx) => {

@@ -67,10 +67,10 @@ async function recordsByUri(s: Services, uris: string[]): Promise<Map<string, Ob
 async function calculate(s: Services, profileUri: string, locations: Obj[]): Promise<Obj> {
   const wanted = (await recordsByUri(s, [profileUri])).get(profileUri);
   if (!wanted || wanted.jsonmodel_type !== 'container_profile') {
-    throw errors.params({ container_profile_uri: [`Failed validation -- no container profile at ${profileUri}`] });
+    throw errors.nothingAt('container_profile_uri', 'container profile', profileUri);
   }
   const profile = profileOf(wanted, profileUri);
-  if (!profile) throw errors.params({ container_profile_uri: [`Failed validation -- ${profileUri} lacks a width, height or depth in a known unit`] });
+  if (!profile) throw errors.invalidParam('container_profile_uri', `${profileUri} lacks a width, height or depth in a known unit`);
 
   // The containers currently at each location, with their profiles, in two queries.
   const housed: Array<{ uri: string; json: string; to_uri: string }> = locations.length
@@ -135,7 +135,7 @@ async function allLocations(s: Services): Promise<Obj[]> {
 export async function spaceByLocation(s: Services, profileUri: string, locationUris: string[]): Promise<Obj> {
   const found = await recordsByUri(s, locationUris);
   const missing = locationUris.find((u) => found.get(u)?.jsonmodel_type !== 'location');
-  if (missing) throw errors.params({ location_uris: [`Failed validation -- no location at ${missing}`] });
+  if (missing) throw errors.nothingAt('location_uris', 'location', missing);
   return calculate(s, profileUri, [...new Set(locationUris)].map((u) => found.get(u)!));
 }
 

@@ -49,7 +49,7 @@ async function groupsFromUris(s: Services, uris: string[]): Promise<Array<{ repo
   const groups = [];
   for (const uri of uris) {
     const m = /^\/repositories\/(\d+)\/groups\/(\d+)$/.exec(uri);
-    if (!m) throw errors.params({ groups: [`Failed validation -- not a group URI: ${uri}`] });
+    if (!m) throw errors.notAUri('groups', 'a group', uri);
     const repoId = Number(m[1]);
     const record = await readRecord(s, { type: s.registry.type('group'), repoId }, Number(m[2]));
     groups.push({ repoId, code: record.group_code as string });
@@ -93,7 +93,7 @@ export async function updateUser(
   }
   const username = normaliseUsername(String(record.username));
   if (username !== current.username) {
-    throw errors.conflictOnSave({ username: ['cannot be changed; create a new user instead'] });
+    throw errors.refusedOnSave('username', 'cannot be changed; create a new user instead');
   }
   const actor = caller!;
   return s.db.transaction(async (trx) => {
@@ -161,7 +161,7 @@ export async function replaceRepositoryGroups(s: Services, actor: Actor, userId:
   await requirePermission(s, actor, 'manage_repository', repoId);
   const groups = await groupsFromUris(s, groupUris);
   for (const g of groups) {
-    if (g.repoId !== repoId) throw errors.params({ groups: [`Failed validation -- group is not in repository ${repoId}`] });
+    if (g.repoId !== repoId) throw errors.notIn('groups', 'group', `repository ${repoId}`);
   }
   const user = await readUser(s, userId);
   await s.db.transaction(async (trx) => {

@@ -50,12 +50,11 @@ export const groupHooks: TypeHooks = {
     }
     if (unknown.length) {
       // The original answers 500 here; an unknown code is the client's mistake.
-      throw errors.conflictOnSave({ grants_permissions: [`Unknown permission code${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`] });
+      throw errors.unknownPermissionCodes(unknown);
     }
     const members = [...new Set(((body.member_usernames ?? []) as string[]).map((m) => m.trim().toLowerCase()))];
     const missing = await unknownUsers(trx, members);
-    if (missing.length === 1) throw errors.conflictOnSave({ member_usernames: [`User ${missing[0]} does not exist`] });
-    if (missing.length > 1) throw errors.conflictOnSave({ member_usernames: [`Users ${missing.join(', ')} do not exist`] });
+    if (missing.length) throw errors.unknownUsers(missing);
     body.grants_permissions = grants;
     body.member_usernames = members;
   },

@@ -31,7 +31,7 @@ export function enumerationEndpoints(): Endpoint[] {
       handle: async (c) => {
         const b = c.rawBody;
         if (!isPlainObject(b) || typeof b.enum_uri !== 'string' || typeof b.from !== 'string' || typeof b.to !== 'string') {
-          throw errors.params({ enumeration_migration: ['Failed validation -- needs enum_uri, from and to as strings'] });
+          throw errors.invalidParam('enumeration_migration', 'needs enum_uri, from and to as strings');
         }
         return json(await migrateValue(c.s, b.enum_uri, b.from, b.to));
       },

@@ -83,7 +83,7 @@ function nodeHooks(type: TypeInfo): TypeHooks {
         if (!parent || parent.type !== type.name) throw errors.missingLinkTarget(parentUri);
         if (parent.root_uri !== rootUri) {
           // The original fails with a 500 "Consistency check failed" here.
-          throw errors.conflictOnSave({ [parentProperty]: [`must belong to the same ${rootProperty}: ${parentUri} is not in ${rootUri}`] });
+          throw errors.refusedOnSave(parentProperty, `must belong to the same ${rootProperty}: ${parentUri} is not in ${rootUri}`);
         }
         parentRid = Number(parent.rid);
       }

@@ -31,10 +31,10 @@ export async function moveUnderParent(s: Services, types: TreeTypes, repoId: num
     const node = await nodeRow(trx, types, repoId, id);
     let parentRid: number | null = null;
     if (parentId !== undefined) {
-      if (parentId === id) throw errors.params({ parent: ["Failed validation -- Can't make a record into its own parent"] });
+      if (parentId === id) throw errors.invalidParam('parent', "Can't make a record into its own parent");
       const parent = await nodeRow(trx, types, repoId, parentId);
       if (parent.root_uri !== node.root_uri) {
-        throw errors.params({ parent: [`Failed validation -- the new parent is not in ${node.root_uri}`] });
+        throw errors.notIn('parent', 'the new parent', node.root_uri);
       }
       if ((await ancestorsOf(trx, parent.rid)).some((a) => a.rid === node.rid)) throw cycle();
       parentRid = parent.rid;
@@ -74,7 +74,7 @@ export async function acceptChildren(
     for (const uri of children) {
       const row = await trx('records').where({ uri, type: types.node.name, repo_id: repoId }).first('rid', 'root_uri');
       if (!row) throw errors.missingLinkTarget(uri);
-      if (row.root_uri !== rootUri) throw errors.params({ children: [`Failed validation -- ${uri} is not in ${rootUri}`] });
+      if (row.root_uri !== rootUri) throw errors.notIn('children', uri, rootUri);
       moving.push({ rid: Number(row.rid), uri });
     }
     // Take them all out first, so `position` counts only the siblings that stay.
@@ -181,15 +181,15 @@ export async function transferComponent(
     return m ? Number(m[1]) : undefined;
   };
   const nodeId = idIn(componentUri, types.node.uri!);
-  if (nodeId === undefined) throw errors.params({ component: [`Failed validation -- must be the URI of a ${types.node.name} in /repositories/${repoId}`] });
+  if (nodeId === undefined) throw errors.mustBe('component', `the URI of a ${types.node.name} in /repositories/${repoId}`);
   if (idIn(targetUri, types.root.uri!) === undefined) {
-    throw errors.params({ [targetParam]: [`Failed validation -- must be the URI of a ${types.root.name} in /repositories/${repoId}`] });
+    throw errors.mustBe(targetParam, `the URI of a ${types.root.name} in /repositories/${repoId}`);
   }
   return s.db.transaction(async (trx) => {
     const node = await trx('records').where({ type: types.node.name, id: nodeId, repo_id: repoId }).first('json', 'lock_version');
     if (!node) throw errors.notFound(types.node.model);
     const target = await trx('records').where({ uri: targetUri, type: types.root.name }).first('uri');
-    if (!target) throw errors.params({ [targetParam]: [`Failed validation -- ${targetUri} does not exist`] });
+    if (!target) throw errors.invalidParam(targetParam, `${targetUri} does not exist`);
     const record = JSON.parse(node.json);
     const sourceUri: string = record[rootProperty]?.ref;
     delete record[parentProperty];

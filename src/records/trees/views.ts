@@ -219,7 +219,7 @@ export async function treeRoot(s: Services, types: TreeTypes, repoId: number, id
 
 async function nodeByUri(db: Db, types: TreeTypes, repoId: number, uri: string, param: string) {
   const m = new RegExp(types.node.uriPattern!).exec(uri);
-  if (!m) throw errors.params({ [param]: [`Failed validation -- not a ${types.node.name} URI: ${uri}`] });
+  if (!m) throw errors.notAUri(param, `a ${types.node.name}`, uri);
   const row = await db('records').where({ uri, repo_id: repoId }).first('rid', 'id', 'uri', 'json');
   if (!row) throw errors.notFound(types.node.model);
   return { rid: Number(row.rid), id: Number(row.id), uri: row.uri as string, record: JSON.parse(row.json) as Obj };
