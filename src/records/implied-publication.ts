@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import type { Obj } from '../json';
 import { showingClause, showingRecordsAs } from '../store/connect';
 import { untilNextWrite } from '../store/until-next-write';
-import type { Freshness } from '../store/freshness';
 import { underHiddenAncestor } from '../store/visibility';
 import type { Services } from './context';
 
@@ -23,11 +22,11 @@ export const IMPLIED_PUBLICATION_FIELD = 'is_linked_to_published_record';
  */
 const FIRST_ROUND = 16;
 
-export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Services, records: Obj[], asOf?: Freshness): Promise<void> {
+export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void> {
   const uris = [...new Set(records.map((r) => r.uri).filter((u): u is string => typeof u === 'string'))];
   // Kept until the next write (an agent linked by 10,000 unpublished records is looked at once per
   // write, not once per GET with resolve[]); inside a transaction nothing is kept or reused.
-  const kept = db === s.db.knex ? await untilNextWrite(s.db, asOf) : undefined;
+  const kept = db === s.db.knex ? await untilNextWrite(s.db) : undefined;
   const key = (uri: string) => `implied-publication:${uri}`;
   const unknown = kept ? uris.filter((u) => !kept.has(key(u))) : uris;
   const linked = unknown.length ? await linkedToPublished(db, s, unknown) : new Set<string>();
