@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Queryable } from '../store/dialect';
 import { errors } from '../errors';
 import type { Obj } from '../json';
 import { RecordGetter, RecordQueries, RecordRow, recordReads } from '../store/records';
@@ -27,7 +27,7 @@ export async function fetchRow(q: RecordGetter, where: Where, id: number): Promi
 }
 
 /** The stored record (for domain code that reads before it writes). */
-export async function readRecord(s: Services, where: Where, id: number, db: Knex | Knex.Transaction = s.db.knex): Promise<Obj> {
+export async function readRecord(s: Services, where: Where, id: number, db: Queryable = s.db.knex): Promise<Obj> {
   return JSON.parse((await fetchRow(new RecordQueries(db), where, id)).json);
 }
 
@@ -72,8 +72,8 @@ async function loadTree(s: Services, treeUri: string): Promise<Obj | undefined> 
   const root = s.registry.typeOfUri(rootUri);
   const whole = root && s.hooks[root.name]?.wholeTree;
   if (!whole) return undefined;
-  const row = await s.db.knex('records').where({ uri: rootUri }).first('id', 'repo_id');
-  return row ? whole(s, Number(row.repo_id), Number(row.id)) : undefined;
+  const row = await new RecordQueries(s.db.knex).keysAt(rootUri);
+  return row ? whole(s, row.repo_id, row.id) : undefined;
 }
 
 /** Whether records of the type get fields computed at read time (else the stored JSON is served as it is). */
@@ -86,7 +86,7 @@ export function decoratesType(s: Services, typeName: string): boolean {
  * implied publication of every type whose schema declares the field.
  */
 export async function decorateRecords(
-  s: Services, records: Obj[], db: Knex | Knex.Transaction = s.db.knex, o: { impliedPublication?: boolean } = {},
+  s: Services, records: Obj[], db: Queryable = s.db.knex, o: { impliedPublication?: boolean } = {},
 ): Promise<void> {
   // Hooks read links and lookup keys: any the transaction still holds back are written first.
   if (db !== s.db.knex) await new RecordQueries(db).writeHeldRows();

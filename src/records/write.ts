@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Tx } from '../store/database';
 import type { TypeInfo } from '../registry';
 import { GLOBAL_REPO_ID } from '../registry';
 import { ErrorMap, errors } from '../errors';
@@ -108,7 +108,7 @@ interface PendingCreate {
 
 /** A create up to the record's insert: its id, the type's beforeSave, the composed record and its row and place. */
 async function prepareCreate(
-  q: RecordQueries, trx: Knex.Transaction, s: Services, actor: Actor, where: Where, body: Obj, warnings: ErrorMap,
+  q: RecordQueries, trx: Tx, s: Services, actor: Actor, where: Where, body: Obj, warnings: ErrorMap,
   options: { id?: number; idFirst?: number; hidden?: boolean; placeLast?: boolean },
 ): Promise<PendingCreate> {
   let id = options.id ?? options.idFirst;
@@ -138,7 +138,7 @@ async function prepareCreate(
 }
 
 /** The rest of a create once its row is inserted as `rid`: keys, lookups and links, the type's hooks, the change log. */
-async function finishCreate(q: RecordQueries, trx: Knex.Transaction, s: Services, actor: Actor, pending: PendingCreate, rid: number): Promise<WriteResult> {
+async function finishCreate(q: RecordQueries, trx: Tx, s: Services, actor: Actor, pending: PendingCreate, rid: number): Promise<WriteResult> {
   const { where, id, record, state } = pending;
   await saveDerived(q, s, where, rid, record, true);
   const saved = { where, rid, id, record, created: true, actor, state };
@@ -159,7 +159,7 @@ export async function createRecord(
   where: Where,
   body: Obj,
   warnings: ErrorMap,
-  options: { id?: number; hidden?: boolean; trx?: Knex.Transaction } = {},
+  options: { id?: number; hidden?: boolean; trx?: Tx } = {},
 ): Promise<WriteResult> {
   checkRepositoryScope(where);
   applyGenerated(s.registry, where.type.name, body);
@@ -170,7 +170,7 @@ export async function createRecord(
   // general log). One statement more than an insert in place, which a create in a caller's larger
   // transaction (an import, a batch of children: placed in order, from the transaction's memo) keeps.
   const placeLast = !options.trx;
-  const run = async (trx: Knex.Transaction) => {
+  const run = async (trx: Tx) => {
     const q = new RecordQueries(trx);
     const pending = await prepareCreate(q, trx, s, actor, where, body, warnings, { ...options, idFirst, placeLast });
     return finishCreate(q, trx, s, actor, pending, await q.insert(pending.row, pending.place));
@@ -185,7 +185,7 @@ export async function createRecord(
  * hundred but where the transaction keeps it (transaction-memo.ts: what exists, the last place
  * given in a sibling group); without such a memo (a nested transaction) they go one by one.
  */
-export async function createRecords(s: Services, actor: Actor, where: Where, bodies: Obj[], trx: Knex.Transaction): Promise<WriteResult[]> {
+export async function createRecords(s: Services, actor: Actor, where: Where, bodies: Obj[], trx: Tx): Promise<WriteResult[]> {
   checkRepositoryScope(where);
   const q = new RecordQueries(trx);
   const perStatement = transactionMemo(trx) ? INSERTED_TOGETHER : 1;
@@ -232,9 +232,9 @@ export async function updateRecord(
   body: Obj,
   warnings: ErrorMap,
   /** `keep`: properties the update leaves as stored whatever the body says (guarded ones the caller may not set). */
-  options: { trx?: Knex.Transaction; keep?: string[] } = {},
+  options: { trx?: Tx; keep?: string[] } = {},
 ): Promise<WriteResult> {
-  const run = async (trx: Knex.Transaction) => {
+  const run = async (trx: Tx) => {
     const q = new RecordQueries(trx);
     const row = await fetchRow(q, where, id);
     const expected = lockVersionOf(body);
@@ -275,9 +275,9 @@ export async function updateRecord(
 }
 
 export async function deleteRecord(
-  s: Services, where: Where, id: number, options: { trx?: Knex.Transaction } = {},
+  s: Services, where: Where, id: number, options: { trx?: Tx } = {},
 ): Promise<{ status: 'Deleted'; id: number }> {
-  const run = async (trx: Knex.Transaction) => {
+  const run = async (trx: Tx) => {
     const q = new RecordQueries(trx);
     const row = await fetchRow(q, where, id);
     if (where.type.deleteDeniedWhen && JSON.parse(row.json)[where.type.deleteDeniedWhen] === true) throw errors.accessDenied();
@@ -348,7 +348,7 @@ async function dropLinksTo(q: RecordQueries, s: Services, referrer: Linking, uri
  * its keys, links and change-log entry re-derived, as a link removal), then the victim is deleted.
  * Runs inside the caller's transaction.
  */
-export async function mergeInto(trx: Knex.Transaction, s: Services, target: RecordRow, victim: RecordRow): Promise<void> {
+export async function mergeInto(trx: Tx, s: Services, target: RecordRow, victim: RecordRow): Promise<void> {
   const q = new RecordQueries(trx);
   await s.hooks[victim.type]?.beforeMerge?.(trx, s, target, victim);
   for (const referrer of await q.referrers(victim.uri)) await rewriteStored(q, s, referrer, (record) => repoint(record, victim.uri, target.uri));

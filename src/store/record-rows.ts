@@ -15,6 +15,28 @@ export interface Linking {
   uri: string;
 }
 
+/** A record's row without its JSON: what finding, placing and moving it needs. */
+export interface RowKeys {
+  rid: number;
+  type: string;
+  id: number;
+  repo_id: number;
+  uri: string;
+  lock_version: number;
+  root_uri: string | null;
+  parent_key: string | null;
+}
+
+export const ROW_KEYS = ['rid', 'type', 'id', 'repo_id', 'uri', 'lock_version', 'root_uri', 'parent_key'];
+
+export function rowKeys(row: Record<string, unknown> | undefined): RowKeys | undefined {
+  if (!row) return undefined;
+  return {
+    rid: Number(row.rid), type: String(row.type), id: Number(row.id), repo_id: Number(row.repo_id), uri: String(row.uri),
+    lock_version: Number(row.lock_version), root_uri: (row.root_uri as string | null) ?? null, parent_key: (row.parent_key as string | null) ?? null,
+  };
+}
+
 /** One row of the generic records table. `json` is the complete record as served. */
 export interface RecordRow {
   rid?: number;

@@ -3,7 +3,7 @@ import { onMysql } from './dialect';
 import { isUniqueViolation } from './store-errors';
 import type { PlaceColumns } from './positions';
 import { DerivedRows } from './derived-rows';
-import { lockedRead, type Linking, normalise, type RecordGetter, type RecordRow, rowsOfUris, type ListQuery, type ListedRow } from './record-rows';
+import { lockedRead, type Linking, normalise, ROW_KEYS, rowKeys, type RowKeys, type RecordGetter, type RecordRow, rowsOfUris, type ListQuery, type ListedRow } from './record-rows';
 import { countRecords, listRecordIds, listRecordIdsOn, listRecords, listRecordTextOn } from './record-listing';
 import { noteDeletion, transactionMemo } from './transaction-memo';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -230,6 +230,41 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
     await this.db('record_refs').where({ from_rid: rid }).delete();
     await this.db('records').where({ rid }).delete();
     noteDeletion();
+  }
+
+  /** The row (no JSON) of a record by type and id, in `repoId` where given. */
+  async keysOf(type: string, id: number, repoId?: number): Promise<RowKeys | undefined> {
+    const where: Record<string, unknown> = { type, id };
+    if (repoId !== undefined) where.repo_id = repoId;
+    return rowKeys(await this.db('records').where(where).first(ROW_KEYS));
+  }
+
+  /** The row (no JSON) of the record at `uri`. */
+  async keysAt(uri: string): Promise<RowKeys | undefined> {
+    return rowKeys(await this.db('records').where({ uri }).first(ROW_KEYS));
+  }
+
+  /** The stored JSON of the record at `uri`. */
+  async jsonAt(uri: string): Promise<string | undefined> {
+    return (await this.db('records').where({ uri }).first('json'))?.json;
+  }
+
+  /** Type, URI and stored JSON of the record with row id `rid`. */
+  async jsonOf(rid: number): Promise<{ type: string; uri: string; json: string } | undefined> {
+    return this.db('records').where({ rid }).first('type', 'uri', 'json');
+  }
+
+  /**
+   * Sets columns of a record's row whatever its lock_version: for what the server changes without
+   * a new lock_version (bulk flags, moves in a tree, a value list's migration).
+   */
+  async overwrite(rid: number, fields: Partial<RecordRow>): Promise<void> {
+    await this.db('records').where({ rid }).update(fields);
+  }
+
+  /** The URIs of the records of `type` users see (hidden ones left out), in id order. */
+  visibleUrisOf(type: string): Promise<string[]> {
+    return this.db('records').where({ type, hidden: false }).orderBy('id').pluck('uri');
   }
 
   async uriOf(rid: number): Promise<string | undefined> {
