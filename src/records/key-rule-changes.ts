@@ -16,8 +16,8 @@ import { recordSystemEvent } from './system-events';
  * Idempotent, so processes starting together may all run it.
  */
 export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>): Promise<void> {
-  const knex = s.db.knex;
-  const stored = await keyRuleDigests(knex);
+  const pool = s.db.knex;
+  const stored = await keyRuleDigests(pool);
   const changed: Array<{ type: string; digest: string }> = [];
   for (const type of Object.values(s.registry.types)) {
     if (type.kind !== 'record' || !type.uri) continue;
@@ -26,7 +26,7 @@ export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>):
     let rederived = 0;
     const clashes: string[] = [];
     for (let after = 0; ;) {
-      const rows = await recordsAfter(knex, type.name, after, 500);
+      const rows = await recordsAfter(pool, type.name, after, 500);
       if (!rows.length) break;
       after = Number(rows[rows.length - 1].rid);
       await s.db.transaction(async (trx) => {
@@ -46,10 +46,10 @@ export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>):
     changed.push({ type: type.name, digest });
     if (rederived) {
       log.info('unique and lookup keys derived again: the type\'s rules changed', { type: type.name, records: rederived });
-      await recordSystemEvent(knex, 'KEYS_DERIVED_AGAIN', `${type.name}: ${rederived} records${clashes.length ? `; breaking the new rules: ${clashes.join(', ')}` : ''}`);
+      await recordSystemEvent(pool, 'KEYS_DERIVED_AGAIN', `${type.name}: ${rederived} records${clashes.length ? `; breaking the new rules: ${clashes.join(', ')}` : ''}`);
       if (clashes.length) log.warn('records that break their type\'s unique rules (a new rule, or one changed) hold no key for the rule they break: merge or edit them', { type: type.name, records: clashes });
     }
   }
   // One statement for every digest recorded (a new store records them all at its first start).
-  if (changed.length) await saveKeyRuleDigests(knex, changed);
+  if (changed.length) await saveKeyRuleDigests(pool, changed);
 }

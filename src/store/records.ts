@@ -262,6 +262,14 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
     await this.db('records').where({ rid }).update(fields);
   }
 
+  /**
+   * A record replaced by a copy that comes with its identity (an import): its columns, and no
+   * place in a tree until it is given one (setTreePlace).
+   */
+  async replaceRow(rid: number, fields: Partial<RecordRow>): Promise<void> {
+    await this.db('records').where({ rid }).update({ ...fields, parent_key: null, parent_rid: null, position: null, root_uri: null });
+  }
+
   /** The URIs of the records of `type` users see (hidden ones left out), in id order. */
   visibleUrisOf(type: string): Promise<string[]> {
     return this.db('records').where({ type, hidden: false }).orderBy('id').pluck('uri');

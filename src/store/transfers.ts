@@ -1,4 +1,5 @@
 import type { Tx } from './database';
+import type { Queryable } from './dialect';
 
 /**
  * The reads and row changes of a transfer of records to another repository (records/transfer.ts):
@@ -74,4 +75,23 @@ export async function linksFrom(trx: Tx, fromRids: number[]): Promise<Map<number
 /** A moved record's row: its repository, URI and tree columns in the target repository. */
 export async function moveRow(trx: Tx, rid: number, to: { repo_id: number; uri: string; root_uri: string | null; parent_key: string | null }): Promise<void> {
   await trx('records').where({ rid }).update(to);
+}
+
+export type DanglingLinks = {
+  count: number;
+  examples: Array<{ from: string; to: string }>;
+};
+
+/** Links in the store to records it does not hold (tree links aside). */
+export async function danglingLinks(db: Queryable): Promise<DanglingLinks> {
+  const dangling = db('record_refs as x').leftJoin('records as r', 'r.uri', 'x.to_uri').whereNull('r.rid').andWhere('x.to_uri', 'not like', '%/tree');
+  const count = Number((await dangling.clone().count({ n: '*' }).first())?.n ?? 0);
+  if (!count) return { count, examples: [] };
+  const examples = await dangling.clone().join('records as f', 'f.rid', 'x.from_rid').select('f.uri as from', 'x.to_uri as to').limit(5);
+  return { count, examples: examples.map((e: { from: string; to: string }) => ({ from: e.from, to: e.to })) };
+}
+
+/** URI and stored JSON of every repository but the one with id `exceptId`. */
+export function repositoriesOtherThan(db: Queryable, exceptId: number): Promise<Array<{ uri: string; json: string }>> {
+  return db('records').where({ type: 'repository' }).whereNot({ id: exceptId }).select('uri', 'json');
 }

@@ -1,5 +1,6 @@
 import type { Tx } from './database';
 import type { Queryable } from './dialect';
+import { parentKey } from './positions';
 import { RecordQueries } from './records';
 import { Statements } from './statements';
 import { transactionMemo } from './transaction-memo';
@@ -84,6 +85,11 @@ export async function placesOfUris(db: Queryable, uris: string[]): Promise<Place
   const rows = await db('records').whereIn('uri', uris).whereNotNull('parent_key')
     .select('rid', 'uri', 'parent_rid', 'parent_key', 'position', 'root_uri');
   return rows.map((p: PlacedRow) => ({ ...p, rid: Number(p.rid), position: Number(p.position) }));
+}
+
+/** Puts a record at a place given as it is (an import keeps the positions it was exported with). */
+export async function setTreePlace(trx: Tx, rid: number, rootUri: string, parentRid: number | null, position: number): Promise<void> {
+  await trx('records').where({ rid }).update({ parent_key: parentKey(rootUri, parentRid), parent_rid: parentRid, position, root_uri: rootUri });
 }
 
 /** Deletes records by row id, each with its derived rows and a change-log entry (a tree's nodes going with it). */
