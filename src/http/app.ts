@@ -181,7 +181,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     const bodyParams = endpoint.jsonParams ? jsonFields(req, s.config.maxJsonDepth) : {};
     const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...(req.query as object), ...req.params };
     const call: Call = {
-      s, actor: locals.actor, token: locals.token, params: {}, maySeeSuppressed: false, withheld: NOTHING_WITHHELD, rawParams: source, asOf: locals.access?.asOf,
+      s, actor: locals.actor, token: locals.token, params: {}, maySeeSuppressed: false, withheld: NOTHING_WITHHELD, rawParams: source,
       // Worked out (proxy headers, TRUST_PROXY) only by the routes that read it.
       get client() { return req.ip; },
     };

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Tx } from '../store/database';
 import { can } from '../access/permissions';
 import { ApiError, errors } from '../errors';
 import { isPlainObject, type Obj } from '../json';
@@ -159,7 +159,7 @@ export async function runBatch(
 }
 
 /** The values of editable lists the batch uses that are not on their lists yet, added. */
-async function addListValues(trx: Knex.Transaction, s: Services, records: BatchRecord[]): Promise<void> {
+async function addListValues(trx: Tx, s: Services, records: BatchRecord[]): Promise<void> {
   const wanted = new Map<string, Set<string>>();
   for (const r of records) {
     walkShapes(s.registry, { typeName: r.type.name, props: r.type.props, obj: r.body, path: '' }, (shape) => {
@@ -205,7 +205,7 @@ function dependencies(s: Services, records: BatchRecord[], uris: Set<string>): M
 }
 
 async function create(
-  trx: Knex.Transaction, s: Services, actor: Actor, repoId: number, r: BatchRecord, created: Map<string, string>, ids: Map<string, number>,
+  trx: Tx, s: Services, actor: Actor, repoId: number, r: BatchRecord, created: Map<string, string>, ids: Map<string, number>,
 ): Promise<void> {
   const where = { type: r.type, repoId: r.type.scope === 'repository' ? repoId : undefined };
   try {
@@ -227,7 +227,7 @@ async function create(
 
 /** Puts back the fields a record was created without (a circle of links), merged with what others added since. */
 async function reattach(
-  trx: Knex.Transaction, s: Services, actor: Actor, r: BatchRecord, limbs: Array<[string, unknown]>, created: Map<string, string>, ids: Map<string, number>,
+  trx: Tx, s: Services, actor: Actor, r: BatchRecord, limbs: Array<[string, unknown]>, created: Map<string, string>, ids: Map<string, number>,
 ): Promise<void> {
   const stored = await new RecordQueries(trx).get(r.type.name, ids.get(r.uri)!);
   const record: Obj = JSON.parse(stored!.json);

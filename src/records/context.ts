@@ -2,7 +2,8 @@ import type { Config } from '../config';
 import type { Registry } from '../registry';
 import type { Database } from '../store/connect';
 import type { EnumerationCatalog } from '../validation/enumerations';
-import type { Knex } from 'knex';
+import type { Tx } from '../store/database';
+import type { Queryable } from '../store/dialect';
 import type { Obj } from '../json';
 import type { RecordRow } from '../store/records';
 import type { PlaceColumns } from '../store/positions';
@@ -66,29 +67,29 @@ export interface TypeHooks {
    * May adjust the validated body or refuse it; runs inside the write's transaction. `previous`
    * is the stored record on update. What it returns reaches afterSave as `state`.
    */
-  beforeSave?(trx: Knex.Transaction, s: Services, where: Where, body: Obj, previous?: Obj): Promise<unknown>;
+  beforeSave?(trx: Tx, s: Services, where: Where, body: Obj, previous?: Obj): Promise<unknown>;
   /**
    * Where a record about to be created goes in its tree, given what beforeSave returned: its row
    * is inserted there (one statement fewer per node than placing it after).
    */
-  placeOnCreate?(trx: Knex.Transaction, s: Services, where: Where, state: unknown): Promise<PlaceColumns>;
+  placeOnCreate?(trx: Tx, s: Services, where: Where, state: unknown): Promise<PlaceColumns>;
   /** Keeps derived tables in step; runs inside the write's transaction. */
-  afterSave?(trx: Knex.Transaction, s: Services, saved: SavedRecord): Promise<void>;
+  afterSave?(trx: Tx, s: Services, saved: SavedRecord): Promise<void>;
   /**
    * Tables derived from the saved record alone (a group's members and grants): run after every
    * save, and by the imports that write records at the store layer with their own ids.
    */
-  derive?(trx: Knex.Transaction, s: Services, saved: SavedRecord): Promise<void>;
-  beforeDelete?(trx: Knex.Transaction, s: Services, row: RecordRow): Promise<void>;
+  derive?(trx: Tx, s: Services, saved: SavedRecord): Promise<void>;
+  beforeDelete?(trx: Tx, s: Services, row: RecordRow): Promise<void>;
   /** Adds fields computed from storage (tree position, ancestors...) to records being served. */
-  decorate?(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void>;
+  decorate?(db: Queryable, s: Services, records: Obj[]): Promise<void>;
   /**
    * Fields a served record carries that are computed at read time, never stored (what decorate
    * adds, what beforeSave drops): a copy taken over the API leaves them out.
    */
   derivedFields?: string[];
   /** Before a record of this type is merged into another (what it owns moves to the target). */
-  beforeMerge?(trx: Knex.Transaction, s: Services, target: RecordRow, victim: RecordRow): Promise<void>;
+  beforeMerge?(trx: Tx, s: Services, target: RecordRow, victim: RecordRow): Promise<void>;
   /** A tree root's whole tree as one object (GET <root>/:id/tree and resolve[]=tree). */
   wholeTree?(s: Services, repoId: number, id: number): Promise<Obj>;
 }

@@ -1,7 +1,6 @@
 import type { Actor, Services } from './context';
 import type { Prepared } from '../validation';
 import type { ErrorKind } from '../errors';
-import type { Freshness } from '../store/freshness';
 
 export type ParamType = 'integer' | 'string' | 'boolean' | 'string[]' | 'integer[]';
 
@@ -29,11 +28,6 @@ export interface Call {
   s: Services;
   actor: Actor | null;
   token?: string;
-  /**
-   * The store's state the request must see at least: the freshness read after it arrived (with its
-   * session). Values kept until the next write at it or later serve the request without a read of their own.
-   */
-  asOf?: Freshness;
   /** The client's address: the socket's, or the forwarded one from a proxy trusted by TRUST_PROXY. */
   client?: string;
   params: Record<string, any>;

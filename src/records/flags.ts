@@ -1,16 +1,17 @@
-import type { Knex } from 'knex';
+import type { Tx } from '../store/database';
 import { errors } from '../errors';
-import { RecordQueries } from '../store/records';
+import { RecordQueries, type RecordRow } from '../store/records';
 import { descendants } from '../store/positions';
+import { ridsInTree } from '../store/trees';
 import { isoSeconds, Services } from './context';
 import type { Where } from './context';
 import type { Obj } from '../json';
 import { walkShapes } from '../validation/walk';
 
 /** The record and, for a tree root or node, every record below it. */
-async function graph(trx: Knex.Transaction, rid: number, uri: string): Promise<number[]> {
-  const below = await trx('records').where({ root_uri: uri }).pluck('rid');
-  return [rid, ...(below.length ? below.map(Number) : await descendants(trx, rid))];
+async function graph(trx: Tx, rid: number, uri: string): Promise<number[]> {
+  const below = await ridsInTree(trx, uri);
+  return [rid, ...(below.length ? below : await descendants(trx, rid))];
 }
 
 /** Sets publish on what a record holds that can be published (notes, file versions...), as the reference's cascade. */
@@ -28,23 +29,23 @@ function publishNested(s: Services, typeName: string, record: Obj, publish: bool
  */
 async function setFlag(s: Services, where: Where, id: number, field: 'suppressed' | 'publish', value: boolean) {
   return s.db.transaction(async (trx) => {
-    const row = await trx('records').where({ type: where.type.name, id, repo_id: where.repoId ?? 0 }).first('rid', 'uri', 'lock_version');
-    if (!row) throw errors.notFound(where.type.model);
     const q = new RecordQueries(trx);
+    const row = await q.keysOf(where.type.name, id, where.repoId ?? 0);
+    if (!row) throw errors.notFound(where.type.model);
     const now = Date.now();
-    for (const rid of await graph(trx, Number(row.rid), row.uri)) {
-      const current = await trx('records').where({ rid }).first('type', 'uri', 'json');
+    for (const rid of await graph(trx, row.rid, row.uri)) {
+      const current = (await q.jsonOf(rid))!;
       const record = JSON.parse(current.json);
       record[field] = value;
       // Publishing and unpublishing reach every publishable record of the graph, nested ones too (publish!(setting) over object_graph).
       if (field === 'publish') publishNested(s, current.type, record, value);
       record.system_mtime = isoSeconds(now);
-      const columns: Record<string, unknown> = { json: JSON.stringify(record), system_mtime_ms: now };
+      const columns: Partial<RecordRow> = { json: JSON.stringify(record), system_mtime_ms: now };
       if (field === 'suppressed') columns.suppressed = value;
-      await trx('records').where({ rid }).update(columns);
+      await q.overwrite(rid, columns);
       await q.appendChange(current.type, current.uri, 'upsert', now);
     }
-    return { lockVersion: Number(row.lock_version) };
+    return { lockVersion: row.lock_version };
   });
 }
 

@@ -1,8 +1,7 @@
-import type { Knex } from 'knex';
 import type { Obj } from '../json';
-import { showingClause, showingRecordsAs } from '../store/connect';
+import type { Queryable } from '../store/dialect';
+import { publishedLinkers, treeColumnsOf, unpublishedRepositoryIds } from '../store/published-links';
 import { untilNextWrite } from '../store/until-next-write';
-import type { Freshness } from '../store/freshness';
 import { underHiddenAncestor } from '../store/visibility';
 import type { Services } from './context';
 
@@ -23,11 +22,11 @@ export const IMPLIED_PUBLICATION_FIELD = 'is_linked_to_published_record';
  */
 const FIRST_ROUND = 16;
 
-export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Services, records: Obj[], asOf?: Freshness): Promise<void> {
+export async function markImpliedPublication(db: Queryable, s: Services, records: Obj[]): Promise<void> {
   const uris = [...new Set(records.map((r) => r.uri).filter((u): u is string => typeof u === 'string'))];
   // Kept until the next write (an agent linked by 10,000 unpublished records is looked at once per
   // write, not once per GET with resolve[]); inside a transaction nothing is kept or reused.
-  const kept = db === s.db.knex ? await untilNextWrite(s.db, asOf) : undefined;
+  const kept = db === s.db.knex ? await untilNextWrite(s.db) : undefined;
   const key = (uri: string) => `implied-publication:${uri}`;
   const unknown = kept ? uris.filter((u) => !kept.has(key(u))) : uris;
   const linked = unknown.length ? await linkedToPublished(db, s, unknown) : new Set<string>();
@@ -35,37 +34,20 @@ export async function markImpliedPublication(db: Knex | Knex.Transaction, s: Ser
   for (const record of records) record[IMPLIED_PUBLICATION_FIELD] = linked.has(record.uri) || kept?.get(key(record.uri)) === true;
 }
 
-async function linkedToPublished(db: Knex | Knex.Transaction, s: Services, uris: string[]): Promise<Set<string>> {
+async function linkedToPublished(db: Queryable, s: Services, uris: string[]): Promise<Set<string>> {
   const publishable = Object.values(s.registry.types).filter((t) => t.props.publish && t.uri).map((t) => t.name);
   const linked = new Set<string>();
   // Records of an unpublished repository never show a record: they are left out of the look-up,
   // so a subject used only there costs one query, not a walk through all its links.
-  const hiddenRepos = (await db('records').where('type', 'repository').select('id', 'json'))
-    .filter((repo: { json: string }) => JSON.parse(repo.json).publish === false)
-    .map((repo: { id: number }) => Number(repo.id));
-  type Row = { rid: number; parent_rid: number | null; root_uri: string | null };
+  const hiddenRepos = await unpublishedRepositoryIds(db);
   // The records linking each one, a few at a time in rid order along the (to_uri, from_rid) index,
   // so a subject linked by thousands costs what its first linking records cost, until one shows it.
   const after = new Map<string, number>(uris.map((u) => [u, 0]));
   for (let round = FIRST_ROUND; after.size; round = Math.min(round * 4, 1024)) {
-    const page: Array<{ to_uri: string; rid: number }> = [];
-    const open = [...after];
-    for (let i = 0; i < open.length; i += 50) {
-      const next = (uri: string, from: number) => db('record_refs as x').join(showingRecordsAs(s.db, 'r'), 'r.rid', 'x.from_rid')
-        .where('x.to_uri', uri).andWhere('x.from_rid', '>', from).whereIn('r.type', publishable).where('r.suppressed', false)
-        .whereNotIn('r.repo_id', hiddenRepos)
-        // Published ones only, decided by the store: an agent linked by thousands of unpublished
-        // records costs one index range read there, not their JSON parsed here.
-        .andWhereRaw(showingClause(s.db, 'r'))
-        .orderBy('x.from_rid').limit(round).select('x.to_uri', 'x.from_rid as rid');
-      const [first, ...rest] = open.slice(i, i + 50);
-      const query = db.select('*').from(next(...first).as('p0'));
-      rest.forEach(([uri, from], k) => query.unionAll(db.select('*').from(next(uri, from).as(`p${k + 1}`))));
-      page.push(...(await query));
-    }
+    const page = await publishedLinkers(db, s.db, [...after], publishable, hiddenRepos, round);
     if (!page.length) break;
     // The page holds published, unsuppressed records only (the store decided): what is left is their tree.
-    const rows: Row[] = await db('records').whereIn('rid', [...new Set(page.map((p) => Number(p.rid)))]).select('rid', 'parent_rid', 'root_uri');
+    const rows = await treeColumnsOf(db, [...new Set(page.map((p) => Number(p.rid)))]);
     const hidden = await underHiddenAncestor(db, rows);
     const showing = new Set(rows.filter((r) => !hidden.has(r)).map((r) => Number(r.rid)));
     const counts = new Map<string, number>();

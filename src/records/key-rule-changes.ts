@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { log } from '../log';
-import { isUniqueViolation } from '../store/store-errors';
+import { deleteKeysOf, insertLookupKeyRows, insertUniqueKeyUnlessTaken, keyRuleDigests, recordsAfter, saveKeyRuleDigests } from '../store/key-rules';
 import type { Services } from './context';
 import { lookupKeys, uniqueKeys } from './keys';
 import { recordSystemEvent } from './system-events';
@@ -16,8 +16,8 @@ import { recordSystemEvent } from './system-events';
  * Idempotent, so processes starting together may all run it.
  */
 export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>): Promise<void> {
-  const knex = s.db.knex;
-  const stored = new Map<string, string>((await knex('key_rule_versions').select('type', 'digest')).map((r: { type: string; digest: string }) => [r.type, r.digest]));
+  const pool = s.db.knex;
+  const stored = await keyRuleDigests(pool);
   const changed: Array<{ type: string; digest: string }> = [];
   for (const type of Object.values(s.registry.types)) {
     if (type.kind !== 'record' || !type.uri) continue;
@@ -26,24 +26,18 @@ export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>):
     let rederived = 0;
     const clashes: string[] = [];
     for (let after = 0; ;) {
-      const rows: Array<{ rid: number; uri: string; repo_id: number; json: string }> = await knex('records')
-        .where({ type: type.name }).andWhere('rid', '>', after).orderBy('rid').limit(500).select('rid', 'uri', 'repo_id', 'json');
+      const rows = await recordsAfter(pool, type.name, after, 500);
       if (!rows.length) break;
       after = Number(rows[rows.length - 1].rid);
       await s.db.transaction(async (trx) => {
-        await trx('unique_keys').whereIn('rid', rows.map((r) => r.rid)).delete();
-        await trx('lookup_keys').whereIn('rid', rows.map((r) => r.rid)).delete();
+        await deleteKeysOf(trx, rows.map((r) => r.rid));
         for (const row of rows) {
           const record = JSON.parse(row.json);
           const lookups = lookupKeys(type, record).map((k) => ({ type: type.name, param: k.param, repo_id: Number(row.repo_id), value_hash: k.hash, rid: row.rid }));
-          if (lookups.length) await trx('lookup_keys').insert(lookups);
+          if (lookups.length) await insertLookupKeyRows(trx, lookups);
           for (const key of uniqueKeys(type, record, Number(row.repo_id))) {
-            try {
-              await trx('unique_keys').insert({ type: type.name, rule: key.rule, scope: key.scope, key_hash: key.hash, rid: row.rid });
-            } catch (err) {
-              if (!isUniqueViolation(err)) throw err;
-              if (clashes.length < 20) clashes.push(row.uri);
-            }
+            const keyRow = { type: type.name, rule: key.rule, scope: key.scope, key_hash: key.hash, rid: row.rid };
+            if (!(await insertUniqueKeyUnlessTaken(trx, keyRow)) && clashes.length < 20) clashes.push(row.uri);
           }
         }
       });
@@ -52,10 +46,10 @@ export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>):
     changed.push({ type: type.name, digest });
     if (rederived) {
       log.info('unique and lookup keys derived again: the type\'s rules changed', { type: type.name, records: rederived });
-      await recordSystemEvent(knex, 'KEYS_DERIVED_AGAIN', `${type.name}: ${rederived} records${clashes.length ? `; breaking the new rules: ${clashes.join(', ')}` : ''}`);
+      await recordSystemEvent(pool, 'KEYS_DERIVED_AGAIN', `${type.name}: ${rederived} records${clashes.length ? `; breaking the new rules: ${clashes.join(', ')}` : ''}`);
       if (clashes.length) log.warn('records that break their type\'s unique rules (a new rule, or one changed) hold no key for the rule they break: merge or edit them', { type: type.name, records: clashes });
     }
   }
   // One statement for every digest recorded (a new store records them all at its first start).
-  if (changed.length) await knex('key_rule_versions').insert(changed).onConflict('type').merge();
+  if (changed.length) await saveKeyRuleDigests(pool, changed);
 }

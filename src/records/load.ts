@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Queryable } from '../store/dialect';
 import { errors } from '../errors';
 import type { Obj } from '../json';
 import { RecordGetter, RecordQueries, RecordRow, recordReads } from '../store/records';
@@ -6,7 +6,6 @@ import type { Services, Where } from './context';
 import { IMPLIED_PUBLICATION_FIELD, markImpliedPublication } from './implied-publication';
 import { withhold } from './guarded';
 import { untilNextWrite } from '../store/until-next-write';
-import type { Freshness } from '../store/freshness';
 
 /**
  * The record loader every reader shares (the read operations, resolve[], the search indexer,
@@ -28,7 +27,7 @@ export async function fetchRow(q: RecordGetter, where: Where, id: number): Promi
 }
 
 /** The stored record (for domain code that reads before it writes). */
-export async function readRecord(s: Services, where: Where, id: number, db: Knex | Knex.Transaction = s.db.knex): Promise<Obj> {
+export async function readRecord(s: Services, where: Where, id: number, db: Queryable = s.db.knex): Promise<Obj> {
   return JSON.parse((await fetchRow(new RecordQueries(db), where, id)).json);
 }
 
@@ -38,14 +37,14 @@ export async function readRecord(s: Services, where: Where, id: number, db: Knex
  * is_linked_to_published_record, which no document reads from a link and which costs a look at
  * the linked record's own referrers (an agent may have thousands) on every write that links it.
  */
-export function uriLoader(s: Services, o: { impliedPublication?: boolean; asOf?: Freshness; withheld?: ReadonlySet<string> } = {}) {
+export function uriLoader(s: Services, o: { impliedPublication?: boolean; withheld?: ReadonlySet<string> } = {}) {
   // Linked records with properties withheld from the caller are kept apart from the whole ones.
   const withheld = o.withheld?.size ? `-${[...o.withheld].sort().join(',')}` : '';
   const keyOf = (uri: string) => `linked:${o.impliedPublication === false ? 'plain' : 'decorated'}${withheld}:${uri}`;
   return async (uris: string[]) => {
     // Linked records are kept until the next write (the same subjects and agents are linked from
     // many records); resolveLinks copies each before it is placed, so the kept ones stay as read.
-    const kept = await untilNextWrite(s.db, o.asOf);
+    const kept = await untilNextWrite(s.db);
     const missing = uris.filter((u) => !u.endsWith('/tree') && !kept.has(keyOf(u)));
     if (missing.length) {
       const rows = await recordReads(s.db).getByUris(missing);
@@ -73,8 +72,8 @@ async function loadTree(s: Services, treeUri: string): Promise<Obj | undefined> 
   const root = s.registry.typeOfUri(rootUri);
   const whole = root && s.hooks[root.name]?.wholeTree;
   if (!whole) return undefined;
-  const row = await s.db.knex('records').where({ uri: rootUri }).first('id', 'repo_id');
-  return row ? whole(s, Number(row.repo_id), Number(row.id)) : undefined;
+  const row = await new RecordQueries(s.db.knex).keysAt(rootUri);
+  return row ? whole(s, row.repo_id, row.id) : undefined;
 }
 
 /** Whether records of the type get fields computed at read time (else the stored JSON is served as it is). */
@@ -87,7 +86,7 @@ export function decoratesType(s: Services, typeName: string): boolean {
  * implied publication of every type whose schema declares the field.
  */
 export async function decorateRecords(
-  s: Services, records: Obj[], db: Knex | Knex.Transaction = s.db.knex, o: { impliedPublication?: boolean; asOf?: Freshness } = {},
+  s: Services, records: Obj[], db: Queryable = s.db.knex, o: { impliedPublication?: boolean } = {},
 ): Promise<void> {
   // Hooks read links and lookup keys: any the transaction still holds back are written first.
   if (db !== s.db.knex) await new RecordQueries(db).writeHeldRows();
@@ -100,6 +99,6 @@ export async function decorateRecords(
   for (const [type, group] of byType) await s.hooks[type]?.decorate?.(db, s, group);
   if (o.impliedPublication === false) return;
   const implied = records.filter((r) => s.registry.types[r.jsonmodel_type]?.props[IMPLIED_PUBLICATION_FIELD]);
-  if (implied.length) await markImpliedPublication(db, s, implied, o.asOf);
+  if (implied.length) await markImpliedPublication(db, s, implied);
 }
 

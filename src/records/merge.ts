@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Tx } from '../store/database';
 import { errors } from '../errors';
 import type { Obj } from '../json';
 import type { TypeInfo } from '../registry';
@@ -125,7 +125,7 @@ export async function mergeDetailed(
 ): Promise<Obj> {
   const request = (body.merge_request_detail && typeof body.merge_request_detail === 'object' ? body.merge_request_detail : body) as Obj;
   const { paths, choices } = parseSelections(request.selections ?? {});
-  const run = async (trx: Knex.Transaction) => {
+  const run = async (trx: Tx) => {
     const q = new RecordQueries(trx);
     const [destination, ...candidates] = await mergeParties(q, s, route, request);
     const type = s.registry.type(destination.type);

@@ -2,7 +2,6 @@ import { errors } from '../errors';
 import { type Obj, stringifySharing } from '../json';
 import { type ListedRow, type ListQuery, RecordQueries, recordReads, SORT_COLUMNS } from '../store/records';
 import { keptUntilNextWrite } from '../store/until-next-write';
-import type { Freshness } from '../store/freshness';
 import type { Services, Where } from './context';
 import { decorateRecords, decoratesType, fetchRow, uriLoader } from './load';
 import { withhold, withholdsFrom } from './guarded';
@@ -12,7 +11,7 @@ import { resolveLinks } from './resolve';
 
 /** One record as JSON text; the stored text is served as is unless links are resolved. */
 export async function getRecordJson(s: Services, where: Where, id: number, o: ListOptions = {}): Promise<string> {
-  const row = await fetchRow(recordReads(s.db, o.asOf), where, id);
+  const row = await fetchRow(recordReads(s.db), where, id);
   if (!o.resolve?.length && !o.decorate && !decoratesType(s, row.type) && !withholdsFrom(s.registry, row.type, o.withheld)) return row.json;
   return servedJson(s, [row], o, (records) => records[0]);
 }
@@ -24,8 +23,6 @@ export interface ListOptions {
   resolve?: string[];
   /** Adds computed fields to each record before it is served. */
   decorate?: (records: Obj[]) => Promise<void>;
-  /** The caller's freshness (Call.asOf): what is kept until the next write serves it without a read of its own. */
-  asOf?: Freshness;
   /** The guarding permissions the caller lacks (Call.withheld): guarded properties of the records, and of those resolved, are emptied. */
   withheld?: ReadonlySet<string>;
 }
@@ -55,11 +52,11 @@ async function servedJson(
   s: Services, rows: Array<{ type: string; json: string }>, o: ListOptions, pick: (records: Obj[]) => unknown = (records) => records,
 ): Promise<string> {
   const records = rows.map((r) => JSON.parse(r.json));
-  if (rows.some((r) => decoratesType(s, r.type))) await decorateRecords(s, records, s.db.knex, { asOf: o.asOf });
+  if (rows.some((r) => decoratesType(s, r.type))) await decorateRecords(s, records);
   await o.decorate?.(records);
   withhold(s.registry, records, o.withheld);
   const holders: Obj[] = [];
-  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s, { asOf: o.asOf, withheld: o.withheld }), { readOnly: true, shared: holders });
+  if (o.resolve?.length) await resolveLinks(records, o.resolve, uriLoader(s, { withheld: o.withheld }), { readOnly: true, shared: holders });
   return stringifySharing(pick(records), holders, '_resolved');
 }
 
@@ -82,7 +79,7 @@ export async function listPage(s: Services, where: Where, page: number, pageSize
   const base = listQuery(s, where, o);
   // The total is kept until the next write: paging through 100,000 records counts them once.
   const [total, results] = await Promise.all([
-    keptUntilNextWrite(s.db, `count:${JSON.stringify(base)}`, () => new RecordQueries(s.db.knex).count(base), undefined, o.asOf),
+    keptUntilNextWrite(s.db, `count:${JSON.stringify(base)}`, () => new RecordQueries(s.db.knex).count(base)),
     listed(s, where, { ...base, limit: pageSize, offset: (page - 1) * pageSize }, o),
   ]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));

@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Queryable } from '../store/dialect';
+import { insertSystemEvent, systemEventRows } from '../store/system-events';
 import type { Obj } from '../json';
 import { isoSeconds } from './context';
 
@@ -7,12 +8,12 @@ import { isoSeconds } from './context';
  * /system/events, as ArchivesSpace's system_event table): migrations applied at a start, keys
  * derived again after a schema's rules changed. Kept in the store, so every process's are seen.
  */
-export async function recordSystemEvent(knex: Knex, title: string, message: string): Promise<void> {
-  await knex('system_events').insert({ title, message, time_ms: Date.now() });
+export async function recordSystemEvent(db: Queryable, title: string, message: string): Promise<void> {
+  await insertSystemEvent(db, title, message, Date.now());
 }
 
 /** GET /system/events: every recorded event, oldest first, as `{id, title, time, message}`. */
-export async function systemEvents(knex: Knex): Promise<Obj[]> {
-  const rows: Array<{ id: number; title: string; time_ms: number; message: string }> = await knex('system_events').orderBy('id').select('id', 'title', 'time_ms', 'message');
+export async function systemEvents(db: Queryable): Promise<Obj[]> {
+  const rows = await systemEventRows(db);
   return rows.map((r) => ({ id: Number(r.id), title: r.title, time: isoSeconds(Number(r.time_ms)), message: r.message }));
 }

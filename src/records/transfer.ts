@@ -1,10 +1,14 @@
-import type { Knex } from 'knex';
+import type { Tx } from '../store/database';
 import { can } from '../access/permissions';
 import { ApiError, errors } from '../errors';
 import type { Obj } from '../json';
 import { GLOBAL_REPO_ID, type TypeInfo } from '../registry';
 import { RecordQueries } from '../store/records';
 import { noteDeletion } from '../store/transaction-memo';
+import {
+  linkingRids, linksFrom, membersInTrees, membersLinkedFrom, membersLinkingTo, membersOfRepository, moveRow, type TransferMember as Member,
+  transferMemberOf,
+} from '../store/transfers';
 import type { Actor, Services } from './context';
 import { repoint, unlink } from './refs';
 import { createRecord, rewriteStored } from './write';
@@ -30,24 +34,7 @@ export interface MovedAnswer {
 
 type Conflicts = Record<string, Array<{ json_property?: string; message: string }>>;
 
-/** A record taking part in a transfer: its row's columns that the move changes. */
-interface Member {
-  rid: number;
-  type: string;
-  id: number;
-  repo_id: number;
-  uri: string;
-  root_uri: string | null;
-  parent_key: string | null;
-}
-
-const MEMBER_COLUMNS = ['rid', 'type', 'id', 'repo_id', 'uri', 'root_uri', 'parent_key'];
 const CHUNK = 500;
-
-const member = (row: Record<string, unknown>): Member => ({
-  rid: Number(row.rid), type: String(row.type), id: Number(row.id), repo_id: Number(row.repo_id), uri: String(row.uri),
-  root_uri: (row.root_uri as string | null) ?? null, parent_key: (row.parent_key as string | null) ?? null,
-});
 
 /** The repository a record's URI puts it in; undefined for global records (and repositories themselves). */
 function repositoryOf(uri: string): number | undefined {
@@ -59,7 +46,7 @@ function repositoryOf(uri: string): number | undefined {
 async function targetRepository(s: Services, actor: Actor, targetRepo: string, sourceRepoId: number, permission: string): Promise<number> {
   const m = /^\/repositories\/(\d+)$/.exec(targetRepo);
   const targetId = m ? Number(m[1]) : undefined;
-  if (targetId === undefined || targetId === GLOBAL_REPO_ID || !(await s.db.knex('records').where({ uri: targetRepo, type: 'repository' }).first('rid'))) {
+  if (targetId === undefined || targetId === GLOBAL_REPO_ID || (await new RecordQueries(s.db.knex).keysAt(targetRepo))?.type !== 'repository') {
     throw errors.repositoryNotFound('target_repo');
   }
   if (targetId === sourceRepoId) throw errors.mustBe('target_repo', `another repository than ${targetRepo}`);
@@ -71,9 +58,8 @@ async function targetRepository(s: Services, actor: Actor, targetRepo: string, s
 export async function transferRecord(s: Services, actor: Actor, type: TypeInfo, repoId: number, id: number, targetRepo: string): Promise<MovedAnswer> {
   const targetId = await targetRepository(s, actor, targetRepo, repoId, type.permissions!.update!);
   return s.db.transaction(async (trx) => {
-    const row = await trx('records').where({ type: type.name, id, repo_id: repoId }).first(MEMBER_COLUMNS);
-    if (!row) throw errors.notFound(type.model);
-    const root = member(row);
+    const root = await transferMemberOf(trx, type.name, id, repoId);
+    if (!root) throw errors.notFound(type.model);
     const { members, copies } = await whatMoves(trx, s, root);
     const newUri = await move(trx, s, actor, members, repoId, targetId, copies);
     if (type.transfer?.event) await recordTransferEvent(trx, s, actor, type.transfer.event, repoId, targetId, newUri(root.uri));
@@ -86,8 +72,8 @@ export async function transferRepository(s: Services, actor: Actor, repoId: numb
   const targetId = await targetRepository(s, actor, targetRepo, repoId, 'transfer_repository');
   const staying = Object.values(s.registry.types).filter((t) => t.transfer?.stays).map((t) => t.name);
   return s.db.transaction(async (trx) => {
-    const rows = await trx('records').where({ repo_id: repoId }).whereNotIn('type', staying).orderBy('rid').select(MEMBER_COLUMNS);
-    await move(trx, s, actor, new Map(rows.map((r: Record<string, unknown>) => [Number(r.rid), member(r)])), repoId, targetId, []);
+    const rows = await membersOfRepository(trx, repoId, staying);
+    await move(trx, s, actor, new Map(rows.map((m) => [m.rid, m])), repoId, targetId, []);
     return { status: 'OK' as const };
   });
 }
@@ -98,7 +84,7 @@ export async function transferRepository(s: Services, actor: Actor, repoId: numb
  * records to copy (those that link to moved records and to others as well). Refused with 409 when
  * a record that must follow is linked from a record left behind.
  */
-async function whatMoves(trx: Knex.Transaction, s: Services, root: Member): Promise<{ members: Map<number, Member>; copies: Member[] }> {
+async function whatMoves(trx: Tx, s: Services, root: Member): Promise<{ members: Map<number, Member>; copies: Member[] }> {
   const types = s.registry.types;
   const members = new Map<number, Member>([[root.rid, root]]);
   const treeRoots = new Set(Object.values(types).flatMap((t) => (t.tree ? [t.tree.root] : [])));
@@ -106,9 +92,8 @@ async function whatMoves(trx: Knex.Transaction, s: Services, root: Member): Prom
   let added: Member[] = [root];
   while (added.length) {
     const next: Member[] = [];
-    const take = (rows: Array<Record<string, unknown>>) => {
-      for (const r of rows) {
-        const m = member(r);
+    const take = (rows: Member[]) => {
+      for (const m of rows) {
         if (!members.has(m.rid)) {
           members.set(m.rid, m);
           next.push(m);
@@ -118,11 +103,9 @@ async function whatMoves(trx: Knex.Transaction, s: Services, root: Member): Prom
     for (let i = 0; i < added.length; i += CHUNK) {
       const part = added.slice(i, i + CHUNK);
       const roots = part.filter((m) => treeRoots.has(m.type)).map((m) => m.uri);
-      if (roots.length) take(await trx('records').whereIn('root_uri', roots).select(MEMBER_COLUMNS));
+      if (roots.length) take(await membersInTrees(trx, roots));
       // Records these link to that go with the records linking to them.
-      take(await trx('records as r').join('record_refs as x', 'x.to_uri', 'r.uri')
-        .whereIn('x.from_rid', part.map((m) => m.rid)).whereIn('r.type', followers).andWhere('r.repo_id', root.repo_id)
-        .distinct(MEMBER_COLUMNS.map((c) => `r.${c}`)));
+      take(await membersLinkedFrom(trx, part.map((m) => m.rid), followers, root.repo_id));
     }
     added = next;
   }
@@ -132,9 +115,7 @@ async function whatMoves(trx: Knex.Transaction, s: Services, root: Member): Prom
   for (const m of all) {
     const inUse = types[m.type]?.transfer?.withLinkingRecords;
     if (!inUse) continue;
-    const linking = await trx('records as r').join('record_refs as x', 'x.from_rid', 'r.rid').where('x.to_uri', m.uri)
-      .whereNotIn('r.type', linkedTypes).distinct('r.rid');
-    if (linking.some((r: { rid: number }) => !members.has(Number(r.rid)))) conflicts[m.uri] = [{ message: inUse }];
+    if ((await linkingRids(trx, m.uri, linkedTypes)).some((rid) => !members.has(rid))) conflicts[m.uri] = [{ message: inUse }];
   }
   if (Object.keys(conflicts).length) throw errors.transferConflicts(conflicts);
   // Records linking to moved ones: they move when all they link to in a repository moves, else a copy is made.
@@ -142,23 +123,13 @@ async function whatMoves(trx: Knex.Transaction, s: Services, root: Member): Prom
   const copies: Member[] = [];
   const copiedRids = new Set<number>();
   for (let i = 0; i < all.length && linkedTypes.length; i += CHUNK) {
-    const linking = await trx('records as r').join('record_refs as x', 'x.from_rid', 'r.rid')
-      .whereIn('x.to_uri', all.slice(i, i + CHUNK).map((m) => m.uri)).whereIn('r.type', linkedTypes).andWhere('r.repo_id', root.repo_id)
-      .distinct(MEMBER_COLUMNS.map((c) => `r.${c}`));
+    const linking = await membersLinkingTo(trx, all.slice(i, i + CHUNK).map((m) => m.uri), linkedTypes, root.repo_id);
     const candidates = new Map<number, Member>();
-    for (const row of linking) {
-      const m = member(row);
+    for (const m of linking) {
       if (!members.has(m.rid) && !copiedRids.has(m.rid)) candidates.set(m.rid, m);
     }
     // What each candidate links to, for all of them in one statement.
-    const targets = new Map<number, string[]>();
-    if (candidates.size) {
-      for (const r of await trx('record_refs').whereIn('from_rid', [...candidates.keys()]).select('from_rid', 'to_uri')) {
-        const list = targets.get(Number(r.from_rid));
-        if (list) list.push(r.to_uri);
-        else targets.set(Number(r.from_rid), [r.to_uri]);
-      }
-    }
+    const targets = candidates.size ? await linksFrom(trx, [...candidates.keys()]) : new Map<number, string[]>();
     for (const m of candidates.values()) {
       if ((targets.get(m.rid) ?? []).every((uri) => repositoryOf(uri) === undefined || uris.has(uri))) members.set(m.rid, m);
       else {
@@ -177,7 +148,7 @@ async function whatMoves(trx: Knex.Transaction, s: Services, root: Member): Prom
  * moved records. Answers the old URI → new URI mapping.
  */
 async function move(
-  trx: Knex.Transaction, s: Services, actor: Actor, members: Map<number, Member>, from: number, to: number, copies: Member[],
+  trx: Tx, s: Services, actor: Actor, members: Map<number, Member>, from: number, to: number, copies: Member[],
 ): Promise<(uri: string) => string> {
   const q = new RecordQueries(trx);
   const prefix = `/repositories/${from}/`;
@@ -214,7 +185,7 @@ async function move(
   const nowMs = Date.now();
   for (const m of members.values()) {
     const parentKey = m.parent_key?.startsWith('root:') ? `root:${newUri(m.parent_key.slice(5))}` : m.parent_key;
-    await trx('records').where({ rid: m.rid }).update({ repo_id: to, uri: newUri(m.uri), root_uri: m.root_uri === null ? null : newUri(m.root_uri), parent_key: parentKey });
+    await moveRow(trx, m.rid, { repo_id: to, uri: newUri(m.uri), root_uri: m.root_uri === null ? null : newUri(m.root_uri), parent_key: parentKey });
     await q.appendChange(m.type, m.uri, 'delete', nowMs);
   }
   // Transactions no longer trust what they found to exist by URI.
@@ -250,11 +221,11 @@ async function move(
 
 /** The event of a transfer by the route (ArchivesSpace's custody transfer), when either repository has an agent to name on it. */
 async function recordTransferEvent(
-  trx: Knex.Transaction, s: Services, actor: Actor, event: { type: string; event_type: string }, from: number, to: number, uri: string,
+  trx: Tx, s: Services, actor: Actor, event: { type: string; event_type: string }, from: number, to: number, uri: string,
 ): Promise<void> {
   const agentOf = async (repoId: number): Promise<string | undefined> => {
-    const row = await trx('records').where({ uri: `/repositories/${repoId}`, type: 'repository' }).first('json');
-    return row ? JSON.parse(row.json).agent_representation?.ref : undefined;
+    const json = await new RecordQueries(trx).jsonAt(`/repositories/${repoId}`);
+    return json ? JSON.parse(json).agent_representation?.ref : undefined;
   };
   const agents = [{ role: 'transmitter', ref: await agentOf(from) }, { role: 'recipient', ref: await agentOf(to) }].filter((a) => a.ref);
   if (!agents.length) return;

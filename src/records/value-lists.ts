@@ -1,12 +1,16 @@
 import { RecordQueries } from '../store/records';
-import type { Knex } from 'knex';
+import type { Tx } from '../store/database';
+import type { Queryable as Db } from '../store/dialect';
+import {
+  anyRecordLike, deleteValue, insertList, insertValues, lastPosition, listRowById, listRowByName, listRows, recordsLike,
+  setValuePosition, setValuePositionById, setValueSuppressedFlag, updateList, valueAt, valueNamed, valueRowById, valuesOf,
+  visibleValuesByList,
+} from '../store/value-lists';
 import { errors } from '../errors';
 import type { PropInfo, Registry } from '../registry';
 import { bumpEnumerationVersion, nextId } from '../validation/enumerations';
 import type { Obj } from '../json';
 import type { Services } from './context';
-
-type Db = Knex | Knex.Transaction;
 
 const notFound = () => errors.notFound('Enumeration');
 
@@ -24,7 +28,7 @@ export function enumUsage(registry: Registry): Map<string, Array<{ type: string;
 }
 
 async function recordOf(s: Services, db: Db, row: Obj): Promise<Obj> {
-  const values = await db('enumeration_values').where({ enum_name: row.name }).orderBy('position');
+  const values: Obj[] = await valuesOf(db, row.name);
   const record: Obj = {
     lock_version: Number(row.lock_version),
     jsonmodel_type: 'enumeration',
@@ -48,14 +52,14 @@ function valueRecord(v: Obj): Obj {
 }
 
 async function rowById(db: Db, id: number) {
-  const row = await db('enumerations').where({ id }).first();
+  const row = await listRowById(db, id);
   if (!row) throw notFound();
   return row;
 }
 
 export async function listEnumerations(s: Services): Promise<Obj[]> {
-  const rows = await s.db.knex('enumerations').orderBy('id');
-  return Promise.all(rows.map((row: Obj) => recordOf(s, s.db.knex, row)));
+  const rows = await listRows(s.db.knex);
+  return Promise.all(rows.map((row) => recordOf(s, s.db.knex, row)));
 }
 
 export async function getEnumeration(s: Services, id: number): Promise<Obj> {
@@ -63,13 +67,13 @@ export async function getEnumeration(s: Services, id: number): Promise<Obj> {
 }
 
 export async function getEnumerationByName(s: Services, name: string): Promise<Obj> {
-  const row = await s.db.knex('enumerations').where({ name }).first();
+  const row = await listRowByName(s.db.knex, name);
   if (!row) throw notFound();
   return recordOf(s, s.db.knex, row);
 }
 
 export async function getEnumerationValue(s: Services, id: number): Promise<Obj> {
-  const row = await s.db.knex('enumeration_values').where({ id }).first();
+  const row = await valueRowById(s.db.knex, id);
   if (!row) throw errors.notFound('EnumerationValue');
   return valueRecord(row);
 }
@@ -78,7 +82,7 @@ export async function getEnumerationValue(s: Services, id: number): Promise<Obj>
 async function valueInUse(s: Services, db: Db, listName: string, value: string): Promise<boolean> {
   for (const property of new Set((enumUsage(s.registry).get(listName) ?? []).map((u) => u.property))) {
     const needle = `%${JSON.stringify(property)}:${JSON.stringify(value)}%`;
-    if (await db('records').where('json', 'like', needle).first('rid')) return true;
+    if (await anyRecordLike(db, needle)) return true;
   }
   return false;
 }
@@ -86,15 +90,15 @@ async function valueInUse(s: Services, db: Db, listName: string, value: string):
 
 export async function createEnumeration(s: Services, body: Obj) {
   const result = await s.db.transaction(async (trx) => {
-    if (await trx('enumerations').where({ name: body.name }).first('id')) {
+    if (await listRowByName(trx, body.name)) {
       throw errors.notUnique('name');
     }
     const id = await nextId(trx, 'enumerations');
-    await trx('enumerations').insert({ id, name: body.name, editable: true, default_value: body.default_value ?? null });
+    await insertList(trx, { id, name: body.name, editable: true, default_value: body.default_value ?? null });
     let valueId = await nextId(trx, 'enumeration_values');
     const values: string[] = [...new Set<string>(body.values ?? [])];
     if (values.length) {
-      await trx('enumeration_values').insert(values.map((value, position) => ({ id: valueId++, enum_name: body.name, value, position })));
+      await insertValues(trx, values.map((value, position) => ({ id: valueId++, enum_name: body.name, value, position })));
     }
     await bumpEnumerationVersion(trx);
     return { status: 'Created', id, lock_version: 0, stale: null, uri: `/config/enumerations/${id}`, warnings: [] };
@@ -113,7 +117,7 @@ export async function updateEnumeration(s: Services, id: number, body: Obj) {
     const lock = body.lock_version;
     if (lock === undefined) throw errors.missingLockVersion();
     if (Number(lock) !== Number(row.lock_version)) throw errors.staleLockVersion();
-    const current = await trx('enumeration_values').where({ enum_name: row.name }).orderBy('position');
+    const current: Obj[] = await valuesOf(trx, row.name);
     const wanted: string[] = [...new Set<string>(body.values ?? [])];
     const removed = current.filter((v: Obj) => !wanted.includes(v.value) && !v.suppressed);
     const added = wanted.filter((v) => !current.some((c: Obj) => c.value === v));
@@ -121,15 +125,15 @@ export async function updateEnumeration(s: Services, id: number, body: Obj) {
     for (const v of removed) {
       if (v.readonly) throw errors.accessDenied();
       if (await valueInUse(s, trx, row.name, v.value)) throw errors.enumerationValueInUse(v.value);
-      await trx('enumeration_values').where({ id: v.id }).delete();
+      await deleteValue(trx, v.id);
     }
     let valueId = await nextId(trx, 'enumeration_values');
-    for (const value of added) await trx('enumeration_values').insert({ id: valueId++, enum_name: row.name, value, position: 0 });
+    for (const value of added) await insertValues(trx, [{ id: valueId++, enum_name: row.name, value, position: 0 }]);
     const ordered = [...wanted, ...current.filter((v: Obj) => v.suppressed && !wanted.includes(v.value)).map((v: Obj) => v.value)];
     for (const [position, value] of ordered.entries()) {
-      await trx('enumeration_values').where({ enum_name: row.name, value }).update({ position });
+      await setValuePosition(trx, row.name, value, position);
     }
-    await trx('enumerations').where({ id }).update({ lock_version: Number(row.lock_version) + 1, default_value: body.default_value ?? null });
+    await updateList(trx, id, { lock_version: Number(row.lock_version) + 1, default_value: body.default_value ?? null });
     await bumpEnumerationVersion(trx);
     return { status: 'Updated', id, lock_version: Number(row.lock_version) + 1, stale: null, uri: `/config/enumerations/${id}`, warnings: [] };
   });
@@ -139,7 +143,7 @@ export async function updateEnumeration(s: Services, id: number, body: Obj) {
 
 export async function setValueSuppressed(s: Services, id: number, suppressed: boolean) {
   const count = await s.db.transaction(async (trx) => {
-    const n = await trx('enumeration_values').where({ id }).update({ suppressed });
+    const n = await setValueSuppressedFlag(trx, id, suppressed);
     if (!n) throw errors.notFound('EnumerationValue');
     await bumpEnumerationVersion(trx);
     return n;
@@ -154,7 +158,7 @@ export async function setValueSuppressed(s: Services, id: number, suppressed: bo
  * The text of a value does not change here (records hold it): a new value and a migration do that.
  */
 export async function updateEnumerationValue(s: Services, id: number, body: Obj) {
-  const current = await s.db.knex('enumeration_values').where({ id }).first();
+  const current = await valueRowById(s.db.knex, id);
   if (!current) throw errors.notFound('EnumerationValue');
   if (body.value !== current.value) {
     throw errors.invalidParam('value', `a value's text cannot change (it is "${current.value}"); add the new value to its list and move records to it with POST /config/enumerations/migration`);
@@ -166,11 +170,11 @@ export async function updateEnumerationValue(s: Services, id: number, body: Obj)
 
 export async function moveValue(s: Services, id: number, position: number) {
   await s.db.transaction(async (trx) => {
-    const value = await trx('enumeration_values').where({ id }).first();
+    const value = await valueRowById(trx, id);
     if (!value) throw errors.notFound('EnumerationValue');
-    const holder = await trx('enumeration_values').where({ enum_name: value.enum_name, position }).first('id');
-    if (holder) await trx('enumeration_values').where({ id: holder.id }).update({ position: value.position });
-    await trx('enumeration_values').where({ id }).update({ position });
+    const holder = await valueAt(trx, value.enum_name, position);
+    if (holder) await setValuePositionById(trx, holder.id, value.position);
+    await setValuePositionById(trx, id, position);
     await bumpEnumerationVersion(trx);
   });
   await s.enums.refresh(s.db.knex);
@@ -184,21 +188,21 @@ export async function migrateValue(s: Services, enumUri: string, from: string, t
   await s.db.transaction(async (trx) => {
     const row = await rowById(trx, id);
     if (!row.editable) throw errors.enumerationNotEditable(id);
-    const source = await trx('enumeration_values').where({ enum_name: row.name, value: from }).first();
+    const source = await valueNamed(trx, row.name, from);
     if (!source) throw errors.enumerationValueMissing(from, id);
     if (source.readonly) throw errors.readOnlyEnumerationValue();
-    if (!(await trx('enumeration_values').where({ enum_name: row.name, value: to }).first('id'))) {
+    if (!(await valueNamed(trx, row.name, to))) {
       throw errors.enumerationValueMissing(to, id);
     }
     for (const property of new Set((enumUsage(s.registry).get(row.name) ?? []).map((u) => u.property))) {
       const needle = `${JSON.stringify(property)}:${JSON.stringify(from)}`;
-      const rows = await trx('records').where('json', 'like', `%${needle}%`).select('rid', 'type', 'uri', 'json');
+      const rows = await recordsLike(trx, `%${needle}%`);
       for (const r of rows) {
-        await trx('records').where({ rid: r.rid }).update({ json: r.json.split(needle).join(`${JSON.stringify(property)}:${JSON.stringify(to)}`), system_mtime_ms: Date.now() });
+        await new RecordQueries(trx).overwrite(r.rid, { json: r.json.split(needle).join(`${JSON.stringify(property)}:${JSON.stringify(to)}`), system_mtime_ms: Date.now() });
         await new RecordQueries(trx).appendChange(r.type, r.uri, 'upsert', Date.now());
       }
     }
-    await trx('enumeration_values').where({ id: source.id }).delete();
+    await deleteValue(trx, source.id);
     await bumpEnumerationVersion(trx);
   });
   await s.enums.refresh(s.db.knex);
@@ -207,10 +211,9 @@ export async function migrateValue(s: Services, enumUri: string, from: string, t
 
 /** GET /config/enumerations/csv */
 export async function enumerationsCsv(s: Services): Promise<string> {
-  const rows = await s.db.knex('enumeration_values as v').join('enumerations as e', 'e.name', 'v.enum_name')
-    .where('v.suppressed', false).orderBy(['e.name', 'v.position']).select('e.name', 'v.value', 'v.position', 'v.readonly');
+  const rows = await visibleValuesByList(s.db.knex);
   const cell = (v: unknown) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-  const lines = rows.map((r: Obj) => [r.name, r.name, r.value, r.value, r.position, r.readonly ? 'true' : 'false'].map(cell).join(','));
+  const lines = rows.map((r) => [r.name, r.name, r.value, r.value, r.position, r.readonly ? 'true' : 'false'].map(cell).join(','));
   return ['Enumeration code,Enumeration,Value code,Value,Position,Read-only', ...lines].join('\n') + '\n';
 }
 
@@ -220,20 +223,19 @@ export async function enumerationsCsv(s: Services): Promise<string> {
  * not a list at all, are refused. The catalogue is reread in the transaction so the records
  * written next validate against the new values.
  */
-export async function addEnumerationValues(trx: Knex.Transaction, s: Services, wanted: Map<string, Set<string>>): Promise<string[]> {
+export async function addEnumerationValues(trx: Tx, s: Services, wanted: Map<string, Set<string>>): Promise<string[]> {
   const added: string[] = [];
   for (const [name, values] of wanted) {
     const list = s.enums.get(name);
     const missing = [...values].filter((v) => !list?.values.includes(v));
     if (!missing.length) continue;
-    const row = await trx('enumerations').where({ name }).first('name', 'editable');
+    const row = await listRowByName(trx, name);
     if (!row || !row.editable) continue;
-    const last = await trx('enumeration_values').where({ enum_name: name }).max({ p: 'position' }).first();
-    let position = Number((last as { p: number | null } | undefined)?.p ?? -1) + 1;
+    let position = (await lastPosition(trx, name)) + 1;
     let valueId = await nextId(trx, 'enumeration_values');
     for (const value of missing) {
-      if (await trx('enumeration_values').where({ enum_name: name, value }).first('id')) continue;
-      await trx('enumeration_values').insert({ id: valueId++, enum_name: name, value, position: position++ });
+      if (await valueNamed(trx, name, value)) continue;
+      await insertValues(trx, [{ id: valueId++, enum_name: name, value, position: position++ }]);
       added.push(`${name}: ${value}`);
     }
   }

@@ -1,11 +1,11 @@
-import type { Knex } from 'knex';
+import type { Tx } from '../store/database';
 import type { TypeInfo } from '../registry';
 import { GLOBAL_REPO_ID } from '../registry';
 import { ErrorMap, errors } from '../errors';
 import type { Obj } from '../json';
 import { idBeforeTransaction, type Linking, RecordQueries, RecordRow } from '../store/records';
 import type { PlaceColumns } from '../store/positions';
-import { transactionMemo } from '../store/transaction-memo';
+import { type ExplainClash, transactionMemo } from '../store/transaction-memo';
 import { LostRace } from '../store/store-errors';
 import { Actor, isoSeconds, Services, Where } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
@@ -58,33 +58,76 @@ function sameRows<T extends object>(a: T[], b: T[]): boolean {
   return a.length === b.length && a.every((row, i) => JSON.stringify(row) === JSON.stringify(b[i]));
 }
 
+/** How a save reports a unique key another record holds: the rule's message, and the holder where the rule names it. */
+function clashOnSave(q: RecordQueries, where: Where, record: Obj): ExplainClash {
+  return async (ruleTaken, holderRid) => {
+    const rule = where.type.unique!.find((r) => ruleName(r) === ruleTaken)!;
+    const body: ErrorMap = { [rule.errorPath]: [rule.message.replace(/\{(\w+)\}/g, (_, k) => String(record[k] ?? ''))] };
+    if (rule.conflictingRecord && holderRid !== null) {
+      const holder = await q.uriOf(holderRid);
+      if (holder) body.conflicting_record = [holder];
+    }
+    return errors.conflictOnSave(body);
+  };
+}
+
 /**
  * Keys, find_by_id values and links derived from the record; `fresh` when it was just inserted
  * (nothing to replace). With `previous` (the record as stored before this write), a kind of row
  * that derives the same from both is left as it is: an edit of a title rewrites no keys, lookups
  * or links (on MySQL two to five round trips fewer), and links that did not change are not checked
  * again (a deletion drops the links to what it deletes, so a stored link names a record that exists).
+ * `o.explain`: how a clash of unique keys is reported (a save's 400 unless told); `o.uncheckedLinks`:
+ * links may name records not written yet (an import writes them in its file's order).
  */
-async function saveDerived(q: RecordQueries, s: Services, where: Where, rid: number, record: Obj, fresh: boolean, previous?: Obj): Promise<void> {
+async function saveDerived(
+  q: RecordQueries, s: Services, where: Where, rid: number, record: Obj, fresh: boolean, previous?: Obj,
+  o: { explain?: ExplainClash; uncheckedLinks?: boolean } = {},
+): Promise<void> {
   const repoId = where.repoId ?? 0;
   const keys = uniqueKeys(where.type, record, repoId);
   if (!previous || !sameRows(keys, uniqueKeys(where.type, previous, repoId))) {
-    await q.setUniqueKeys(rid, where.type.name, keys, fresh, async (ruleTaken, holderRid) => {
-      const rule = where.type.unique!.find((r) => ruleName(r) === ruleTaken)!;
-      const body: ErrorMap = { [rule.errorPath]: [rule.message.replace(/\{(\w+)\}/g, (_, k) => String(record[k] ?? ''))] };
-      if (rule.conflictingRecord && holderRid !== null) {
-        const holder = await q.uriOf(holderRid);
-        if (holder) body.conflicting_record = [holder];
-      }
-      return errors.conflictOnSave(body);
-    });
+    await q.setUniqueKeys(rid, where.type.name, keys, fresh, o.explain ?? clashOnSave(q, where, record));
   }
   const lookups = lookupKeys(where.type, record);
   if (!previous || !sameRows(lookups, lookupKeys(where.type, previous))) await q.setLookupKeys(rid, where.type.name, repoId, lookups, fresh);
   const refs = collectRefs(s.registry, where.type.name, record);
   if (previous && sameRows(refs, collectRefs(s.registry, where.type.name, previous))) return;
-  await checkRefs(q, s.registry, refs, where.type.scope === 'repository' ? where.repoId : undefined, record.uri);
+  if (!o.uncheckedLinks) await checkRefs(q, s.registry, refs, where.type.scope === 'repository' ? where.repoId : undefined, record.uri);
   await q.setRefs(rid, refs, fresh);
+}
+
+/**
+ * Writes a record that comes with its identity (its id, uri, JSON, lock_version and timestamps, as
+ * `row` holds them: an import of an export file or of another installation), deriving what every
+ * save derives: keys, lookups and links (not checked: the file's order is not the links' order),
+ * the type's derived tables, its place (`place`, given the row id), the change-log entry.
+ * `replaceRid`: the row of the record it replaces (its place is taken away first). Answers the row id.
+ */
+export async function writeWithIdentity(
+  trx: Tx, s: Services, row: RecordRow, record: Obj,
+  o: { replaceRid?: number; explain: ExplainClash; place?: (rid: number) => Promise<void>; changedAtMs: number },
+): Promise<number> {
+  const q = new RecordQueries(trx);
+  const type = s.registry.type(row.type);
+  const fresh = o.replaceRid === undefined;
+  let rid: number;
+  if (o.replaceRid !== undefined) {
+    rid = o.replaceRid;
+    await q.replaceRow(rid, {
+      json: row.json, lock_version: row.lock_version, create_time_ms: row.create_time_ms, system_mtime_ms: row.system_mtime_ms,
+      user_mtime_ms: row.user_mtime_ms, suppressed: row.suppressed, hidden: row.hidden,
+    });
+  } else {
+    rid = await q.insert(row);
+  }
+  const where = { type, repoId: row.repo_id };
+  await saveDerived(q, s, where, rid, record, fresh, undefined, { explain: o.explain, uncheckedLinks: true });
+  // What a type derives from the record alone (a group's members and grants) is derived here too.
+  await s.hooks[row.type]?.derive?.(trx, s, { where, rid, id: row.id, record, created: fresh, actor: { username: 'admin' } });
+  await o.place?.(rid);
+  await q.appendChange(row.type, row.uri, 'upsert', o.changedAtMs);
+  return rid;
 }
 
 function checkRepositoryScope(where: Where): void {
@@ -108,7 +151,7 @@ interface PendingCreate {
 
 /** A create up to the record's insert: its id, the type's beforeSave, the composed record and its row and place. */
 async function prepareCreate(
-  q: RecordQueries, trx: Knex.Transaction, s: Services, actor: Actor, where: Where, body: Obj, warnings: ErrorMap,
+  q: RecordQueries, trx: Tx, s: Services, actor: Actor, where: Where, body: Obj, warnings: ErrorMap,
   options: { id?: number; idFirst?: number; hidden?: boolean; placeLast?: boolean },
 ): Promise<PendingCreate> {
   let id = options.id ?? options.idFirst;
@@ -138,7 +181,7 @@ async function prepareCreate(
 }
 
 /** The rest of a create once its row is inserted as `rid`: keys, lookups and links, the type's hooks, the change log. */
-async function finishCreate(q: RecordQueries, trx: Knex.Transaction, s: Services, actor: Actor, pending: PendingCreate, rid: number): Promise<WriteResult> {
+async function finishCreate(q: RecordQueries, trx: Tx, s: Services, actor: Actor, pending: PendingCreate, rid: number): Promise<WriteResult> {
   const { where, id, record, state } = pending;
   await saveDerived(q, s, where, rid, record, true);
   const saved = { where, rid, id, record, created: true, actor, state };
@@ -159,7 +202,7 @@ export async function createRecord(
   where: Where,
   body: Obj,
   warnings: ErrorMap,
-  options: { id?: number; hidden?: boolean; trx?: Knex.Transaction } = {},
+  options: { id?: number; hidden?: boolean; trx?: Tx } = {},
 ): Promise<WriteResult> {
   checkRepositoryScope(where);
   applyGenerated(s.registry, where.type.name, body);
@@ -170,7 +213,7 @@ export async function createRecord(
   // general log). One statement more than an insert in place, which a create in a caller's larger
   // transaction (an import, a batch of children: placed in order, from the transaction's memo) keeps.
   const placeLast = !options.trx;
-  const run = async (trx: Knex.Transaction) => {
+  const run = async (trx: Tx) => {
     const q = new RecordQueries(trx);
     const pending = await prepareCreate(q, trx, s, actor, where, body, warnings, { ...options, idFirst, placeLast });
     return finishCreate(q, trx, s, actor, pending, await q.insert(pending.row, pending.place));
@@ -185,7 +228,7 @@ export async function createRecord(
  * hundred but where the transaction keeps it (transaction-memo.ts: what exists, the last place
  * given in a sibling group); without such a memo (a nested transaction) they go one by one.
  */
-export async function createRecords(s: Services, actor: Actor, where: Where, bodies: Obj[], trx: Knex.Transaction): Promise<WriteResult[]> {
+export async function createRecords(s: Services, actor: Actor, where: Where, bodies: Obj[], trx: Tx): Promise<WriteResult[]> {
   checkRepositoryScope(where);
   const q = new RecordQueries(trx);
   const perStatement = transactionMemo(trx) ? INSERTED_TOGETHER : 1;
@@ -232,9 +275,9 @@ export async function updateRecord(
   body: Obj,
   warnings: ErrorMap,
   /** `keep`: properties the update leaves as stored whatever the body says (guarded ones the caller may not set). */
-  options: { trx?: Knex.Transaction; keep?: string[] } = {},
+  options: { trx?: Tx; keep?: string[] } = {},
 ): Promise<WriteResult> {
-  const run = async (trx: Knex.Transaction) => {
+  const run = async (trx: Tx) => {
     const q = new RecordQueries(trx);
     const row = await fetchRow(q, where, id);
     const expected = lockVersionOf(body);
@@ -275,9 +318,9 @@ export async function updateRecord(
 }
 
 export async function deleteRecord(
-  s: Services, where: Where, id: number, options: { trx?: Knex.Transaction } = {},
+  s: Services, where: Where, id: number, options: { trx?: Tx } = {},
 ): Promise<{ status: 'Deleted'; id: number }> {
-  const run = async (trx: Knex.Transaction) => {
+  const run = async (trx: Tx) => {
     const q = new RecordQueries(trx);
     const row = await fetchRow(q, where, id);
     if (where.type.deleteDeniedWhen && JSON.parse(row.json)[where.type.deleteDeniedWhen] === true) throw errors.accessDenied();
@@ -348,7 +391,7 @@ async function dropLinksTo(q: RecordQueries, s: Services, referrer: Linking, uri
  * its keys, links and change-log entry re-derived, as a link removal), then the victim is deleted.
  * Runs inside the caller's transaction.
  */
-export async function mergeInto(trx: Knex.Transaction, s: Services, target: RecordRow, victim: RecordRow): Promise<void> {
+export async function mergeInto(trx: Tx, s: Services, target: RecordRow, victim: RecordRow): Promise<void> {
   const q = new RecordQueries(trx);
   await s.hooks[victim.type]?.beforeMerge?.(trx, s, target, victim);
   for (const referrer of await q.referrers(victim.uri)) await rewriteStored(q, s, referrer, (record) => repoint(record, victim.uri, target.uri));

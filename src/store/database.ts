@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 
 export type Dialect = 'sqlite' | 'mysql';
 
+export type Tx = Knex.Transaction;
+
 export interface Database {
   knex: Knex;
   dialect: Dialect;

@@ -4,3 +4,6 @@ import type { Knex } from 'knex';
 export function onMysql(db: Knex | Knex.Transaction): boolean {
   return db.client.config.client === 'mysql2';
 }
+
+/** What a store query runs on: the pool, or a transaction. */
+export type Queryable = Knex | Knex.Transaction;

@@ -188,3 +188,17 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, wai
       if (!draining) void drain();
     });
 }
+
+/**
+ * `fn` in one transaction as Knex runs it: never run again after a lost race, its change-log
+ * entries written as they come (the imports, which report where in their input they failed, and
+ * the export's read snapshot).
+ */
+export function transactionOnce<T>(db: { knex: Knex }, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.knex.transaction(fn);
+}
+
+/** `fn` in a savepoint of `trx`: what it wrote is undone when it throws, and the transaction goes on. */
+export function inNestedTransaction<T>(trx: Knex.Transaction, fn: (savepoint: Knex.Transaction) => Promise<T>): Promise<T> {
+  return trx.transaction(fn);
+}

@@ -1,5 +1,5 @@
 import type { Database } from './database';
-import { committedFreshness, type Freshness } from './freshness';
+import { committedFreshness } from './freshness';
 
 /**
  * Values this process computed from committed records, kept until the next write anywhere: every
@@ -49,17 +49,15 @@ export class Kept {
 }
 
 /**
- * What is kept, as one caller sees it: `asOf` is a freshness read issued after the caller's request
- * arrived (the one its session was checked with, AccessView.asOf), which spares a read of its own;
- * values kept at that head or a later one serve it (they were read after that head was).
- * Without it, the freshness of this turn of the event loop.
+ * What is kept, as one caller sees it: the values kept at the freshness of this turn of the event
+ * loop (read once for every caller of the turn, the access check's included).
  */
-export async function untilNextWrite(db: Database, asOf?: Freshness): Promise<Kept> {
-  const { head } = asOf ?? await committedFreshness(db);
+export async function untilNextWrite(db: Database): Promise<Kept> {
+  const { head } = await committedFreshness(db);
   let memo = kept.get(db);
   if (!memo) forgetOnOwnWrites(db);
   const now = Date.now();
-  if (!memo || (asOf ? memo.head < head : memo.head !== head) || (db.dialect === 'mysql' && now - memo.since > MYSQL_KEPT_MS)) {
+  if (!memo || memo.head !== head || (db.dialect === 'mysql' && now - memo.since > MYSQL_KEPT_MS)) {
     memo = { head, since: now, values: new Map(), extraWeight: 0 };
     kept.set(db, memo);
   }
@@ -88,9 +86,9 @@ function forgetOnOwnWrites(db: Database): void {
  * `weigh` tells what a large value counts towards the bound.
  */
 export async function keptUntilNextWrite<T>(
-  db: Database, key: string, load: () => Promise<T>, weigh: (value: T) => number = () => 1, asOf?: Freshness,
+  db: Database, key: string, load: () => Promise<T>, weigh: (value: T) => number = () => 1,
 ): Promise<T> {
-  const values = await untilNextWrite(db, asOf);
+  const values = await untilNextWrite(db);
   if (values.has(key)) return values.get<T>(key)!;
   const value = await load();
   values.set(key, value, weigh(value));

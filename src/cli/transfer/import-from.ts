@@ -10,12 +10,15 @@
  * the rest of its batch is kept. A copy that stops can be run again: records already copied with
  * the same lock_version are skipped, changed ones are overwritten.
  */
-import type { Knex } from 'knex';
 import { ApiError } from '../../errors';
 import type { Services } from '../../records/context';
 import { createEnumeration, getEnumerationByName, updateEnumeration } from '../../records/value-lists';
 import type { TypeInfo } from '../../registry';
+import type { Tx } from '../../store/database';
 import { STEP } from '../../store/positions';
+import { RecordQueries } from '../../store/records';
+import { inNestedTransaction, transactionOnce } from '../../store/transactions';
+import { type DanglingLinks, danglingLinks, repositoriesOtherThan } from '../../store/transfers';
 import { prepareRecord } from '../../validation';
 import type { Obj } from '../../json';
 import { GLOBAL_REPO_ID, REPOSITORY_TYPE } from '../../registry';
@@ -23,7 +26,7 @@ import { messageOf } from '../context';
 import { CliError } from '../output';
 import type { RecordLine } from './format';
 import { SourceApi, SourceRefused } from './source';
-import { DanglingLinks, danglingLinks, installationWide, RecordWriter, WriteRefused } from './write';
+import { installationWide, RecordWriter, WriteRefused } from './write';
 
 /** The most ids one id_set request asks for (the API's page size limit). */
 export const BATCH = 250;
@@ -146,7 +149,7 @@ class Copy {
     this.onProgress({ label, done, total });
     for (const batch of batches) {
       const records = await batch();
-      await this.s.db.knex.transaction(async (trx) => {
+      await transactionOnce(this.s.db, async (trx) => {
         for (const raw of records) await this.copyRecord(trx, type, raw, waiting);
         await this.writer.reserveIds(trx);
       });
@@ -171,7 +174,7 @@ class Copy {
     return records;
   }
 
-  private async copyRecord(trx: Knex.Transaction, type: TypeInfo, raw: Obj, waiting: Map<string, Obj[]>): Promise<void> {
+  private async copyRecord(trx: Tx, type: TypeInfo, raw: Obj, waiting: Map<string, Obj[]>): Promise<void> {
     const uri = typeof raw?.uri === 'string' ? raw.uri : '(no uri)';
     let line: RecordLine;
     try {
@@ -180,17 +183,18 @@ class Copy {
       if (!(err instanceof WriteRefused)) throw err;
       return this.refuse(type.name, uri, err.message);
     }
-    const mine = await trx('records').where({ uri }).first('lock_version');
-    if (mine && Number(mine.lock_version) === line.lock_version && !installationWide(type, line)) {
+    const q = new RecordQueries(trx);
+    const mine = await q.keysAt(uri);
+    if (mine && mine.lock_version === line.lock_version && !installationWide(type, line)) {
       this.summary.unchanged++;
       return this.copyWaiting(trx, type, uri, waiting);
     }
     if (line.tree) {
-      if (!(await trx('records').where({ uri: line.tree.root }).first('rid'))) {
+      if (!(await q.keysAt(line.tree.root))) {
         return this.refuse(type.name, uri, `its ${type.tree!.rootProperty} ${line.tree.root} was not copied`);
       }
       const parent = line.tree.parent;
-      if (parent && !(await trx('records').where({ uri: parent }).first('rid'))) {
+      if (parent && !(await q.keysAt(parent))) {
         waiting.set(parent, [...(waiting.get(parent) ?? []), raw]);
         return;
       }
@@ -204,7 +208,7 @@ class Copy {
     }
     let written;
     try {
-      written = await trx.transaction((savepoint) => this.writer.write(savepoint, line, type));
+      written = await inNestedTransaction(trx, (savepoint) => this.writer.write(savepoint, line, type));
     } catch (err) {
       if (!(err instanceof WriteRefused)) throw err;
       return this.refuse(type.name, uri, err.message);
@@ -215,7 +219,7 @@ class Copy {
     await this.copyWaiting(trx, type, uri, waiting);
   }
 
-  private async copyWaiting(trx: Knex.Transaction, type: TypeInfo, uri: string, waiting: Map<string, Obj[]>): Promise<void> {
+  private async copyWaiting(trx: Tx, type: TypeInfo, uri: string, waiting: Map<string, Obj[]>): Promise<void> {
     const children = waiting.get(uri);
     if (!children) return;
     waiting.delete(uri);
@@ -268,7 +272,7 @@ export function lineOf(s: Services, type: TypeInfo, raw: Obj): RecordLine {
  */
 async function refuseForeignRepositories(s: Services, listed: Obj[]): Promise<void> {
   const theirs = new Map(listed.map((r) => [r.uri, r.repo_code]));
-  const mine: Array<{ uri: string; json: string }> = await s.db.knex('records').where({ type: REPOSITORY_TYPE }).whereNot({ id: GLOBAL_REPO_ID }).select('uri', 'json');
+  const mine = await repositoriesOtherThan(s.db.knex, GLOBAL_REPO_ID);
   const foreign = mine.filter((r) => theirs.get(r.uri) !== JSON.parse(r.json).repo_code).map((r) => r.uri);
   if (foreign.length) {
     throw new CliError(

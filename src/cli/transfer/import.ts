@@ -11,7 +11,9 @@ import type { Services } from '../../records/context';
 import type { TypeInfo } from '../../registry';
 import type { Progress } from '../output';
 import { ExportHeader, FORMAT, FORMAT_VERSION, RecordLine, TreePlace } from './format';
-import { DanglingLinks, danglingLinks, RecordWriter, WriteRefused } from './write';
+import { type DanglingLinks, danglingLinks } from '../../store/transfers';
+import { transactionOnce } from '../../store/transactions';
+import { RecordWriter, WriteRefused } from './write';
 
 export interface ImportOptions {
   /** Overwrite records that already exist (by uri) instead of refusing or keeping them. */
@@ -100,7 +102,7 @@ export async function importRecords(
   };
   const writer = new RecordWriter(s, options.replace ? 'replace' : 'refuse');
 
-  await s.db.knex.transaction(async (trx) => {
+  await transactionOnce(s.db, async (trx) => {
     let done = 0;
     onProgress?.({ done, total });
     for (let text = await next(); text !== undefined; text = await next()) {

@@ -32,7 +32,7 @@ function collectionPath(type: TypeInfo): string {
 /** Answers a paginated listing in whichever mode the caller chose (page, id_set, all_ids). */
 export async function paginatedListing(call: Call, w: Where, decorate?: ListOptions['decorate']) {
   const p = call.paging!;
-  const o = { modifiedSince: p.modifiedSince, sortField: p.sortField, sortDirection: p.sortDirection, resolve: p.resolve, decorate, asOf: call.asOf, withheld: call.withheld };
+  const o = { modifiedSince: p.modifiedSince, sortField: p.sortField, sortDirection: p.sortDirection, resolve: p.resolve, decorate, withheld: call.withheld };
   if (p.mode === 'page') return rawJson(await listPage(call.s, w, p.page, p.pageSize, o));
   if (p.mode === 'id_set') return rawJson(await listIdSet(call.s, w, p.ids, o));
   return json(await listAllIds(call.s, w, o));
@@ -83,7 +83,7 @@ export function recordEndpoints(registry: Registry): Endpoint[] {
       {
         method: 'get', path: `${base}/:id`, params: [idParam, resolveParam], permission: perms.read, errors: ['NotFound'],
         summary: `Get a ${type.name}`,
-        handle: async (call) => rawJson(await getRecordJson(call.s, await where(type, call), call.params.id, { resolve: call.params.resolve, asOf: call.asOf, withheld: call.withheld })),
+        handle: async (call) => rawJson(await getRecordJson(call.s, await where(type, call), call.params.id, { resolve: call.params.resolve, withheld: call.withheld })),
       },
       {
         method: 'post', path: `${base}/:id`, params: [idParam], body: type.name, permission: perms.update, errors: ['NotFound', 'Conflict', ...hookDenies],

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { errors } from '../../errors';
 import type { Registry, TypeInfo } from '../../registry';
 import type { Services, TypeHooks } from '../context';
@@ -8,8 +7,9 @@ import type { Obj } from '../../json';
 import { fullTree, type TreeTypes } from './views';
 import { ancestorChains, descendants, logicalPositions, place, placeNew, placeOf, type RankAnchor } from '../../store/positions';
 import { untilNextWrite } from '../../store/until-next-write';
-import { Statements } from '../../store/statements';
+import type { Tx } from '../../store/database';
 import { transactionMemo } from '../../store/transaction-memo';
+import { deleteRecordRows, joinTree, moveRowsToRoot, placesOfUris, ridsInTree, topNodesOf, treeRowOfUri } from '../../store/trees';
 
 interface NodeState {
   rootUri: string;
@@ -22,44 +22,19 @@ interface NodeState {
 
 
 /**
- * A node's parent by URI: every create of a tree node reads one, from what the transaction
- * inserted itself where it can (a file's components name a parent written just before), else by a
- * fixed statement (statements.ts).
- */
-async function rowOfUri(db: Knex | Knex.Transaction, uri: string): Promise<{ rid: number; type: string; root_uri: string | null } | undefined> {
-  const inserted = transactionMemo(db)?.inserted.get(uri);
-  if (inserted) return inserted;
-  const [row] = await (await Statements.of(db)).all<{ rid: number; type: string; root_uri: string | null }>(
-    'SELECT `rid`, `type`, `root_uri` FROM `records` WHERE `uri` = ? LIMIT 1', [uri]);
-  return row;
-}
-
-async function deleteRows(trx: Knex.Transaction, rids: number[]) {
-  const q = new RecordQueries(trx);
-  const now = Date.now();
-  for (const rid of rids) {
-    const row = await trx('records').where({ rid }).first('type', 'uri');
-    if (!row) continue;
-    await q.delete(rid);
-    await q.appendChange(row.type, row.uri, 'delete', now);
-  }
-}
-
-/**
  * A node that moves to another root takes its subtree along: each record below it names the new
  * root (stored JSON, links and change log, as any server-side rewrite) and sits in its tree.
  */
-async function carrySubtree(trx: Knex.Transaction, s: Services, rid: number, rootUri: string): Promise<void> {
+async function carrySubtree(trx: Tx, s: Services, rid: number, rootUri: string): Promise<void> {
   // The subtree's rows name another root now.
   transactionMemo(trx)?.inserted.clear();
   const below = await descendants(trx, rid);
   const q = new RecordQueries(trx);
   for (let i = 0; i < below.length; i += 500) {
     const rids = below.slice(i, i + 500);
-    await trx('records').whereIn('rid', rids).update({ root_uri: rootUri });
-    for (const row of await trx('records').whereIn('rid', rids).select('type', 'id')) {
+    for (const row of await moveRowsToRoot(trx, rids, rootUri)) {
       const rootProperty = s.registry.types[row.type]?.tree?.rootProperty;
-      if (rootProperty) await rewriteStored(q, s, { type: row.type, id: Number(row.id) }, (record) => ((record[rootProperty] = { ref: rootUri }), true));
+      if (rootProperty) await rewriteStored(q, s, row, (record) => ((record[rootProperty] = { ref: rootUri }), true));
     }
   }
 }
@@ -79,7 +54,7 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       const rehome = !previous || previous[rootProperty]?.ref !== rootUri;
       let parentRid: number | undefined;
       if (rehome && parentUri) {
-        const parent = await rowOfUri(trx, parentUri);
+        const parent = await treeRowOfUri(trx, parentUri);
         if (!parent || parent.type !== type.name) throw errors.missingLinkTarget(parentUri);
         if (parent.root_uri !== rootUri) {
           // The original fails with a 500 "Consistency check failed" here.
@@ -109,23 +84,23 @@ function nodeHooks(type: TypeInfo): TypeHooks {
     },
 
     async beforeDelete(trx, _s, row) {
-      await deleteRows(trx, (await descendants(trx, row.rid!)).reverse());
+      await deleteRecordRows(trx, (await descendants(trx, row.rid!)).reverse());
     },
 
     async decorate(db, s, records) {
       // One query for the places of all records, one per distinct root and one ancestor chain per
       // distinct parent; the sibling counts come from one pass per sibling group.
-      const places = await db('records').whereIn('uri', records.map((r) => r.uri)).whereNotNull('parent_key')
-        .select('rid', 'uri', 'parent_rid', 'parent_key', 'position', 'root_uri');
-      const placeOfUri = new Map(places.map((p: any) => [p.uri, { ...p, rid: Number(p.rid), position: Number(p.position) }]));
+      const places = await placesOfUris(db, records.map((r) => r.uri));
+      const placeOfUri = new Map(places.map((p) => [p.uri, p]));
       const roots = new Map<string, Obj>();
-      for (const uri of new Set(places.map((p: any) => p.root_uri as string))) {
-        const root = await db('records').where({ uri }).first('json');
-        roots.set(uri, root ? JSON.parse(root.json) : {});
+      const q = new RecordQueries(db);
+      for (const uri of new Set(places.map((p) => p.root_uri))) {
+        const root = await q.jsonAt(uri);
+        roots.set(uri, root ? JSON.parse(root) : {});
       }
       // Outside a transaction the furthest place a pass reached in each group is kept until the next
       // write; only passes over several siblings use it (a single record is one count).
-      const several = new Set(places.map((p: any) => p.parent_key)).size < places.length;
+      const several = new Set(places.map((p) => p.parent_key)).size < places.length;
       const kept = several && db === s.db.knex ? await untilNextWrite(s.db) : undefined;
       let anchored = false;
       const anchors = kept && {
@@ -160,17 +135,16 @@ function rootHooks(types: TreeTypes): TypeHooks {
     derivedFields: ['tree'],
     wholeTree: (s, repoId, id) => fullTree(s, types, repoId, id),
     async beforeDelete(trx, _s, row) {
-      const rids = await trx('records').where({ root_uri: row.uri }).pluck('rid');
-      await deleteRows(trx, rids.map(Number));
+      await deleteRecordRows(trx, await ridsInTree(trx, row.uri));
     },
     async decorate(_db, _s, records) {
       for (const record of records) record.tree = { ref: `${record.uri}/tree` };
     },
     /** A merged root's nodes join the target's tree, after its own top-level nodes, in their order. */
     async beforeMerge(trx, _s, target, victim) {
-      const top: Array<{ rid: number }> = await trx('records').where({ root_uri: victim.uri, parent_rid: null }).orderBy('position').select('rid');
-      await trx('records').where({ root_uri: victim.uri }).update({ root_uri: target.uri });
-      for (const { rid } of top) await place(trx, Number(rid), target.uri, null);
+      const top = await topNodesOf(trx, victim.uri);
+      await joinTree(trx, victim.uri, target.uri);
+      for (const rid of top) await place(trx, rid, target.uri, null);
     },
   };
 }

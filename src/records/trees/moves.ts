@@ -1,26 +1,26 @@
-import type { Knex } from 'knex';
 import { errors } from '../../errors';
 import type { Actor, Services } from '../context';
 import { createRecord, createRecords, updateRecord } from '../write';
 import { decorateRecords } from '../load';
 import { RecordQueries } from '../../store/records';
+import type { Queryable } from '../../store/dialect';
+import { childrenJson, previousSiblingJson, ridsOfUris, takeOutOfPlace, touchRecord } from '../../store/trees';
 import { holdDerivedRows } from '../../store/transaction-memo';
 import type { Obj } from '../../json';
 import { ancestorsOf, place, placeOf } from '../../store/positions';
 import type { TreeTypes } from './views';
 
-type Db = Knex | Knex.Transaction;
-
-async function nodeRow(db: Db, types: TreeTypes, repoId: number, id: number) {
-  const row = await db('records').where({ type: types.node.name, id, repo_id: repoId }).first('rid', 'id', 'uri', 'lock_version', 'root_uri');
+async function nodeRow(db: Queryable, types: TreeTypes, repoId: number, id: number) {
+  const row = await new RecordQueries(db).keysOf(types.node.name, id, repoId);
   if (!row) throw errors.notFound(types.node.model);
-  return { rid: Number(row.rid), id: Number(row.id), uri: row.uri as string, lock_version: Number(row.lock_version), root_uri: row.root_uri as string };
+  return { rid: row.rid, id: row.id, uri: row.uri, lock_version: row.lock_version, root_uri: row.root_uri as string };
 }
 
-async function touch(trx: Knex.Transaction, type: string, rid: number, uri: string) {
-  const now = Date.now();
-  await trx('records').where({ rid }).update({ system_mtime_ms: now });
-  await new RecordQueries(trx).appendChange(type, uri, 'upsert', now);
+/** A tree's root by id: its URI and lock_version. */
+async function rootRow(db: Queryable, types: TreeTypes, repoId: number, id: number) {
+  const root = await new RecordQueries(db).keysOf(types.root.name, id, repoId);
+  if (!root) throw errors.notFound(types.root.model);
+  return { rootUri: root.uri, answer: { id, lock_version: root.lock_version } };
 }
 
 const cycle = errors.treeCycle;
@@ -40,7 +40,7 @@ export async function moveUnderParent(s: Services, types: TreeTypes, repoId: num
       parentRid = parent.rid;
     }
     await place(trx, node.rid, node.root_uri, parentRid, position);
-    await touch(trx, types.node.name, node.rid, node.uri);
+    await touchRecord(trx, types.node.name, node.rid, node.uri);
     return { status: 'Updated', id, lock_version: node.lock_version, stale: null };
   });
 }
@@ -62,26 +62,23 @@ export async function acceptChildren(
       rootUri = node.root_uri;
       parentRid = node.rid;
       answer = node;
-      const rows = await trx('records').whereIn('uri', children).select('rid');
-      if (rows.some((r: { rid: number }) => above.has(Number(r.rid)))) throw cycle();
+      if ((await ridsOfUris(trx, children)).some((rid) => above.has(rid))) throw cycle();
     } else {
-      const root = await trx('records').where({ type: types.root.name, id: target.id, repo_id: repoId }).first('uri', 'lock_version');
-      if (!root) throw errors.notFound(types.root.model);
-      rootUri = root.uri;
-      answer = { id: target.id, lock_version: Number(root.lock_version) };
+      ({ rootUri, answer } = await rootRow(trx, types, repoId, target.id));
     }
     const moving = [];
+    const q = new RecordQueries(trx);
     for (const uri of children) {
-      const row = await trx('records').where({ uri, type: types.node.name, repo_id: repoId }).first('rid', 'root_uri');
-      if (!row) throw errors.missingLinkTarget(uri);
+      const row = await q.keysAt(uri);
+      if (!row || row.type !== types.node.name || row.repo_id !== repoId) throw errors.missingLinkTarget(uri);
       if (row.root_uri !== rootUri) throw errors.notIn('children', uri, rootUri);
-      moving.push({ rid: Number(row.rid), uri });
+      moving.push({ rid: row.rid, uri });
     }
     // Take them all out first, so `position` counts only the siblings that stay.
-    for (const child of moving) await trx('records').where({ rid: child.rid }).update({ parent_key: null, position: null });
+    for (const child of moving) await takeOutOfPlace(trx, child.rid);
     for (const [i, child] of moving.entries()) {
       await place(trx, child.rid, rootUri, parentRid, position + i);
-      await touch(trx, types.node.name, child.rid, child.uri);
+      await touchRecord(trx, types.node.name, child.rid, child.uri);
     }
     return { status: 'Updated', id: answer.id, lock_version: answer.lock_version, stale: null };
   });
@@ -96,7 +93,7 @@ async function recordsOf(s: Services, rows: Array<{ json: string }>): Promise<Ob
 /** GET <node>/:id/children: full records of the direct children, in order. */
 export async function childrenOf(s: Services, types: TreeTypes, repoId: number, id: number): Promise<Obj[]> {
   const node = await nodeRow(s.db.knex, types, repoId, id);
-  return recordsOf(s, await s.db.knex('records').where({ parent_key: `node:${node.rid}` }).orderBy('position').select('json'));
+  return recordsOf(s, await childrenJson(s.db.knex, node.rid));
 }
 
 /** GET <node>/:id/previous: the previous sibling, else the parent. */
@@ -105,12 +102,11 @@ export async function previousOf(s: Services, types: TreeTypes, repoId: number, 
   const node = await nodeRow(db, types, repoId, id);
   const where = await placeOf(db, node.rid);
   if (!where) throw errors.noPreviousNode();
-  const before = await db('records').where({ parent_key: where.parent_key }).andWhere('position', '<', where.position)
-    .orderBy('position', 'desc').first('json');
+  const before = await previousSiblingJson(db, where.parent_key, where.position);
   if (before) return (await recordsOf(s, [before]))[0];
   if (where.parent_rid === null) throw errors.noPreviousNode();
-  const parent = await db('records').where({ rid: where.parent_rid }).first('json');
-  return (await recordsOf(s, [parent]))[0];
+  const parent = await new RecordQueries(db).jsonOf(where.parent_rid);
+  return (await recordsOf(s, [parent!]))[0];
 }
 
 
@@ -133,10 +129,7 @@ export async function createChildren(
       parentUri = node.uri;
       answer = node;
     } else {
-      const root = await trx('records').where({ type: types.root.name, id: target.id, repo_id: repoId }).first('uri', 'lock_version');
-      if (!root) throw errors.notFound(types.root.model);
-      rootUri = root.uri;
-      answer = { id: target.id, lock_version: Number(root.lock_version) };
+      ({ rootUri, answer } = await rootRow(trx, types, repoId, target.id));
     }
     const where = { type: types.node, repoId };
     // Children appended in order are created together (their places come from the transaction's
@@ -186,10 +179,11 @@ export async function transferComponent(
     throw errors.mustBe(targetParam, `the URI of a ${types.root.name} in /repositories/${repoId}`);
   }
   return s.db.transaction(async (trx) => {
-    const node = await trx('records').where({ type: types.node.name, id: nodeId, repo_id: repoId }).first('json', 'lock_version');
-    if (!node) throw errors.notFound(types.node.model);
-    const target = await trx('records').where({ uri: targetUri, type: types.root.name }).first('uri');
-    if (!target) throw errors.invalidParam(targetParam, `${targetUri} does not exist`);
+    const q = new RecordQueries(trx);
+    const node = await q.get(types.node.name, nodeId);
+    if (!node || node.repo_id !== repoId) throw errors.notFound(types.node.model);
+    const target = await q.keysAt(targetUri);
+    if (target?.type !== types.root.name) throw errors.invalidParam(targetParam, `${targetUri} does not exist`);
     const record = JSON.parse(node.json);
     const sourceUri: string = record[rootProperty]?.ref;
     delete record[parentProperty];
@@ -197,8 +191,8 @@ export async function transferComponent(
     const where = { type: types.node, repoId };
     await updateRecord(s, actor, where, nodeId, { ...record, [rootProperty]: { ref: targetUri } }, {}, { trx });
     let event: string | null = null;
-    const repository = await trx('records').where({ uri: `/repositories/${repoId}` }).first('json');
-    const agent = repository ? JSON.parse(repository.json).agent_representation?.ref : undefined;
+    const repository = await q.jsonAt(`/repositories/${repoId}`);
+    const agent = repository ? JSON.parse(repository).agent_representation?.ref : undefined;
     if (transfer?.event && agent) {
       const created = await createRecord(s, actor, { type: s.registry.type(transfer.event.type), repoId }, {
         event_type: transfer.event.event_type,
