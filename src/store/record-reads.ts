@@ -99,3 +99,8 @@ export async function recordByUniqueKey(h: Handle, type: string, key: { rule: st
     .first('r.rid', 'r.id', 'r.json');
   return hit ? { rid: Number(hit.rid), id: Number(hit.id), json: hit.json } : undefined;
 }
+
+/** The id and stored JSON of a repository's records of `type` that are neither suppressed nor hidden, in id order. */
+export async function shownOfType(h: Handle, type: string, repoId: number): Promise<Array<{ id: number; json: string }>> {
+  return sqlOf(h)('records').where({ type, repo_id: repoId, suppressed: false, hidden: false }).orderBy('id').select('id', 'json');
+}
