@@ -37,8 +37,8 @@ export const searchCheck: DoctorCheck = {
           fix: c.adapter === 'typesense' ? 'check that Typesense runs and TYPESENSE_URL / TYPESENSE_API_KEY' : 'check SEARCH_PATH and the file\'s permissions; or delete the file and `archive-records reindex`',
         };
       }
-      const knex = sqlOf(ctx.db!);
-      const [storeId, head] = await Promise.all([storeIdOf(knex), changeLogHead(knex)]);
+      const store = sqlOf(ctx.db!);
+      const [storeId, head] = await Promise.all([storeIdOf(store), changeLogHead(store)]);
       const pending = Math.max(0, head - state.checkpoint);
       const details = { index: where, documents, checkpoint: state.checkpoint, head, pending };
       const found = `${documents} documents in ${where}`;
