@@ -2,6 +2,10 @@ import { setPassword } from './domain/users/users';
 import { ensureAdministratorsGroup } from './domain/users/groups';
 import { isUniqueViolation } from './store/connect';
 import { migrate } from './store/migrations';
+import { sqlOf } from './store/database';
+import { hasRecord } from './store/domain-reads';
+import { ensureIdSequences } from './store/setup';
+import { credentialsOf } from './store/users';
 import { seedEnumerations, EnumerationCatalog } from './validation/enumerations';
 import { prepareRecord } from './validation';
 import { createRecord } from './records/write';
@@ -29,18 +33,14 @@ const BUILT_IN = [
  * several processes at once: a record another process created first is simply kept.
  */
 export async function bootstrap(s: Omit<Services, 'enums'>): Promise<Services> {
-  const applied = await migrate(s.db.knex);
-  if (applied.length) await recordSystemEvent(s.db.knex, 'MIGRATIONS_APPLIED', applied.join(', '));
-  await ignoreRace(() => seedEnumerations(s.db.knex));
-  const services: Services = { ...s, enums: await EnumerationCatalog.load(s.db.knex) };
-  // Every type's id sequence exists before the first create, so concurrent first creates only
-  // ever increment a row (two inserts of the same new row would deadlock on MariaDB).
-  const sequenced = Object.values(s.registry.types).filter((t) => t.uri).map((t) => ({ type: t.name, last_id: 0 }));
-  await s.db.knex('id_sequences').insert(sequenced).onConflict('type').ignore();
+  const applied = await migrate(sqlOf(s.db));
+  if (applied.length) await recordSystemEvent(sqlOf(s.db), 'MIGRATIONS_APPLIED', applied.join(', '));
+  await ignoreRace(() => seedEnumerations(s.db));
+  const services: Services = { ...s, enums: await EnumerationCatalog.load(s.db) };
+  await ensureIdSequences(s.db, Object.values(s.registry.types).filter((t) => t.uri).map((t) => t.name));
   await rederiveChangedKeys(s);
   for (const item of BUILT_IN) {
-    const exists = await s.db.knex('records').where({ type: item.type, id: item.id }).first('rid');
-    if (exists) continue;
+    if (await hasRecord(s.db, { type: item.type, id: item.id })) continue;
     const { record, warnings } = prepareRecord(services.registry, services.enums, item.type, item.body);
     // Read-only fields are the server's to set; a client could not send them.
     Object.assign(record, (item as { serverFields?: object }).serverFields);
@@ -49,8 +49,7 @@ export async function bootstrap(s: Omit<Services, 'enums'>): Promise<Services> {
     );
   }
   await ignoreRace(() => s.db.transaction((trx) => ensureAdministratorsGroup(trx, services, SYSTEM)));
-  const admin = await s.db.knex('credentials').where({ username: 'admin' }).first('username');
-  if (!admin) await ignoreRace(() => setPassword(s.db.knex, 'admin', 1, s.config.adminPassword));
+  if (!(await credentialsOf(s.db, 'admin'))) await ignoreRace(() => setPassword(s.db, 'admin', 1, s.config.adminPassword));
   return services;
 }
 

@@ -7,10 +7,11 @@
  * change log's head, one read shared by the requests of a turn of the event loop: committedFreshness), emptying
  * what is kept when it moved. One small read instead of three per request; nothing is ever stale.
  */
-import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { Database } from '../store/connect';
 import { REPOSITORY_TYPE } from '../registry';
+import { hasRecord } from '../store/domain-reads';
+import { touchSession } from '../store/sessions';
 import { committedFreshness, type Freshness } from '../store/freshness';
 import { Grants, loadGrants } from './grants';
 import { digest, findSession, Session, TOUCH_INTERVAL_MS } from './sessions';
@@ -42,7 +43,7 @@ export class AccessCache {
       this.memos.clear();
       this.version = version;
     }
-    return new AccessView(this, db.knex, freshness);
+    return new AccessView(this, db, freshness);
   }
 
   /** @internal */ hashOf(token: string) {
@@ -83,7 +84,7 @@ function bounded<K, V>(map: Map<K, V>): Map<K, V> {
 export class AccessView {
   constructor(
     private readonly cache: AccessCache,
-    private readonly knex: Knex,
+    private readonly db: Database,
     /** Read after the request arrived: what it must see at least (until-next-write.ts serves it without reading again). */
     readonly asOf: Freshness,
   ) {}
@@ -102,7 +103,7 @@ export class AccessView {
       const limitMs = (kept.expiring ? config.sessionExpireAfterSeconds : config.sessionNonexpirableForceExpireAfterSeconds) * 1000;
       if (!(kept.expiring && config.sessionExpireAfterSeconds < 0) && idleMs > limitMs) return this.fromStore(config, token, hash);
       if (idleMs > TOUCH_INTERVAL_MS) {
-        await this.knex('sessions').where({ token_hash: hash }).update({ last_active_ms: now });
+        await touchSession(this.db, hash, now);
         kept.lastActiveMs = now;
       }
       return { username: kept.username, expiring: kept.expiring };
@@ -111,13 +112,13 @@ export class AccessView {
   }
 
   private async fromStore(config: Config, token: string, hash: string): Promise<Session> {
-    const session = await findSession(this.knex, config, token);
+    const session = await findSession(this.db, config, token);
     this.cache.keepSession(hash, { ...session, lastActiveMs: session.lastActiveMs ?? Date.now() });
     return { username: session.username, expiring: session.expiring };
   }
 
   grants(username: string): Promise<Grants> {
-    return this.cache.keptGrants(username, () => loadGrants(this.knex, username));
+    return this.cache.keptGrants(username, () => loadGrants(this.db, username));
   }
 
   /**
@@ -130,9 +131,9 @@ export class AccessView {
 
   async repositoryExists(id: number): Promise<boolean> {
     if (this.cache.hasRepository(id)) return true;
-    const row = await this.knex('records').where({ type: REPOSITORY_TYPE, id }).first('rid');
-    if (row) this.cache.keepRepository(id);
-    return !!row;
+    const found = await hasRecord(this.db, { type: REPOSITORY_TYPE, id });
+    if (found) this.cache.keepRepository(id);
+    return found;
   }
 }
 

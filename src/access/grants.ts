@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Handle } from '../store/database';
+import { grantRowsOf } from '../store/access';
 import { derivedFrom, PERMISSION_BY_CODE } from './permission-table';
 import { GLOBAL_REPO_ID } from '../registry';
 
@@ -17,11 +18,8 @@ export interface Grants {
   derived: Set<string>;
 }
 
-export async function loadGrants(knex: Knex, username: string): Promise<Grants> {
-  const rows = await knex('group_members as m')
-    .join('group_grants as g', 'g.group_rid', 'm.group_rid')
-    .where('m.username', username)
-    .distinct('g.repo_id', 'g.permission');
+export async function loadGrants(db: Handle, username: string): Promise<Grants> {
+  const rows = await grantRowsOf(db, username);
   const byRepo = new Map<number, Set<string>>();
   for (const row of rows) {
     const repo = Number(row.repo_id);

@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Tx } from '../store/database';
+import { countLoginFailure, deleteEndedLoginWindows, forgiveLoginFailures } from '../store/sessions';
 import { errors } from '../errors';
 import type { Config } from '../config';
 
@@ -10,7 +11,7 @@ import type { Config } from '../config';
  */
 export class LoginThrottle {
   constructor(
-    private readonly db: { transaction<T>(run: (trx: Knex.Transaction) => Promise<T>): Promise<T> },
+    private readonly db: { transaction<T>(run: (trx: Tx) => Promise<T>): Promise<T> },
     private readonly maxFailures: number,
     private readonly windowMs: number,
     private readonly now: () => number = Date.now,
@@ -26,15 +27,9 @@ export class LoginThrottle {
     const waitMs = await this.db.transaction(async (trx) => {
       // Sorted, so two attempts sharing keys take their row locks in one order.
       for (const key of [...keys].sort()) {
-        await trx('login_failures').insert({ throttle_key: key, failures: 0, ends_ms: now + this.windowMs }).onConflict('throttle_key').ignore();
-        await trx('login_failures').where({ throttle_key: key }).andWhere('ends_ms', '<=', now).update({ failures: 0, ends_ms: now + this.windowMs });
-        const counted = await trx('login_failures').where({ throttle_key: key }).andWhere('failures', '<', this.maxFailures)
-          .update({ failures: trx.raw('failures + 1') });
-        if (!counted) {
-          const row = await trx('login_failures').where({ throttle_key: key }).first('ends_ms');
-          // Rolled back: a refused attempt counts for none of its keys.
-          throw new Blocked(Number(row?.ends_ms ?? now) - now);
-        }
+        const endsMs = await countLoginFailure(trx, key, now, this.windowMs, this.maxFailures);
+        // Rolled back: a refused attempt counts for none of its keys.
+        if (endsMs !== undefined) throw new Blocked(endsMs - now);
       }
       return 0;
     }).catch((err) => {
@@ -43,13 +38,12 @@ export class LoginThrottle {
     });
     if (waitMs > 0) throw errors.tooManyLoginAttempts(Math.max(1, Math.ceil(waitMs / 1000)));
     // Expired windows are cleared now and then, not on every attempt.
-    if (Math.random() < 0.01) await this.db.transaction((trx) => trx('login_failures').where('ends_ms', '<=', now).delete());
+    if (Math.random() < 0.01) await this.db.transaction((trx) => deleteEndedLoginWindows(trx, now));
   }
 
   async forgive(keys: string[]): Promise<void> {
     const now = this.now();
-    await this.db.transaction((trx) => trx('login_failures').whereIn('throttle_key', keys).andWhere('failures', '>', 0).andWhere('ends_ms', '>', now)
-      .update({ failures: trx.raw('failures - 1') }));
+    await this.db.transaction((trx) => forgiveLoginFailures(trx, keys, now));
   }
 }
 
@@ -62,7 +56,7 @@ class Blocked extends Error {
 const throttles = new WeakMap<object, LoginThrottle>();
 
 /** One throttle per set of services; its counts live in the store, shared by every process. */
-export function loginThrottleFor(s: { config: Config; db: { transaction<T>(run: (trx: Knex.Transaction) => Promise<T>): Promise<T> } }): LoginThrottle {
+export function loginThrottleFor(s: { config: Config; db: { transaction<T>(run: (trx: Tx) => Promise<T>): Promise<T> } }): LoginThrottle {
   let t = throttles.get(s);
   if (!t) {
     t = new LoginThrottle(s.db, s.config.loginMaxFailures, s.config.loginFailureWindowSeconds * 1000);

@@ -1,12 +1,12 @@
-import type { Database } from '../store/connect';
+import type { Handle } from '../store/database';
 import type { Registry } from '../registry';
 import { Actor, Grants, holds, loadGrants } from './grants';
 
 /** The part of the services a permission check reads. */
-type WithStore = { db: Database };
+type WithStore = { db: Handle };
 
 export function actorGrants(s: WithStore, actor: Actor): Promise<Grants> {
-  actor.grants ??= actor.access ? actor.access.grants(actor.username) : loadGrants(s.db.knex, actor.username);
+  actor.grants ??= actor.access ? actor.access.grants(actor.username) : loadGrants(s.db, actor.username);
   return actor.grants;
 }
 

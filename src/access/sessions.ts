@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Handle } from '../store/database';
 import { errors } from '../errors';
 import type { Config } from '../config';
-import { bumpAccessVersion } from './access-version';
+import { deleteSessionByHash, endSession, insertSession, repointSession as repointSessionRow, sessionByHash, touchSession } from '../store/sessions';
 
 /** Sessions live in the database so that any app process can serve any request. */
 export interface Session {
@@ -20,45 +20,39 @@ export function digest(token: string): string {
 /** Activity is written at most this often per session, not on every request. */
 export const TOUCH_INTERVAL_MS = 5000;
 
-export async function createSession(knex: Knex, username: string, expiring: boolean): Promise<string> {
+export async function createSession(db: Handle, username: string, expiring: boolean): Promise<string> {
   const token = crypto.randomBytes(32).toString('hex');
   const now = Date.now();
-  await knex('sessions').insert({ token_hash: digest(token), username, expiring, created_ms: now, last_active_ms: now });
+  await insertSession(db, { token_hash: digest(token), username, expiring, created_ms: now, last_active_ms: now });
   return token;
 }
 
 /** The session a token names; throws the reference's 412 answers for unknown or timed-out tokens. */
-export async function findSession(knex: Knex, config: Config, token: string): Promise<Session> {
+export async function findSession(db: Handle, config: Config, token: string): Promise<Session> {
   const hash = digest(token);
-  const row = await knex('sessions').where({ token_hash: hash }).first();
+  const row = await sessionByHash(db, hash);
   if (!row) throw errors.sessionGone(token);
   const now = Date.now();
   const idleMs = now - Number(row.last_active_ms);
   const expiring = !!row.expiring;
   if (expiring && config.sessionExpireAfterSeconds >= 0 && idleMs > config.sessionExpireAfterSeconds * 1000) {
-    await knex('sessions').where({ token_hash: hash }).delete();
+    await deleteSessionByHash(db, hash);
     throw errors.sessionExpired(token);
   }
   if (!expiring && idleMs > config.sessionNonexpirableForceExpireAfterSeconds * 1000) {
-    await knex('sessions').where({ token_hash: hash }).delete();
+    await deleteSessionByHash(db, hash);
     throw errors.sessionGone(token);
   }
   const touched = idleMs > TOUCH_INTERVAL_MS;
-  if (touched) await knex('sessions').where({ token_hash: hash }).update({ last_active_ms: now });
+  if (touched) await touchSession(db, hash, now);
   return { username: row.username, expiring, lastActiveMs: touched ? now : Number(row.last_active_ms) };
 }
 
-export async function deleteSession(knex: Knex, token: string): Promise<void> {
-  await knex.transaction(async (trx) => {
-    await trx('sessions').where({ token_hash: digest(token) }).delete();
-    await bumpAccessVersion(trx);
-  });
+export async function deleteSession(db: Handle, token: string): Promise<void> {
+  await endSession(db, digest(token));
 }
 
 /** become-user: the caller's session now belongs to another user. */
-export async function repointSession(knex: Knex, token: string, username: string): Promise<void> {
-  await knex.transaction(async (trx) => {
-    await trx('sessions').where({ token_hash: digest(token) }).update({ username });
-    await bumpAccessVersion(trx);
-  });
+export async function repointSession(db: Handle, token: string, username: string): Promise<void> {
+  await repointSessionRow(db, digest(token), username);
 }

@@ -192,7 +192,7 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     checkResolveDepth(s.config, call.params.resolve);
     if (endpoint.paginated) call.paging = parsePaging(s.config, source);
     checkResolveDepth(s.config, call.paging?.resolve);
-    if (endpoint.body) await s.enums.ensureFresh(s.db.knex);
+    if (endpoint.body) await s.enums.ensureFresh(s.db);
     if (endpoint.body) {
       const load = () => preferredFieldDefaults(s, call.repoId, call.actor?.username);
       const preferred = { ...(await (locals.access ? locals.access.kept(`preferred:${call.repoId}:${call.actor?.username}`, load) : load())) };

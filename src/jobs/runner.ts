@@ -9,7 +9,10 @@ import { importers } from '../exchange/import';
 import { ImportFailed } from '../exchange/import/types';
 import { log } from '../log';
 import type { Services } from '../records/context';
-import { appendLog, JobRow } from './queue';
+import { appendLog } from './queue';
+import {
+  addJobRecords, claimJob, failJobPastLease, finishJob, firstQueuedJob, jobCancelRequested, jobCount, jobFiles, jobRecordCount, jobRow, jobsPastLease, renewJobLease,
+} from '../store/jobs';
 
 const POLL_MS = 500;
 
@@ -44,8 +47,8 @@ export class JobRunner {
   async idle(timeoutMs = 60_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     for (;;) {
-      const busy = await this.s.db.knex('jobs').whereIn('status', ['queued', 'running']).count({ n: '*' }).first();
-      if (!Number(busy?.n ?? 0) && !this.running.size) return;
+      const busy = await jobCount(this.s.db, ['queued', 'running']);
+      if (!busy && !this.running.size) return;
       if (Date.now() > until) throw new Error('jobs still running');
       await new Promise((r) => setTimeout(r, 100));
       await this.tick();
@@ -56,31 +59,26 @@ export class JobRunner {
     if (this.stopped || this.ticking) return;
     this.ticking = true;
     try {
-      const knex = this.s.db.knex;
+      const db = this.s.db;
       const now = Date.now();
       // Jobs whose process stopped holding them: failed, with the reason in their log.
-      const orphans: JobRow[] = await knex('jobs').where({ status: 'running' }).andWhere('lease_until_ms', '<', now);
+      const orphans = await jobsPastLease(db, now);
       for (const job of orphans) {
         if (this.running.has(job.id)) continue;
-        const n = await knex('jobs').where({ id: job.id, status: 'running' }).andWhere('lease_until_ms', '<', now).update({ status: 'failed', finished_ms: now });
-        if (n) await appendLog(this.s, job.id, 'failed: the process running it stopped before it finished; nothing of it was written (each file is one transaction)');
+        if (await failJobPastLease(db, job.id, now)) await appendLog(this.s, job.id, 'failed: the process running it stopped before it finished; nothing of it was written (each file is one transaction)');
       }
       // Renew what this process runs; pass on cancellations.
       for (const [id, r] of this.running) {
-        await knex('jobs').where({ id, lease_holder: this.holder }).update({ lease_until_ms: now + this.s.config.jobs.leaseMs });
-        const row = await knex('jobs').where({ id }).first('cancel_requested');
-        if (row && Number(row.cancel_requested)) r.controller.abort();
+        await renewJobLease(db, id, this.holder, now + this.s.config.jobs.leaseMs);
+        if (await jobCancelRequested(db, id)) r.controller.abort();
       }
-      const live = await knex('jobs').where({ status: 'running' }).count({ n: '*' }).first();
-      if (Number(live?.n ?? 0) >= this.s.config.jobs.concurrency) return;
-      const next = await knex('jobs').where({ status: 'queued' }).orderBy('id').first('id');
-      if (!next) return;
-      const claimed = await knex('jobs').where({ id: next.id, status: 'queued' })
-        .update({ status: 'running', started_ms: now, lease_holder: this.holder, lease_until_ms: now + this.s.config.jobs.leaseMs });
-      if (!claimed) return;
+      if ((await jobCount(db, ['running'])) >= this.s.config.jobs.concurrency) return;
+      const next = await firstQueuedJob(db);
+      if (next === undefined) return;
+      if (!(await claimJob(db, next, this.holder, now, now + this.s.config.jobs.leaseMs))) return;
       const controller = new AbortController();
-      const done = this.run(Number(next.id), controller.signal).finally(() => this.running.delete(Number(next.id)));
-      this.running.set(Number(next.id), { controller, done });
+      const done = this.run(next, controller.signal).finally(() => this.running.delete(next));
+      this.running.set(next, { controller, done });
     } catch (err) {
       log.error('job runner', { error: (err as Error).message });
     } finally {
@@ -89,31 +87,26 @@ export class JobRunner {
   }
 
   private async run(id: number, signal: AbortSignal): Promise<void> {
-    const knex = this.s.db.knex;
-    const job: JobRow = await knex('jobs').where({ id }).first();
+    const db = this.s.db;
+    const job = (await jobRow(db, id))!;
     const spec = JSON.parse(job.job_json);
     const importer = importers[spec.import_type];
-    const files: Array<{ filename: string; stored: string }> = await knex('job_files').where({ job_id: id, kind: 'input' }).orderBy('id');
+    const files = await jobFiles(db, id, 'input');
     const actor = { username: job.owner };
     let status: 'completed' | 'failed' | 'canceled' = 'completed';
     await appendLog(this.s, id, `started: ${importer.label}, ${files.length} file(s)`);
-    let lastProgress = 0;
     for (const f of files) {
       if (signal.aborted) break;
       try {
         const report = await importer.run(this.s, job.repo_id, actor, { path: f.stored, name: f.filename }, {
           signal,
           log: (level, message) => void appendLog(this.s, id, `${level}: ${message}`),
-          progress: (done, total) => {
-            // At most one progress write a second.
-            if (Date.now() - lastProgress < 1000) return;
-            lastProgress = Date.now();
-            void knex('jobs').where({ id }).update({ done, total: total ?? null });
-          },
+          // Not written while a file imports: on SQLite the pool's one connection is the import's
+          // until it commits, so a write from here would only wait for the end (and a failed one
+          // would have no caller to answer to). The job's `done` is set when it finishes.
+          progress: () => undefined,
         });
-        for (let i = 0; i < report.created.length; i += 500) {
-          await knex('job_records').insert(report.created.slice(i, i + 500).map((uri) => ({ job_id: id, uri })));
-        }
+        await addJobRecords(db, id, report.created);
         await appendLog(this.s, id, `${f.filename}: imported (${Object.entries(report.counts).map(([t, n]) => `${n} ${t}`).join(', ')}), ${report.warnings.length} warning(s)`);
       } catch (err) {
         if (signal.aborted) {
@@ -128,8 +121,8 @@ export class JobRunner {
       }
     }
     if (signal.aborted && status === 'completed') status = 'canceled';
-    const created = await knex('job_records').where({ job_id: id }).count({ n: '*' }).first();
-    await knex('jobs').where({ id }).update({ status, finished_ms: Date.now(), lease_holder: null, lease_until_ms: null, done: Number(created?.n ?? 0), lock_version: job.lock_version + 1 });
+    const created = await jobRecordCount(db, id);
+    await finishJob(db, id, { status, finished_ms: Date.now(), done: created, lock_version: job.lock_version + 1 });
     await appendLog(this.s, id, `${status}`);
   }
 }

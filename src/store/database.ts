@@ -3,8 +3,6 @@ import type { Knex } from 'knex';
 
 export type Dialect = 'sqlite' | 'mysql';
 
-export type Tx = Knex.Transaction;
-
 export interface Database {
   knex: Knex;
   dialect: Dialect;
@@ -31,4 +29,18 @@ export interface Database {
   readConnection?: () => BetterSqlite3.Database;
   /** Lets the store go: the pool and the read connection. */
   close(): Promise<void>;
+}
+
+/** The transaction operations pass around: a store function given it runs its statements in it. */
+export type Tx = Knex.Transaction;
+
+/**
+ * Where a store function runs: in a transaction, or on the store's pool (each statement on its
+ * own). A bare Knex is what record hooks are handed outside a transaction.
+ */
+export type Handle = Database | Knex | Tx;
+
+/** The query builder of a handle. */
+export function sqlOf(h: Handle): Knex {
+  return typeof h === 'function' ? h : h.knex;
 }

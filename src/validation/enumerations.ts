@@ -1,5 +1,11 @@
-import type { Knex } from 'knex';
 import seed from '../store/seeds/enumerations.json';
+import type { Handle } from '../store/database';
+import {
+  bumpEnumerationVersion, enumerationLists, enumerationVersion, insertLists, nextEnumerationId, usableEnumerationValues,
+} from '../store/value-lists';
+
+/** The store's (store/value-lists.ts), for the records engine's writes of the lists. */
+export { bumpEnumerationVersion, nextEnumerationId as nextId };
 
 export interface EnumerationList {
   editable: boolean;
@@ -16,19 +22,19 @@ export class EnumerationCatalog {
   private version = -1;
   private checkedAt = 0;
 
-  static async load(knex: Knex): Promise<EnumerationCatalog> {
+  static async load(db: Handle): Promise<EnumerationCatalog> {
     const catalog = new EnumerationCatalog();
-    await catalog.refresh(knex);
+    await catalog.refresh(db);
     return catalog;
   }
 
-  async refresh(knex: Knex | Knex.Transaction): Promise<void> {
+  async refresh(db: Handle): Promise<void> {
     const lists = new Map<string, EnumerationList>();
-    const version = await currentVersion(knex);
-    for (const row of await knex('enumerations').select('name', 'editable')) {
+    const version = await enumerationVersion(db);
+    for (const row of await enumerationLists(db)) {
       lists.set(row.name, { editable: !!row.editable, values: [] });
     }
-    const values = await knex('enumeration_values').where({ suppressed: false }).select('enum_name', 'value').orderBy(['enum_name', 'position']);
+    const values = await usableEnumerationValues(db);
     for (const row of values) lists.get(row.enum_name)?.values.push(row.value);
     this.lists = lists;
     this.version = version;
@@ -39,10 +45,10 @@ export class EnumerationCatalog {
    * Several app processes share one store: a list changed by another process is picked up here
    * at most a second later (one indexed single-row read per second, not per request).
    */
-  async ensureFresh(knex: Knex): Promise<void> {
+  async ensureFresh(db: Handle): Promise<void> {
     if (Date.now() - this.checkedAt < FRESHNESS_MS) return;
     this.checkedAt = Date.now();
-    if ((await currentVersion(knex)) !== this.version) await this.refresh(knex);
+    if ((await enumerationVersion(db)) !== this.version) await this.refresh(db);
   }
 
   get(name: string): EnumerationList | undefined {
@@ -50,37 +56,11 @@ export class EnumerationCatalog {
   }
 }
 
-async function currentVersion(knex: Knex | Knex.Transaction): Promise<number> {
-  const row = await knex('enumeration_version').where({ id: 1 }).first('version');
-  return Number(row?.version ?? 0);
-}
-
-/** Marks the lists as changed, for every process (see ensureFresh). */
-export async function bumpEnumerationVersion(trx: Knex.Transaction): Promise<void> {
-  await trx('enumeration_version').where({ id: 1 }).increment('version', 1);
-}
-
-export async function nextId(db: Knex | Knex.Transaction, table: 'enumerations' | 'enumeration_values'): Promise<number> {
-  const row = await db(table).max({ m: 'id' }).first();
-  return Number((row as any)?.m ?? 0) + 1;
-}
-
 /** Seeds the default lists (from the reference's fresh database) where they are missing. */
-export async function seedEnumerations(knex: Knex): Promise<void> {
-  const present = new Set((await knex('enumerations').select('name')).map((r: { name: string }) => r.name));
+export async function seedEnumerations(db: Handle): Promise<void> {
+  const present = new Set((await enumerationLists(db)).map((r) => r.name));
   const lists = seed as Record<string, { editable: boolean; values: string[]; readonly_values: string[]; default_value: string | null }>;
   const missing = Object.entries(lists).filter(([name]) => !present.has(name));
   if (!missing.length) return;
-  await knex.transaction(async (trx) => {
-    let enumId = await nextId(trx, 'enumerations');
-    let valueId = await nextId(trx, 'enumeration_values');
-    for (const [name, list] of missing) {
-      await trx('enumerations').insert({ id: enumId++, name, editable: list.editable, default_value: list.default_value });
-      const rows = list.values.map((value, position) => ({
-        id: valueId++, enum_name: name, value, position, readonly: list.readonly_values.includes(value),
-      }));
-      for (let i = 0; i < rows.length; i += 200) await trx('enumeration_values').insert(rows.slice(i, i + 200));
-    }
-    await bumpEnumerationVersion(trx);
-  });
+  await insertLists(db, missing.map(([name, list]) => ({ name, ...list })));
 }

@@ -1,7 +1,8 @@
-import type { Knex } from 'knex';
 import { migrationNames } from '../../store/migrations';
 import { databaseVersion } from '../../store/connect';
 import { childCountDrift } from '../../store/child-counts';
+import { sqlOf } from '../../store/database';
+import { appliedMigrations, danglingLinks, missingBuiltIns, missingTables as tablesMissing, recordCountsByType } from '../../store/doctor';
 import type { CheckResult, DoctorCheck, DoctorContext } from './types';
 
 const MIGRATE = 'run `archive-records migrate` (or start the server once) with the same DB_URL';
@@ -26,19 +27,13 @@ export const storeCheck: DoctorCheck = {
   },
 };
 
-async function appliedMigrations(knex: Knex): Promise<string[] | undefined> {
-  if (!(await knex.schema.hasTable('knex_migrations'))) return undefined;
-  return (await knex('knex_migrations').orderBy('id').pluck('name')) as string[];
-}
-
 export const migrationsCheck: DoctorCheck = {
   name: 'migrations',
   async run(ctx) {
-    const knex = ctx.db!.knex;
-    const applied = await appliedMigrations(knex);
+    const db = ctx.db!;
+    const applied = await appliedMigrations(db);
     if (!applied) return { name: this.name, status: 'fail', summary: 'the store has never been migrated (it is empty)', fix: MIGRATE };
-    const missingTables: string[] = [];
-    for (const table of TABLES) if (!(await knex.schema.hasTable(table))) missingTables.push(table);
+    const missingTables = await tablesMissing(db, TABLES);
     const pending = migrationNames.filter((name) => !applied.includes(name));
     const unknown = applied.filter((name) => !migrationNames.includes(name));
     if (unknown.length) {
@@ -54,12 +49,10 @@ export const migrationsCheck: DoctorCheck = {
         details: { applied, missing_tables: missingTables, pending }, fix: MIGRATE,
       };
     }
-    const missing: string[] = [];
-    for (const uri of ['/repositories/1', '/users/1', '/vocabularies/1']) {
-      if (!(await knex('records').where({ uri }).first('rid'))) missing.push(uri);
-    }
-    if (!(await knex('credentials').where({ username: 'admin' }).first('username'))) missing.push('the admin password');
-    if (!(await knex('group_grants').where({ repo_id: 1, permission: 'administer_system' }).first('group_rid'))) missing.push('the administrators group');
+    const builtIns = await missingBuiltIns(db, ['/repositories/1', '/users/1', '/vocabularies/1']);
+    const missing = [...builtIns.uris];
+    if (builtIns.adminPassword) missing.push('the admin password');
+    if (builtIns.administrators) missing.push('the administrators group');
     if (missing.length) {
       return { name: this.name, status: 'fail', summary: `built-in records missing: ${missing.join(', ')}`, details: { applied }, fix: `${MIGRATE}: it creates what is missing` };
     }
@@ -70,8 +63,7 @@ export const migrationsCheck: DoctorCheck = {
 export const recordsCheck: DoctorCheck = {
   name: 'records',
   async run(ctx) {
-    const rows = await ctx.db!.knex('records').select('type').count({ n: '*' }).groupBy('type').orderBy('type');
-    const counts: Record<string, number> = Object.fromEntries(rows.map((r: any) => [r.type, Number(r.n)]));
+    const counts = await recordCountsByType(ctx.db!);
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     const unknown = Object.keys(counts).filter((type) => !ctx.registry.types[type]);
     const result: CheckResult = { name: this.name, status: 'ok', summary: `${total} records of ${Object.keys(counts).length} types`, details: counts };
@@ -87,11 +79,8 @@ export const recordsCheck: DoctorCheck = {
 export const linksCheck: DoctorCheck = {
   name: 'links',
   async run(ctx) {
-    const knex = ctx.db!.knex;
-    const dangling = () => knex('record_refs as x').leftJoin('records as r', 'r.uri', 'x.to_uri').whereNull('r.rid').andWhere('x.to_uri', 'not like', '%/tree');
-    const count = Number((await dangling().count({ n: '*' }).first())?.n ?? 0);
+    const { count, examples } = await danglingLinks(ctx.db!, 5);
     if (!count) return { name: this.name, status: 'ok', summary: 'every link points to a record that exists' };
-    const examples = await dangling().join('records as f', 'f.rid', 'x.from_rid').select('f.uri as from', 'x.to_uri as to').limit(5);
     return {
       name: this.name, status: 'warn', summary: `${count} link(s) point to records that do not exist`, details: { examples },
       fix: 'usually left by an import of one repository whose records link to another repository\'s; import that repository too, or edit the linking records',
@@ -102,7 +91,7 @@ export const linksCheck: DoctorCheck = {
 export const treesCheck: DoctorCheck = {
   name: 'trees',
   async run(ctx) {
-    const drift = await childCountDrift(ctx.db!.knex);
+    const drift = await childCountDrift(sqlOf(ctx.db!));
     if (!drift.length) return { name: this.name, status: 'ok', summary: 'every kept child count matches the records' };
     return {
       name: this.name, status: 'warn', summary: `${drift.length} sibling group(s) with a kept child count that differs from the records`,

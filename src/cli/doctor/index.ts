@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Config } from '../../config';
 import { loadRegistry } from '../../registry';
 import { connect, Database } from '../../store/connect';
+import { ping } from '../../store/doctor';
 import { linksCheck, migrationsCheck, recordsCheck, storeCheck, treesCheck } from './checks';
 import { searchCheck } from './search';
 import type { CheckResult, DoctorCheck, DoctorContext } from './types';
@@ -32,7 +33,7 @@ export async function runDoctor(config: Config, checks: DoctorCheck[] = CHECKS):
     // Connecting would create an empty file at a mistyped path; a check only looks.
     if (sqliteFile && sqliteFile !== ':memory:' && !fs.existsSync(sqliteFile)) throw new Error(`there is no SQLite file at ${path.resolve(sqliteFile)}`);
     db = await connect(config.dbUrl);
-    await db.knex.raw('select 1');
+    await ping(db);
   } catch (err) {
     connectError = err instanceof Error ? err.message : String(err);
     await db?.close();

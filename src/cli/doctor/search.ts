@@ -8,6 +8,7 @@ import path from 'node:path';
 import { openIndex } from '../../search';
 import { storeIdOf } from '../../store/indexing';
 import { changeLogHead } from '../../store/records';
+import { sqlOf } from '../../store/database';
 import type { SearchIndex } from '../../search/port';
 import type { CheckResult, DoctorCheck } from './types';
 
@@ -36,8 +37,8 @@ export const searchCheck: DoctorCheck = {
           fix: c.adapter === 'typesense' ? 'check that Typesense runs and TYPESENSE_URL / TYPESENSE_API_KEY' : 'check SEARCH_PATH and the file\'s permissions; or delete the file and `archive-records reindex`',
         };
       }
-      const knex = ctx.db!.knex;
-      const [storeId, head] = await Promise.all([storeIdOf(ctx.db!), changeLogHead(knex)]);
+      const store = sqlOf(ctx.db!);
+      const [storeId, head] = await Promise.all([storeIdOf(ctx.db!), changeLogHead(store)]);
       const pending = Math.max(0, head - state.checkpoint);
       const details = { index: where, documents, checkpoint: state.checkpoint, head, pending };
       const found = `${documents} documents in ${where}`;

@@ -9,6 +9,7 @@ import { XmlWriter } from '../../exchange/xml';
 import type { Services } from '../../records/context';
 import { readRecord } from '../../records/load';
 import { REPOSITORY_TYPE } from '../../registry';
+import { shownOfType } from '../../store/domain-reads';
 import { action, cliConfig, withServices } from '../context';
 import { CliError, progressReporter, say } from '../output';
 import type { Verb } from './verb';
@@ -86,8 +87,7 @@ export const exportEadVerb: Verb = {
           }
           if (!options.out) throw new CliError('--all-published writes one file per resource: give the folder with --out <folder>');
           fs.mkdirSync(options.out, { recursive: true });
-          const rows: Array<{ id: number; json: string }> = await s.db.knex('records')
-            .where({ type: 'resource', repo_id: repoId, suppressed: false, hidden: false }).orderBy('id').select('id', 'json');
+          const rows = await shownOfType(s.db, 'resource', repoId);
           const wanted = rows.filter((r) => JSON.parse(r.json).publish === true);
           const progress = progressReporter('export-ead');
           const started = Date.now();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { importers } from '../../exchange/import';
 import { ImportFailed } from '../../exchange/import/types';
+import { hasRecord } from '../../store/domain-reads';
 import { action, cliConfig, withServices } from '../context';
 import { CliError, progressReporter, say } from '../output';
 import type { Verb } from './verb';
@@ -29,7 +30,7 @@ export const importFileVerb: Verb = {
         const reports: unknown[] = [];
         let failed = 0;
         await withServices({ ...cliConfig(), jobs: { ...cliConfig().jobs, run: false } }, async (s) => {
-          if (!(await s.db.knex('records').where({ type: 'repository', id: repoId }).first('rid'))) {
+          if (!(await hasRecord(s.db, { type: 'repository', id: repoId }))) {
             throw new CliError(`there is no repository ${repoId}`, 'list them with GET /repositories');
           }
           for (const file of files) {

@@ -1,6 +1,7 @@
 import { connect } from '../../store/connect';
 import { migrate } from '../../store/migrations';
-import { recountChildren } from '../../store/child-counts';
+import { sqlOf } from '../../store/database';
+import { recountAllChildren } from '../../store/setup';
 import { action, cliConfig, withServices } from '../context';
 import { say } from '../output';
 import type { Verb } from './verb';
@@ -17,9 +18,9 @@ export const migrateVerb: Verb = {
         const db = await connect(config.dbUrl);
         let applied: string[];
         try {
-          applied = await migrate(db.knex);
+          applied = await migrate(sqlOf(db));
           // Counted again here, not at every start-up: a restored or hand-edited store gets exact tree counts.
-          await db.knex.transaction((trx) => recountChildren(trx));
+          await recountAllChildren(db);
         } finally {
           await db.close();
         }

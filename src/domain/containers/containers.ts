@@ -1,12 +1,13 @@
-import type { Knex } from 'knex';
 import { ApiError, errors } from '../../errors';
 import type { Actor, Services, TypeHooks, Where } from '../../records/context';
 import { prepareRecord } from '../../validation';
 import type { Obj } from '../../json';
 import { isPlainObject } from '../../json';
 import { fetchRow, readRecord } from '../../records/load';
-import { LINKS_ASKED, recordReads } from '../../store/records';
+import { recordReads } from '../../store/records';
 import { type Ancestor, ancestorChains } from '../../store/positions';
+import { type Handle, sqlOf } from '../../store/database';
+import { jsonOfRids, jsonOfUri, linksFromTypes, recordQueries, treeNodesOf } from '../../store/domain-reads';
 import { updateRecord } from '../../records/write';
 
 /**
@@ -57,8 +58,7 @@ export async function containersOfRecord(s: Services, where: Where, id: number):
   const shown = (r: Obj, suppressed: unknown) => r.publish === true && !Number(suppressed);
   const treeRoot = Object.values(s.registry.types).some((t) => t.tree?.root === where.type.name);
   if (treeRoot && !shown(record, row.suppressed)) return [];
-  const nodes: Array<{ rid: number; parent_rid: number | null; position: number; json: string; suppressed: unknown }> =
-    await s.db.knex('records').where({ root_uri: record.uri }).select('rid', 'parent_rid', 'position', 'json', 'suppressed');
+  const nodes = await treeNodesOf(s.db, record.uri);
   const children = new Map<number | null, typeof nodes>();
   for (const n of nodes) children.set(n.parent_rid === null ? null : Number(n.parent_rid), [...(children.get(n.parent_rid === null ? null : Number(n.parent_rid)) ?? []), n]);
   const records: Obj[] = [record];
@@ -116,13 +116,13 @@ interface LinkingRecords {
  * The linking records and their ancestors, read once for all links (siblings share their chain),
  * each ancestor parsed once however many links share it.
  */
-async function linkingRecords(db: Knex | Knex.Transaction, links: Linked[]): Promise<LinkingRecords> {
-  const rows = links.length ? await db('records').whereIn('rid', [...new Set(links.map((l) => l.rid))]).select('rid', 'json') : [];
-  const own = new Map<number, Obj>(rows.map((r: { rid: number; json: string }) => [Number(r.rid), JSON.parse(r.json)]));
+async function linkingRecords(db: Handle, links: Linked[]): Promise<LinkingRecords> {
+  const rows = links.length ? await jsonOfRids(db, [...new Set(links.map((l) => l.rid))]) : [];
+  const own = new Map<number, Obj>(rows.map((r) => [Number(r.rid), JSON.parse(r.json)]));
   const parsed = new Map<number, Obj>();
   const record = (a: Ancestor) => parsed.get(a.rid) ?? parsed.set(a.rid, JSON.parse(a.json)).get(a.rid)!;
   const ancestors = new Map<number, Obj[]>();
-  for (const [rid, chain] of await ancestorChains(db, links)) ancestors.set(rid, chain.map(record));
+  for (const [rid, chain] of await ancestorChains(sqlOf(db), links)) ancestors.set(rid, chain.map(record));
   return { own, ancestors };
 }
 
@@ -159,11 +159,11 @@ function inForce(r: Obj, today: string): boolean {
  * The records whose restrictions reach a container: those whose instances hold it, their
  * ancestors and their tree's root (a restriction on a series covers the boxes of its files).
  */
-async function restrictingRecords(db: Knex | Knex.Transaction, links: Linked[], linking: LinkingRecords): Promise<Map<string, Map<string, Obj>>> {
+async function restrictingRecords(db: Handle, links: Linked[], linking: LinkingRecords): Promise<Map<string, Map<string, Obj>>> {
   const byContainer = new Map<string, Map<string, Obj>>();
   const roots = [...new Set(links.map((l) => l.root_uri).filter((u): u is string => !!u))];
-  const rootRows = roots.length ? await db('records').whereIn('uri', roots).select('uri', 'json') : [];
-  const rootByUri = new Map<string, Obj>(rootRows.map((r: { uri: string; json: string }) => [r.uri, JSON.parse(r.json)]));
+  const rootRows = await recordQueries(db).getByUris(roots);
+  const rootByUri = new Map<string, Obj>(rootRows.map((r) => [r.uri, JSON.parse(r.json)]));
   for (const link of links) {
     const found = byContainer.get(link.container) ?? new Map<string, Obj>();
     const ancestors = link.root_uri ? linking.ancestors.get(link.rid) ?? [] : [];
@@ -183,21 +183,10 @@ const capitalise = (t: string) => (t ? t[0].toUpperCase() + t.slice(1) : '');
  * 1 [Barcode: 123]"), `long_display_string` (container, profile, location, first collection, series),
  * and `active_restrictions` / `restricted` (the restrictions in force of the records holding it).
  */
-async function decorateContainers(db: Knex | Knex.Transaction, s: Services, records: Obj[]): Promise<void> {
+async function decorateContainers(db: Handle, s: Services, records: Obj[]): Promise<void> {
   const uris = records.map((r) => r.uri as string);
   const { collections, nodes } = collectionTypes(s);
-  const links: Linked[] = [];
-  for (let i = 0; i < uris.length; i += LINKS_ASKED) {
-    links.push(...await db('record_refs as x')
-      .join('records as r', 'r.rid', 'x.from_rid')
-      .whereIn('x.to_uri', uris.slice(i, i + LINKS_ASKED))
-      .whereIn('r.type', [...collections, ...nodes])
-      .select('x.to_uri as container', 'r.type', 'r.uri', 'r.root_uri', 'r.rid', 'r.parent_rid'));
-  }
-  for (const l of links) {
-    l.rid = Number(l.rid);
-    l.parent_rid = l.parent_rid === null ? null : Number(l.parent_rid);
-  }
+  const links: Linked[] = (await linksFromTypes(db, uris, [...collections, ...nodes])).map(({ to_uri, ...l }) => ({ container: to_uri, ...l }));
   const linking = await linkingRecords(db, links);
   const owners = new Map<string, Set<string>>();
   const series = new Map<string, Map<string, Obj>>();
@@ -216,8 +205,8 @@ async function decorateContainers(db: Knex | Knex.Transaction, s: Services, reco
     ...[...owners.values()].flatMap((o) => [...o]),
     ...records.flatMap((r) => [r.container_profile?.ref, ...(r.container_locations ?? []).filter((l: Obj) => l.status === 'current').map((l: Obj) => l.ref)]),
   ].filter(Boolean))] as string[];
-  const rows = related.length ? await db('records').whereIn('uri', related).select('uri', 'json') : [];
-  const byUri = new Map<string, Obj>(rows.map((r: { uri: string; json: string }) => [r.uri, JSON.parse(r.json)]));
+  const rows = await recordQueries(db).getByUris(related);
+  const byUri = new Map<string, Obj>(rows.map((r) => [r.uri, JSON.parse(r.json)]));
   const identifierOf = (o: Obj) => ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => o[k]).filter(Boolean).join('-');
   const restricting = await restrictingRecords(db, links, linking);
   const today = new Date().toISOString().slice(0, 10);
@@ -252,8 +241,8 @@ export const topContainerHooks: TypeHooks = {
     const errs: Record<string, string[]> = {};
     for (const [i, place] of ((body.container_locations ?? []) as Obj[]).entries()) {
       if (place.status !== 'previous') continue;
-      const row = await trx('records').where({ uri: place.ref }).first('json');
-      if (row && !JSON.parse(row.json).temporary) errs[`container_locations/${i}/status`] = ['cannot be previous if Location is not temporary'];
+      const json = await jsonOfUri(trx, place.ref);
+      if (json && !JSON.parse(json).temporary) errs[`container_locations/${i}/status`] = ['cannot be previous if Location is not temporary'];
     }
     if (Object.keys(errs).length) throw errors.conflictOnSave(errs);
     return undefined;

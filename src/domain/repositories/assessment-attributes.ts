@@ -2,6 +2,7 @@ import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { isPlainObject } from '../../json';
 import type { Services } from '../../records/context';
+import { replaceSetting, settingOf } from '../../store/repositories';
 
 type Kind = 'rating' | 'format' | 'conservation_issue';
 
@@ -19,13 +20,15 @@ const GLOBAL: Array<[Kind, string]> = [
 ];
 const KINDS = new Set<Kind>(['rating', 'format', 'conservation_issue']);
 const LOCAL_IDS_FROM = 1000;
+/** Where a repository's own definitions are kept. */
+const ATTRIBUTES = { kind: 'assessment_attributes', recordType: 'assessment' };
 
 function globalDefinitions(): Obj[] {
   return GLOBAL.map(([type, label], i) => ({ id: i + 1, label, type, global: true, readonly: true, position: i }));
 }
 
 async function localDefinitions(s: Services, repoId: number): Promise<Obj[]> {
-  const row = await s.db.knex('repository_settings').where({ repo_id: repoId, kind: 'assessment_attributes', record_type: 'assessment' }).first('json');
+  const row = await settingOf(s.db, { repoId, ...ATTRIBUTES });
   return row ? JSON.parse(row.json).definitions : [];
 }
 
@@ -50,9 +53,6 @@ export async function saveAttributeDefinitions(s: Services, repoId: number, body
     local.push({ id: existing ? existing.id : next++, label: d.label.trim(), type: d.type, global: false, readonly: false, position: i });
   }
   const json = JSON.stringify({ definitions: local });
-  await s.db.transaction(async (trx) => {
-    await trx('repository_settings').where({ repo_id: repoId, kind: 'assessment_attributes', record_type: 'assessment' }).delete();
-    await trx('repository_settings').insert({ repo_id: repoId, kind: 'assessment_attributes', record_type: 'assessment', json });
-  });
+  await s.db.transaction((trx) => replaceSetting(trx, { repoId, ...ATTRIBUTES }, json));
   return { status: 'Updated', uri: `/repositories/${repoId}/assessment_attribute_definitions` };
 }

@@ -2,6 +2,7 @@ import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { isPlainObject } from '../../json';
 import type { Services } from '../../records/context';
+import { saveSetting, settingOf } from '../../store/repositories';
 
 /**
  * Settings a repository keeps per record type for the staff forms (ArchivesSpace's
@@ -25,7 +26,7 @@ const uriOf = (repoId: number, kind: SettingKind, recordType: string) => `/repos
 
 export async function getSetting(s: Services, kind: SettingKind, repoId: number, recordType: string): Promise<Obj> {
   checkRecordType(s, recordType);
-  const row = await s.db.knex('repository_settings').where({ repo_id: repoId, kind, record_type: recordType }).first('json', 'lock_version');
+  const row = await settingOf(s.db, { repoId, kind, recordType });
   if (!row) throw errors.notFound(kind === 'default_values' ? 'DefaultValues' : 'RequiredFields');
   return { ...JSON.parse(row.json), lock_version: Number(row.lock_version), jsonmodel_type: kind, record_type: recordType, uri: uriOf(repoId, kind, recordType) };
 }
@@ -39,10 +40,8 @@ export async function putSetting(s: Services, kind: SettingKind, repoId: number,
   checkRecordType(s, recordType);
   const json = JSON.stringify({ [field]: value });
   return s.db.transaction(async (trx) => {
-    const current = await trx('repository_settings').where({ repo_id: repoId, kind, record_type: recordType }).first('lock_version');
-    if (current) await trx('repository_settings').where({ repo_id: repoId, kind, record_type: recordType }).update({ json, lock_version: Number(current.lock_version) + 1 });
-    else await trx('repository_settings').insert({ repo_id: repoId, kind, record_type: recordType, json });
-    const lock = current ? Number(current.lock_version) + 1 : 0;
-    return { status: current ? 'Updated' : 'Created', id: `${repoId}_${recordType}`, lock_version: lock, stale: null, uri: uriOf(repoId, kind, recordType), warnings: [] };
+    const previous = await saveSetting(trx, { repoId, kind, recordType }, json);
+    const lock = previous !== undefined ? previous + 1 : 0;
+    return { status: previous !== undefined ? 'Updated' : 'Created', id: `${repoId}_${recordType}`, lock_version: lock, stale: null, uri: uriOf(repoId, kind, recordType), warnings: [] };
   });
 }

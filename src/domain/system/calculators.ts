@@ -1,26 +1,20 @@
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
-import { descendants } from '../../store/positions';
-import { RecordQueries, RecordRow } from '../../store/records';
+import type { RecordRow } from '../../store/records';
+import { jsonBelow, recordQueries } from '../../store/domain-reads';
 import type { Services } from '../../records/context';
 
 /** The record a calculator is asked about, and the records below it in its tree. */
 async function subtree(s: Services, recordUri: string): Promise<{ row: RecordRow; record: Obj; below: Obj[]; root?: Obj }> {
-  const q = new RecordQueries(s.db.knex);
+  const q = recordQueries(s.db);
   const [row] = await q.getByUris([recordUri]);
   if (!row) throw errors.nothingAt('record_uri', 'record', recordUri);
   const record = JSON.parse(row.json) as Obj;
   const isRoot = Object.values(s.registry.types).some((t) => t.tree?.root === row.type);
-  const rows: Array<{ json: string }> = isRoot
-    ? await s.db.knex('records').where({ root_uri: row.uri }).select('json')
-    : await (async () => {
-      const rids = await descendants(s.db.knex, row.rid!);
-      const ids = rids.filter((rid) => rid !== row.rid);
-      return ids.length ? s.db.knex('records').whereIn('rid', ids).select('json') : [];
-    })();
+  const below = await jsonBelow(s.db, row, isRoot);
   const rootRef = record[s.registry.types[row.type]?.tree?.rootProperty ?? '']?.ref as string | undefined;
   const rootRow = !isRoot && rootRef ? (await q.getByUris([rootRef]))[0] : undefined;
-  return { row, record, below: rows.map((r) => JSON.parse(r.json)), root: isRoot ? record : rootRow ? JSON.parse(rootRow.json) : undefined };
+  return { row, record, below: below.map((json) => JSON.parse(json)), root: isRoot ? record : rootRow ? JSON.parse(rootRow.json) : undefined };
 }
 
 const heading = (row: RecordRow, r: Obj) => ({ uri: row.uri, jsonmodel_type: row.type, title: r.title ?? r.display_string, id: row.id });
@@ -65,7 +59,7 @@ export async function calculateExtent(s: Services, recordUri: string, unit?: str
   if (unit !== undefined && !TO_INCHES[unit]) throw errors.mustBeOneOf('unit', Object.keys(TO_INCHES), unit);
   const { row, record, below, root } = await subtree(s, recordUri);
   const containerUris = [...new Set([record, ...below].flatMap((r) => (r.instances ?? []).map((i: Obj) => i.sub_container?.top_container?.ref)).filter(Boolean))] as string[];
-  const q = new RecordQueries(s.db.knex);
+  const q = recordQueries(s.db);
   const containers = (await q.getByUris(containerUris)).map((r) => JSON.parse(r.json) as Obj);
   const profileUris = [...new Set(containers.map((c) => c.container_profile?.ref).filter(Boolean))] as string[];
   const profiles = new Map((await q.getByUris(profileUris)).map((r) => [r.uri, JSON.parse(r.json) as Obj]));

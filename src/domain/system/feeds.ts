@@ -1,6 +1,9 @@
 import type { Obj } from '../../json';
 import type { Services } from '../../records/context';
 import { changeLogHead } from '../../store/records';
+import { sqlOf } from '../../store/database';
+import { changesAfter, changesOfTypes, deletionsSince } from '../../store/feeds';
+import { recordQueries } from '../../store/domain-reads';
 import { deleteRecord } from '../../records/write';
 import { errors, ApiError } from '../../errors';
 
@@ -15,11 +18,9 @@ const FEED_LIMIT = 250;
 export async function updatesSince(s: Services, lastSequence: number, waitMs = 5000): Promise<Obj[]> {
   const until = Date.now() + waitMs;
   for (;;) {
-    const rows: Array<{ seq: number; uri: string; op: string; at_ms: number }> = await s.db.knex('change_log')
-      .where('seq', '>', lastSequence).orderBy('seq').limit(FEED_LIMIT).select('seq', 'uri', 'op', 'at_ms');
+    const rows = await changesAfter(s.db, lastSequence, FEED_LIMIT);
     if (rows.length || Date.now() >= until) {
-      const live = new Map<string, string>((await s.db.knex('records').whereIn('uri', [...new Set(rows.map((r) => r.uri))]).select('uri', 'json'))
-        .map((r: { uri: string; json: string }) => [r.uri, r.json]));
+      const live = new Map((await recordQueries(s.db).getByUris([...new Set(rows.map((r) => r.uri))])).map((r) => [r.uri, r.json]));
       return rows.map((r) => ({
         record: r.op === 'delete' || !live.has(r.uri) ? 'deleted' : JSON.parse(live.get(r.uri)!),
         uri: r.uri, sequence: Number(r.seq), timestamp: Number(r.at_ms),
@@ -41,9 +42,8 @@ export async function notificationsSince(s: Services, lastSequence: number, wait
   const until = Date.now() + waitMs;
   let after = lastSequence;
   for (;;) {
-    const head = await changeLogHead(s.db.knex);
-    const rows: Array<{ seq: number; type: string; at_ms: number }> = await s.db.knex('change_log')
-      .where('seq', '>', after).andWhere('seq', '<=', head).whereIn('type', [...codes.keys()]).orderBy('seq').limit(FEED_LIMIT).select('seq', 'type', 'at_ms');
+    const head = await changeLogHead(sqlOf(s.db));
+    const rows = await changesOfTypes(s.db, after, head, [...codes.keys()], FEED_LIMIT);
     if (rows.length || Date.now() >= until) {
       // One of each code: the latest (a repository's creation writes its six groups, one refresh is enough).
       const latest = new Map(rows.map((r) => [codes.get(r.type)!, r]));
@@ -58,9 +58,7 @@ export async function notificationsSince(s: Services, lastSequence: number, wait
 
 /** GET /delete-feed: the URIs deleted since `modifiedSince` (seconds), a page at a time. */
 export async function deletedSince(s: Services, modifiedSince: number, page: number, pageSize: number): Promise<Obj> {
-  const base = () => s.db.knex('change_log').where({ op: 'delete' }).andWhere('at_ms', '>=', modifiedSince * 1000);
-  const total = Number((await base().count({ n: '*' }).first())?.n ?? 0);
-  const uris = await base().orderBy('seq').offset((page - 1) * pageSize).limit(pageSize).pluck('uri');
+  const { total, uris } = await deletionsSince(s.db, modifiedSince * 1000, (page - 1) * pageSize, pageSize);
   return { first_page: 1, last_page: Math.max(1, Math.ceil(total / pageSize)), this_page: page, results: uris };
 }
 

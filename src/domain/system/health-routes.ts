@@ -1,9 +1,10 @@
 /** GET /health: whether the store and the search index answer, and how far indexing lags. */
 import type { Services } from '../../records/context';
 import { Endpoint, json } from '../../records/endpoint';
+import { ping } from '../../store/doctor';
 
 async function check(s: Services) {
-  const store = await s.db.knex.raw('SELECT 1').then(() => ({ ok: true }), (err: Error) => ({ ok: false, error: err.message }));
+  const store = await ping(s.db).then(() => ({ ok: true }), (err: Error) => ({ ok: false, error: err.message }));
   const search = s.search;
   let index: Record<string, unknown> = { ok: false, error: 'search is not configured' };
   let queue: Record<string, unknown> = {};

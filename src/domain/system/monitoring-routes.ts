@@ -4,6 +4,7 @@ import path from 'node:path';
 import { recentLog } from '../../log';
 import { modelsInGraph, systemInfo, updateActiveEdits } from './monitoring';
 import { systemEvents } from '../../records/system-events';
+import { sqlOf } from '../../store/database';
 import { projectRoot, Registry } from '../../registry';
 import { Endpoint, json } from '../../records/endpoint';
 
@@ -31,7 +32,7 @@ export function monitoringEndpoints(registry: Registry): Endpoint[] {
     {
       method: 'get', path: '/system/events', permission: 'administer_system',
       summary: 'The system events logged for this installation (migrations applied, keys derived again after their rules changed), oldest first',
-      handle: async (call) => json(await systemEvents(call.s.db.knex)),
+      handle: async (call) => json(await systemEvents(sqlOf(call.s.db))),
     },
     {
       method: 'post', path: '/update_monitor', permission: 'mediate_edits', rawJsonBody: true,

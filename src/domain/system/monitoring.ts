@@ -3,8 +3,8 @@ import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { isPlainObject } from '../../json';
 import { databaseVersion } from '../../store/connect';
-import { RecordQueries } from '../../store/records';
-import { descendants } from '../../store/positions';
+import { activeEdits, noteActiveEdits } from '../../store/active-edits';
+import { jsonBelow, recordQueries } from '../../store/domain-reads';
 import type { Services } from '../../records/context';
 
 /** Edits older than this are forgotten (the staff interface reports every few seconds). */
@@ -21,20 +21,15 @@ export async function updateActiveEdits(s: Services, body: unknown): Promise<Obj
     throw errors.invalidParam('active_edits', 'a list of {"user", "uri", "time"} with an ISO time');
   }
   const now = Date.now();
-  await s.db.transaction(async (trx) => {
-    for (const e of edits as Array<{ uri: string; user: string; time: string }>) {
-      await trx('active_edits').where({ uri: e.uri, username: e.user }).delete();
-      await trx('active_edits').insert({ uri: e.uri.slice(0, 255), username: e.user.slice(0, 255), at_ms: Date.parse(e.time) });
-    }
-    await trx('active_edits').where('at_ms', '<', now - EXPIRE_MS).delete();
-  });
-  const rows: Array<{ uri: string; username: string; at_ms: number }> = await s.db.knex('active_edits').orderBy('at_ms');
+  const noted = (edits as Array<{ uri: string; user: string; time: string }>).map((e) => ({ uri: e.uri, username: e.user, atMs: Date.parse(e.time) }));
+  await s.db.transaction((trx) => noteActiveEdits(trx, noted, now - EXPIRE_MS));
+  const rows = await activeEdits(s.db);
   const result: Obj = {};
   for (const r of rows) {
     result[r.uri] ??= { edited_by: {} };
     result[r.uri].edited_by[r.username] = new Date(Number(r.at_ms)).toISOString();
   }
-  const versions = new Map((await new RecordQueries(s.db.knex).getByUris(Object.keys(result))).map((r) => [r.uri, r.lock_version]));
+  const versions = new Map((await recordQueries(s.db).getByUris(Object.keys(result))).map((r) => [r.uri, r.lock_version]));
   for (const uri of Object.keys(result)) result[uri].lock_version = versions.get(uri) ?? null;
   return result;
 }
@@ -55,7 +50,7 @@ export async function systemInfo(s: Services, version: string): Promise<Obj> {
 
 /** GET …/:id/models_in_graph: the record types in a record's graph (itself, its subrecords, its tree below). */
 export async function modelsInGraph(s: Services, typeName: string, repoId: number, id: number): Promise<string[]> {
-  const row = await new RecordQueries(s.db.knex).get(typeName, id);
+  const row = await recordQueries(s.db).get(typeName, id);
   if (!row || row.repo_id !== repoId) throw errors.notFound(s.registry.type(typeName).model);
   const found = new Set<string>();
   const walk = (value: unknown): void => {
@@ -68,10 +63,7 @@ export async function modelsInGraph(s: Services, typeName: string, repoId: numbe
   walk(JSON.parse(row.json));
   const isRoot = Object.values(s.registry.types).some((t) => t.tree?.root === typeName);
   const isNode = !!s.registry.types[typeName]?.tree;
-  const rids = isNode ? (await descendants(s.db.knex, row.rid!)).filter((rid) => rid !== row.rid) : [];
-  const below: Array<{ json: string }> = isRoot
-    ? await s.db.knex('records').where({ root_uri: row.uri }).select('json')
-    : rids.length ? await s.db.knex('records').whereIn('rid', rids).select('json') : [];
-  for (const r of below) walk(JSON.parse(r.json));
+  const below = isRoot || isNode ? await jsonBelow(s.db, row, isRoot) : [];
+  for (const json of below) walk(JSON.parse(json));
   return [...found].sort();
 }

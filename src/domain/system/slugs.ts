@@ -1,5 +1,6 @@
 import { lookupHash, lookupValue } from '../../records/keys';
 import type { Services } from '../../records/context';
+import { firstByLookup } from '../../store/domain-reads';
 
 /**
  * GET /slug?slug=&controller=&action= (the public interface's human-readable URLs): the record of
@@ -14,9 +15,7 @@ export async function findBySlug(s: Services, slug: string, controller: string, 
   const types = (named.length ? named : served.filter((t) => t.slugRoute?.action === undefined)).map((t) => t.name);
   const table = types.length === 1 ? types[0] : null;
   if (!types.length) return { id: -1, table, repo_id: -1 };
-  const row = await s.db.knex('lookup_keys as k').join('records as r', 'r.rid', 'k.rid')
-    .whereIn('k.type', types).andWhere({ 'k.param': 'slug', 'k.value_hash': lookupHash(lookupValue(undefined, [slug])) })
-    .orderBy('r.rid').first('r.id', 'r.type', 'r.repo_id');
+  const row = await firstByLookup(s.db, types, 'slug', lookupHash(lookupValue(undefined, [slug])));
   if (!row) return { id: -1, table, repo_id: -1 };
   const repoId = Number(row.repo_id);
   return { id: Number(row.id), table: String(row.type), repo_id: repoId === 0 ? null : repoId };

@@ -11,6 +11,7 @@ import type { Obj } from '../../json';
 import { resolveLinks } from '../../records/resolve';
 import { uriLoader } from '../../records/load';
 import type { Services } from '../../records/context';
+import { jsonOfType, linkersOfType, recordQueries } from '../../store/domain-reads';
 
 /** Millimetres per unit (the working unit is the millimetre). */
 const MM_PER: Record<string, number> = { millimeters: 1, centimeters: 10, meters: 1000, inches: 25.4, feet: 304.8, yards: 914.4 };
@@ -60,7 +61,7 @@ class Packer {
 
 async function recordsByUri(s: Services, uris: string[]): Promise<Map<string, Obj>> {
   if (!uris.length) return new Map();
-  const rows: Array<{ uri: string; json: string }> = await s.db.knex('records').whereIn('uri', [...new Set(uris)]).select('uri', 'json');
+  const rows = await recordQueries(s.db).getByUris([...new Set(uris)]);
   return new Map(rows.map((r) => [r.uri, JSON.parse(r.json)]));
 }
 
@@ -73,10 +74,7 @@ async function calculate(s: Services, profileUri: string, locations: Obj[]): Pro
   if (!profile) throw errors.invalidParam('container_profile_uri', `${profileUri} lacks a width, height or depth in a known unit`);
 
   // The containers currently at each location, with their profiles, in two queries.
-  const housed: Array<{ uri: string; json: string; to_uri: string }> = locations.length
-    ? await s.db.knex('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
-      .whereIn('x.to_uri', locations.map((l) => l.uri)).andWhere('r.type', 'top_container').distinct('r.uri', 'r.json', 'x.to_uri')
-    : [];
+  const housed = locations.length ? await linkersOfType(s.db, locations.map((l) => l.uri), 'top_container') : [];
   const atLocation = new Map<string, Obj[]>();
   for (const h of housed) {
     const container = JSON.parse(h.json);
@@ -127,8 +125,7 @@ async function calculate(s: Services, profileUri: string, locations: Obj[]): Pro
 }
 
 async function allLocations(s: Services): Promise<Obj[]> {
-  const rows: Array<{ json: string }> = await s.db.knex('records').where({ type: 'location' }).orderBy('id').select('json');
-  return rows.map((r) => JSON.parse(r.json));
+  return (await jsonOfType(s.db, 'location', { inIdOrder: true })).map((json) => JSON.parse(json));
 }
 
 /** GET /space_calculator/by_location */

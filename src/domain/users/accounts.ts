@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { can } from '../../access/permissions';
 import { deleteSession, repointSession } from '../../access/sessions';
 import { ApiError, type ErrorMap, errors } from '../../errors';
@@ -11,6 +10,10 @@ import { readRecord } from '../../records/load';
 import { decorateUsers, normaliseUsername, setPassword, userRecordByName } from './users';
 import { createRecord, deleteRecord, updateRecord, type WriteResult } from '../../records/write';
 import { bumpAccessVersion } from '../../access/access-version';
+import type { Tx } from '../../store/database';
+import { groupsJoinedBy } from '../../store/access';
+import { deleteSessionsOf } from '../../store/sessions';
+import { deleteCredentials, usernamesStartingWith } from '../../store/users';
 
 /**
  * The user operations the /users routes run: a user is a record written by the generic
@@ -28,7 +31,7 @@ async function requirePermission(s: Services, actor: Actor | null, code: string,
 }
 
 /** Reads a user record or answers the reference's "User wasn't found". */
-export async function readUser(s: Services, userId: number, db?: Knex | Knex.Transaction): Promise<Obj> {
+export async function readUser(s: Services, userId: number, db?: Tx): Promise<Obj> {
   try {
     return await readRecord(s, userWhere(s), userId, db);
   } catch (err) {
@@ -57,7 +60,7 @@ async function groupsFromUris(s: Services, uris: string[]): Promise<Array<{ repo
   return groups;
 }
 
-function setAdmin(trx: Knex.Transaction, s: Services, actor: Actor, username: string, admin: boolean): Promise<void> {
+function setAdmin(trx: Tx, s: Services, actor: Actor, username: string, admin: boolean): Promise<void> {
   return setMembership(trx, s, actor, GLOBAL_REPO_ID, ADMINISTRATORS, username, admin);
 }
 
@@ -109,13 +112,12 @@ export async function deleteUser(s: Services, actor: Actor, userId: number): Pro
   const user = await readUser(s, userId);
   if (user.is_system_user) throw errors.accessDenied();
   await s.db.transaction(async (trx) => {
-    const memberships = await trx('group_members as m').join('records as r', 'r.rid', 'm.group_rid')
-      .where('m.username', user.username).select('m.repo_id', 'r.json');
+    const memberships = await groupsJoinedBy(trx, user.username);
     for (const m of memberships) {
       await setMembership(trx, s, actor, Number(m.repo_id), JSON.parse(m.json).group_code, user.username, false);
     }
-    await trx('credentials').where({ username: user.username }).delete();
-    await trx('sessions').where({ username: user.username }).delete();
+    await deleteCredentials(trx, user.username);
+    await deleteSessionsOf(trx, user.username);
     await bumpAccessVersion(trx);
     await deleteRecord(s, userWhere(s), userId, { trx });
   });
@@ -130,7 +132,7 @@ export async function setUserActive(s: Services, actor: Actor, userId: number, a
   await updateRecord(s, actor, userWhere(s), userId, record, warnings);
   if (!active) {
     await s.db.transaction(async (trx) => {
-      await trx('sessions').where({ username: user.username }).delete();
+      await deleteSessionsOf(trx, user.username);
       await bumpAccessVersion(trx);
     });
   }
@@ -141,15 +143,15 @@ export async function setUserActive(s: Services, actor: Actor, userId: number, a
 export async function changeOwnPassword(s: Services, caller: Actor | null, userId: number, password: string, token?: string): Promise<void> {
   const user = caller ? await readUser(s, userId) : undefined;
   if (!user || user.username !== caller!.username) throw errors.accessDenied();
-  await setPassword(s.db.knex, user.username, userId, password);
-  if (token) await deleteSession(s.db.knex, token);
+  await setPassword(s.db, user.username, userId, password);
+  if (token) await deleteSession(s.db, token);
 }
 
 /** POST /users/:username/become-user: the calling session now belongs to that user. */
 export async function becomeUser(s: Services, token: string | undefined, rawUsername: string): Promise<Obj> {
-  const found = await userRecordByName(s.db.knex, normaliseUsername(rawUsername));
+  const found = await userRecordByName(s.db, normaliseUsername(rawUsername));
   if (!found || !token) throw errors.notFoundException();
-  await repointSession(s.db.knex, token, found.record.username);
+  await repointSession(s.db, token, found.record.username);
   return { session: token, user: await userJson(s, found.id, { permissions: true }) };
 }
 
@@ -165,8 +167,7 @@ export async function replaceRepositoryGroups(s: Services, actor: Actor, userId:
   }
   const user = await readUser(s, userId);
   await s.db.transaction(async (trx) => {
-    const current = await trx('group_members as m').join('records as r', 'r.rid', 'm.group_rid')
-      .where({ 'm.username': user.username, 'm.repo_id': repoId }).select('r.json');
+    const current = await groupsJoinedBy(trx, user.username, repoId);
     for (const row of current) await setMembership(trx, s, actor, repoId, JSON.parse(row.json).group_code, user.username, false);
     for (const g of groups) await setMembership(trx, s, actor, repoId, g.code, user.username, true);
   });
@@ -175,7 +176,7 @@ export async function replaceRepositoryGroups(s: Services, actor: Actor, userId:
 /** GET /users/current-user: the caller, with permissions. */
 export async function currentUser(s: Services, caller: Actor | null): Promise<Obj> {
   if (!caller) throw errors.notFoundException();
-  const found = await userRecordByName(s.db.knex, caller.username);
+  const found = await userRecordByName(s.db, caller.username);
   if (!found) throw errors.notFoundException();
   return userJson(s, found.id, { permissions: true });
 }
@@ -183,6 +184,5 @@ export async function currentUser(s: Services, caller: Actor | null): Promise<Ob
 /** GET /users/complete: usernames starting with a prefix (at most 50). */
 export async function completeUsernames(s: Services, query: string): Promise<string[]> {
   const prefix = query.toLowerCase().replace(/[%_\\]/g, '');
-  const rows = await s.db.knex('credentials').where('username', 'like', `${prefix}%`).orderBy('username').limit(50).select('username');
-  return rows.map((r: { username: string }) => r.username);
+  return usernamesStartingWith(s.db, prefix, 50);
 }

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { errors } from '../../errors';
 import type { Actor, Services } from '../../records/context';
 import type { TypeHooks } from '../../records/context';
@@ -10,11 +9,14 @@ import type { Obj } from '../../json';
 import { GLOBAL_REPO_ID } from '../../registry';
 import { ADMINISTRATOR_GRANTS, DEFAULT_REPOSITORY_GROUPS, PERMISSION_BY_CODE } from '../../access/permission-table';
 import { bumpAccessVersion } from '../../access/access-version';
+import { deleteGroupMembership, replaceGroupMembership } from '../../store/access';
+import { type Handle, type Tx } from '../../store/database';
+import { recordByUniqueKey } from '../../store/domain-reads';
 
 export const ADMINISTRATORS = 'administrators';
 
 /** Usernames among `names` that name no user. */
-async function unknownUsers(trx: Knex.Transaction, names: string[]): Promise<string[]> {
+async function unknownUsers(trx: Tx, names: string[]): Promise<string[]> {
   const q = new RecordQueries(trx);
   const missing: string[] = [];
   for (const name of names) {
@@ -61,28 +63,22 @@ export const groupHooks: TypeHooks = {
 
   async derive(trx, _s, saved) {
     const repo_id = saved.where.repoId!;
-    await trx('group_members').where({ group_rid: saved.rid }).delete();
-    await trx('group_grants').where({ group_rid: saved.rid }).delete();
-    const members: string[] = saved.record.member_usernames ?? [];
-    const grants: string[] = saved.record.grants_permissions ?? [];
-    if (members.length) await trx('group_members').insert(members.map((username) => ({ group_rid: saved.rid, repo_id, username })));
-    if (grants.length) await trx('group_grants').insert(grants.map((permission) => ({ group_rid: saved.rid, repo_id, permission })));
+    await replaceGroupMembership(trx, saved.rid, repo_id, saved.record.member_usernames ?? [], saved.record.grants_permissions ?? []);
     await bumpAccessVersion(trx);
   },
 
   async beforeDelete(trx, _s, row) {
-    await trx('group_members').where({ group_rid: row.rid }).delete();
-    await trx('group_grants').where({ group_rid: row.rid }).delete();
+    await deleteGroupMembership(trx, row.rid!);
     await bumpAccessVersion(trx);
   },
 };
 
-async function createGroup(trx: Knex.Transaction, s: Services, actor: Actor, repoId: number, body: Obj) {
+async function createGroup(trx: Tx, s: Services, actor: Actor, repoId: number, body: Obj) {
   const { record, warnings } = prepareRecord(s.registry, s.enums, 'group', body);
   return createRecord(s, actor, { type: s.registry.type('group'), repoId }, record, warnings, { trx });
 }
 
-export async function createDefaultGroups(trx: Knex.Transaction, s: Services, actor: Actor, repoId: number, repoCode: string) {
+export async function createDefaultGroups(trx: Tx, s: Services, actor: Actor, repoId: number, repoCode: string) {
   for (const group of DEFAULT_REPOSITORY_GROUPS) {
     await createGroup(trx, s, actor, repoId, {
       group_code: group.code,
@@ -93,16 +89,13 @@ export async function createDefaultGroups(trx: Knex.Transaction, s: Services, ac
 }
 
 /** The rid and record of a group, by its code, in a repository. */
-export async function findGroup(db: Knex | Knex.Transaction, s: Services, repoId: number, groupCode: string) {
+export async function findGroup(db: Handle, s: Services, repoId: number, groupCode: string) {
   const [key] = uniqueKeys(s.registry.type('group'), { group_code: groupCode }, repoId);
-  const hit = await db('unique_keys as k')
-    .join('records as r', 'r.rid', 'k.rid')
-    .where({ 'k.type': 'group', 'k.rule': key.rule, 'k.scope': key.scope, 'k.key_hash': key.hash })
-    .first('r.rid', 'r.id', 'r.json');
-  return hit ? { rid: Number(hit.rid), id: Number(hit.id), record: JSON.parse(hit.json) as Obj } : undefined;
+  const hit = await recordByUniqueKey(db, 'group', key);
+  return hit ? { rid: hit.rid, id: hit.id, record: JSON.parse(hit.json) as Obj } : undefined;
 }
 
-export async function ensureAdministratorsGroup(trx: Knex.Transaction, s: Services, actor: Actor) {
+export async function ensureAdministratorsGroup(trx: Tx, s: Services, actor: Actor) {
   const existing = await findGroup(trx, s, GLOBAL_REPO_ID, ADMINISTRATORS);
   if (existing) return;
   await createGroup(trx, s, actor, GLOBAL_REPO_ID, {
@@ -115,7 +108,7 @@ export async function ensureAdministratorsGroup(trx: Knex.Transaction, s: Servic
 
 /** Adds or removes a member of a group, as an update of the group record. */
 export async function setMembership(
-  trx: Knex.Transaction, s: Services, actor: Actor, repoId: number, groupCode: string, username: string, member: boolean,
+  trx: Tx, s: Services, actor: Actor, repoId: number, groupCode: string, username: string, member: boolean,
 ) {
   const group = await findGroup(trx, s, repoId, groupCode);
   if (!group) throw errors.notFound('Group');

@@ -1,16 +1,11 @@
-import type { Knex } from 'knex';
 import { bumpAccessVersion } from '../../access/access-version';
 import { can } from '../../access/permissions';
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { GLOBAL_REPO_ID } from '../../registry';
 import type { Services, TypeHooks } from '../../records/context';
-
-/** The user id of a username (their credentials row), if they have one. */
-async function userIdOf(db: Knex | Knex.Transaction, username: string): Promise<number | undefined> {
-  const row = await db('credentials').where({ username }).first('user_id');
-  return row ? Number(row.user_id) : undefined;
-}
+import { jsonOfType } from '../../store/domain-reads';
+import { userIdOf } from '../../store/users';
 
 /**
  * Who may write preferences (preferences.rb check_prefs_permissions): a user their own; a
@@ -24,7 +19,7 @@ export const preferenceHooks: TypeHooks = {
     const own = userId !== undefined && userId === (await userIdOf(trx, saved.actor.username));
     const code = repoId === GLOBAL_REPO_ID ? 'administer_system' : 'manage_repository';
     // Read inside the write's transaction (SQLite has one connection).
-    if (!own && !(await can({ db: { ...s.db, knex: trx as unknown as Knex } }, saved.actor, code, repoId))) throw errors.accessDenied();
+    if (!own && !(await can({ db: trx }, saved.actor, code, repoId))) throw errors.accessDenied();
     // Processes keep each caller's preferred defaults under the access version (access/cache.ts).
     await bumpAccessVersion(trx);
   },
@@ -34,8 +29,7 @@ export const preferenceHooks: TypeHooks = {
 };
 
 async function prefsOf(s: Services, repoId: number): Promise<Obj[]> {
-  const rows: Array<{ json: string }> = await s.db.knex('records').where({ type: 'preference', repo_id: repoId }).select('json');
-  return rows.map((r) => JSON.parse(r.json));
+  return (await jsonOfType(s.db, 'preference', { repoId })).map((json) => JSON.parse(json));
 }
 
 /**
@@ -43,7 +37,7 @@ async function prefsOf(s: Services, repoId: number): Promise<Obj[]> {
  * the user's own everywhere, the repository's, the user's own in the repository.
  */
 export async function currentPreferences(s: Services, repoId: number, username: string | undefined): Promise<Obj> {
-  const userId = username ? await userIdOf(s.db.knex, username) : undefined;
+  const userId = username ? await userIdOf(s.db, username) : undefined;
   const global = await prefsOf(s, GLOBAL_REPO_ID);
   const local = repoId === GLOBAL_REPO_ID ? [] : await prefsOf(s, repoId);
   const pick = (list: Obj[], user: boolean) => list.find((p) => (user ? userId !== undefined && p.user_id === userId : p.user_id === undefined));

@@ -18,7 +18,7 @@ export function sessionEndpoints(): Endpoint[] {
       method: 'post', path: '/logout', permission: null, summary: 'End the current session',
       handle: async (call) => {
         if (!call.token) return json({ status: 'no_active_session' });
-        await deleteSession(call.s.db.knex, call.token);
+        await deleteSession(call.s.db, call.token);
         return json({ status: 'session_logged_out' });
       },
     },

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { errors } from '../../errors';
 import type { Services } from '../../records/context';
 import type { TypeHooks } from '../../records/context';
@@ -7,6 +6,9 @@ import { holds, loadGrants, permissionsObject } from '../../access/grants';
 import { loginKeys, loginThrottleFor } from '../../access/login-throttle';
 import { createSession } from '../../access/sessions';
 import { decoyHash, hashPassword, verifyPassword } from '../../access/passwords';
+import type { Handle } from '../../store/database';
+import { groupUrisOfUsers } from '../../store/access';
+import { credentialsOf, saveCredentials, userRowByName } from '../../store/users';
 
 const USERNAME = /^[a-zA-Z0-9\-_. @]+$/;
 
@@ -17,10 +19,8 @@ export function normaliseUsername(raw: string): string {
   return name;
 }
 
-export async function setPassword(db: Knex | Knex.Transaction, username: string, userId: number, password: string): Promise<void> {
-  const password_hash = await hashPassword(password);
-  const updated = await db('credentials').where({ username }).update({ password_hash, user_id: userId });
-  if (!updated) await db('credentials').insert({ username, user_id: userId, password_hash });
+export async function setPassword(db: Handle, username: string, userId: number, password: string): Promise<void> {
+  await saveCredentials(db, username, userId, await hashPassword(password));
 }
 
 /** is_admin and groups are not stored on the user: they follow group membership. */
@@ -34,10 +34,8 @@ export const userHooks: TypeHooks = {
 };
 
 /** Group URIs per username, in one query. */
-async function groupsOf(knex: Knex, usernames: string[], repoId?: number): Promise<Map<string, string[]>> {
-  const query = knex('group_members as m').join('records as r', 'r.rid', 'm.group_rid').whereIn('m.username', usernames);
-  if (repoId !== undefined) query.andWhere('m.repo_id', repoId);
-  const rows = await query.select('m.username', 'r.uri').orderBy('r.uri');
+async function groupsOf(db: Handle, usernames: string[], repoId?: number): Promise<Map<string, string[]>> {
+  const rows = await groupUrisOfUsers(db, usernames, repoId);
   const out = new Map<string, string[]>();
   for (const row of rows) out.set(row.username, [...(out.get(row.username) ?? []), row.uri]);
   return out;
@@ -46,20 +44,18 @@ async function groupsOf(knex: Knex, usernames: string[], repoId?: number): Promi
 /** Adds the membership-derived fields to user records: groups, is_admin, and optionally permissions. */
 export async function decorateUsers(s: Services, users: Obj[], options: { permissions?: boolean; repoId?: number } = {}) {
   if (!users.length) return;
-  const groups = await groupsOf(s.db.knex, users.map((u) => u.username), options.repoId);
+  const groups = await groupsOf(s.db, users.map((u) => u.username), options.repoId);
   for (const user of users) {
-    const grants = await loadGrants(s.db.knex, user.username);
+    const grants = await loadGrants(s.db, user.username);
     user.groups = groups.get(user.username) ?? [];
     user.is_admin = holds(grants, 'administer_system');
     if (options.permissions) user.permissions = permissionsObject(grants);
   }
 }
 
-export async function userRecordByName(knex: Knex, username: string): Promise<{ id: number; record: Obj } | undefined> {
-  const cred = await knex('credentials').where({ username }).first('user_id');
-  if (!cred) return undefined;
-  const row = await knex('records').where({ type: 'user', id: cred.user_id }).first('json');
-  return row ? { id: Number(cred.user_id), record: JSON.parse(row.json) } : undefined;
+export async function userRecordByName(db: Handle, username: string): Promise<{ id: number; record: Obj } | undefined> {
+  const row = await userRowByName(db, 'user', username);
+  return row ? { id: row.id, record: JSON.parse(row.json) } : undefined;
 }
 
 /**
@@ -72,13 +68,13 @@ export async function login(s: Services, rawUsername: string, password: string, 
   const throttle = loginThrottleFor(s);
   const keys = loginKeys(username, clientAddress);
   await throttle.begin(keys);
-  const cred = await s.db.knex('credentials').where({ username }).first();
+  const cred = await credentialsOf(s.db, username);
   const ok = await verifyPassword(password, cred?.password_hash ?? (await decoyHash()));
   if (!cred || !ok) throw errors.loginFailed();
-  const found = await userRecordByName(s.db.knex, username);
+  const found = await userRecordByName(s.db, username);
   if (!found || found.record.is_active_user === false) throw errors.loginFailed();
   await throttle.forgive(keys);
-  const session = await createSession(s.db.knex, username, expiring);
+  const session = await createSession(s.db, username, expiring);
   await decorateUsers(s, [found.record], { permissions: true });
   const body: Obj = { session, user: found.record };
   if (!expiring) body.expire_after_seconds = s.config.sessionNonexpirableForceExpireAfterSeconds;

@@ -2,6 +2,7 @@ import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { keptUntilNextWrite } from '../../store/until-next-write';
 import type { Services } from '../../records/context';
+import { hasRecord, jsonOfType } from '../../store/domain-reads';
 
 /**
  * Terms (GET /vocabularies/:id/terms, GET /terms?q=): here a term lives inside the subjects that
@@ -22,9 +23,8 @@ const TERMS_PAGE = 20;
 async function allTerms(s: Services): Promise<Term[]> {
   return keptUntilNextWrite(s.db, 'terms', async () => {
     const seen = new Map<string, Term>();
-    const rows: Array<{ json: string }> = await s.db.knex('records').where({ type: 'subject' }).select('json');
-    for (const row of rows) {
-      const subject = JSON.parse(row.json) as Obj;
+    for (const json of await jsonOfType(s.db, 'subject')) {
+      const subject = JSON.parse(json) as Obj;
       for (const t of Array.isArray(subject.terms) ? subject.terms : []) {
         if (typeof t?.term !== 'string') continue;
         const term: Term = { jsonmodel_type: 'term', term: t.term, term_type: String(t.term_type ?? ''), vocabulary: String(t.vocabulary ?? subject.vocabulary ?? '') };
@@ -38,7 +38,7 @@ async function allTerms(s: Services): Promise<Term[]> {
 /** GET /vocabularies/:id/terms: the vocabulary's terms, as a plain array. */
 export async function vocabularyTerms(s: Services, vocabularyId: number): Promise<Term[]> {
   const uri = `/vocabularies/${vocabularyId}`;
-  if (!(await s.db.knex('records').where({ uri, type: 'vocabulary' }).first('rid'))) throw errors.notFound('Vocabulary');
+  if (!(await hasRecord(s.db, { uri, type: 'vocabulary' }))) throw errors.notFound('Vocabulary');
   return (await allTerms(s)).filter((t) => t.vocabulary === uri);
 }
 
