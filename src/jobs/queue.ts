@@ -3,13 +3,16 @@
  * records they created, in ArchivesSpace's job shapes. Any app process may submit and read; the
  * runner (runner.ts) claims queued jobs with a lease.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { errors } from '../errors';
 import type { Obj } from '../json';
 import type { Services } from '../records/context';
 import { isoSeconds } from '../records/context';
-import { importers } from '../exchange/import';
+import { jobTypeNamed } from './types';
+import type { Upload } from './job-type';
+import type { Tx } from '../store/database';
 import {
   appendJobLog, cancelQueuedJob, deleteJobRows, insertJob, insertJobFile, jobFilePaths, jobLogLines, jobPage, jobRecordCount, jobRecordUris,
   jobRow, type JobRow, jobsQueuedBefore, type JobStatus, nextJobId, outputFileIds, outputFilePath, requestJobCancel,
@@ -19,36 +22,28 @@ export type { JobRow, JobStatus };
 
 export const jobUri = (repoId: number, id: number) => `/repositories/${repoId}/jobs/${id}`;
 
-/** The job types this installation runs, and the import types an import_job may name. */
-export const JOB_TYPES = ['import_job'];
-
 /**
- * A new queued job with its files (copied into the job's folder). The job object is checked
- * first: an unknown job or import type, or an import with no file, is refused with 400.
+ * A new queued job with its files (copied into the job's folder). The job is checked first by its
+ * type (jobs/types.ts): an unknown type, or what that type refuses, is answered 400.
  */
-export async function submitJob(s: Services, repoId: number, owner: string, job: Obj, files: Array<{ filename: string; data: Buffer }>): Promise<Obj> {
-  const jobType = String(job.jsonmodel_type ?? job.job_type ?? '');
-  if (!JOB_TYPES.includes(jobType)) throw errors.mustBeOneOf('job_type', JOB_TYPES, jobType || undefined);
-  if (!importers[job.import_type]) {
-    throw errors.mustBeOneOf('import_type', Object.keys(importers), job.import_type);
-  }
-  if (!files.length) throw errors.invalidParam('files', 'an import needs at least one file');
-  for (const f of files) {
-    if (f.data.length > s.config.jobs.importMaxBytes) throw errors.invalidParam('files', `${f.filename} is larger than IMPORT_MAX_BYTES (${s.config.jobs.importMaxBytes} bytes)`);
-  }
-  const stored = { jsonmodel_type: 'import_job', import_type: job.import_type, filenames: files.map((f) => f.filename) };
+export async function submitJob(s: Services, repoId: number, owner: string, job: Obj, files: Upload[]): Promise<Obj> {
+  const type = jobTypeNamed(String(job.jsonmodel_type ?? job.job_type ?? ''));
+  const stored = await type.accept(s, repoId, job, files);
   return s.db.transaction(async (trx) => {
     const id = await nextJobId(trx);
-    const dir = path.join(s.config.jobs.filesDir, String(id));
-    fs.mkdirSync(dir, { recursive: true });
-    await insertJob(trx, { id, repo_id: repoId, job_type: 'import_job', job_json: JSON.stringify(stored), status: 'queued', owner, submitted_ms: Date.now() });
-    for (const [i, f] of files.entries()) {
-      const file = path.join(dir, `${i}-${path.basename(f.filename).replace(/[^\w.-]/g, '_')}`);
-      fs.writeFileSync(file, f.data);
-      await insertJobFile(trx, { job_id: id, kind: 'input', filename: f.filename, stored: file });
-    }
+    await insertJob(trx, { id, repo_id: repoId, job_type: type.name, job_json: JSON.stringify(stored), status: 'queued', owner, submitted_ms: Date.now() });
+    for (const f of files) await storeJobFile(trx, s, id, 'input', f.filename, f.data);
     return { status: 'Created', id, lock_version: 0, stale: null, uri: jobUri(repoId, id), warnings: [] };
   });
+}
+
+/** A file of a job, kept in the job's folder under JOB_FILES_DIR. */
+export async function storeJobFile(trx: Tx, s: Services, jobId: number, kind: 'input' | 'output', filename: string, data: Buffer | string): Promise<void> {
+  const dir = path.join(s.config.jobs.filesDir, String(jobId));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${kind}-${crypto.randomBytes(4).toString('hex')}-${path.basename(filename).replace(/[^\w.-]/g, '_')}`);
+  fs.writeFileSync(file, data);
+  await insertJobFile(trx, { job_id: jobId, kind, filename, stored: file });
 }
 
 async function rowOf(s: Services, repoId: number, id: number): Promise<JobRow> {
@@ -101,12 +96,18 @@ export async function outputFiles(s: Services, repoId: number, id: number): Prom
   return outputFileIds(s.db, id);
 }
 
-export async function outputFile(s: Services, repoId: number, id: number, fileId: number): Promise<string> {
+export async function outputFile(s: Services, repoId: number, id: number, fileId: number): Promise<{ data: Buffer; contentType: string }> {
   await rowOf(s, repoId, id);
   const stored = await outputFilePath(s.db, id, fileId);
   if (!stored) throw errors.notFound('Job file');
-  return fs.readFileSync(stored, 'utf8');
+  return { data: fs.readFileSync(stored), contentType: OUTPUT_TYPES[path.extname(stored).toLowerCase()] ?? 'text/plain; charset=utf-8' };
 }
+
+/** Output files are served as what their name says they are (a report's PDF, CSV...). */
+const OUTPUT_TYPES: Record<string, string> = {
+  '.pdf': 'application/pdf', '.csv': 'text/csv; charset=utf-8', '.json': 'application/json; charset=utf-8', '.html': 'text/html; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8', '.rtf': 'application/rtf', '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
 
 /** Cancels a queued job at once; a running one is stopped by its runner (its transaction rolls back). */
 export async function cancelJob(s: Services, repoId: number, id: number): Promise<Obj> {

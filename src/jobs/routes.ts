@@ -5,8 +5,10 @@
 import { can } from '../access/permissions';
 import { errors } from '../errors';
 import { importers } from '../exchange/import';
-import { cancelJob, deleteJob, getJob, JOB_TYPES, jobLog, jobRecords, listJobs, outputFile, outputFiles, submitJob } from './queue';
+import { JOB_TYPES, jobTypeNamed } from './types';
+import { cancelJob, deleteJob, getJob, jobLog, jobRecords, listJobs, outputFile, outputFiles, submitJob } from './queue';
 import type { Obj } from '../json';
+import type { Upload } from './job-type';
 import { readBatch, runBatch } from '../records/batch-import';
 import { PAGE_SIZE_PARAM, pageSize } from '../records/paging';
 import { Call, Endpoint, json, Reply } from '../records/endpoint';
@@ -30,8 +32,11 @@ function jobObject(raw: unknown): Obj {
   return outer.job && typeof outer.job === 'object' ? { ...outer.job, job_type: outer.job_type } : outer;
 }
 
-async function submit(call: Call, job: Obj, files: Array<{ filename: string; data: Buffer }>) {
-  if (!(await can(call.s, call.actor, 'import_records', call.repoId))) throw errors.accessDenied();
+async function submit(call: Call, job: Obj, files: Upload[]) {
+  const type = jobTypeNamed(String(job.jsonmodel_type ?? job.job_type ?? ''));
+  for (const permission of type.createPermissions) {
+    if (!(await can(call.s, call.actor, permission, call.repoId))) throw errors.accessDenied();
+  }
   const created = await submitJob(call.s, call.repoId!, call.actor!.username, job, files);
   call.s.jobs?.nudge();
   return json(created);
@@ -58,7 +63,7 @@ export function jobEndpoints(): Endpoint[] {
     },
     {
       method: 'get', path: '/job_types', permission: null, summary: 'List all supported job types',
-      handle: async () => json(Object.fromEntries(JOB_TYPES.map((t) => [t, { create_permissions: ['import_records'], cancel_permissions: ['cancel_job'] }]))),
+      handle: async () => json(Object.fromEntries([...JOB_TYPES.values()].map((t) => [t.name, { create_permissions: t.createPermissions, cancel_permissions: t.cancelPermissions }]))),
     },
     {
       method: 'get', path: `${base}/import_types`, permission: null, summary: 'List all supported import job types',
@@ -93,7 +98,10 @@ export function jobEndpoints(): Endpoint[] {
     {
       method: 'get', path: `${base}/:id/output_files/:file_id`, permission: 'view_repository', errors: ['NotFound'], produces: 'text/plain',
       params: [id, { name: 'file_id', type: 'integer', required: true }], summary: 'One output file of a job',
-      handle: async (call) => ({ text: await outputFile(call.s, call.repoId!, call.params.id, call.params.file_id), contentType: 'text/plain; charset=utf-8' }),
+      handle: async (call) => {
+        const file = await outputFile(call.s, call.repoId!, call.params.id, call.params.file_id);
+        return { stream: (write) => write(file.data), contentType: file.contentType };
+      },
     },
     {
       method: 'get', path: `${base}/:id/records`, permission: 'view_repository', errors: ['NotFound'], params: [id, page, PAGE_SIZE_PARAM],

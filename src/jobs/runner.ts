@@ -1,15 +1,15 @@
 /**
  * The job runner: claims queued jobs with a lease in the store (safe with several app
- * processes), at most JOB_CONCURRENCY running across the installation, runs each importer with
+ * processes), at most JOB_CONCURRENCY running across the installation, runs each by its type with
  * progress and a log, stops it when canceled (its transaction rolls back: nothing written). A job
  * whose lease ran out (its process died) is marked failed with that reason.
  */
 import crypto from 'node:crypto';
-import { importers } from '../exchange/import';
-import { ImportFailed } from '../exchange/import/types';
 import { log } from '../log';
 import type { Services } from '../records/context';
-import { appendLog } from './queue';
+import { appendLog, storeJobFile } from './queue';
+import type { JobContext, JobEnd } from './job-type';
+import { jobTypeNamed } from './types';
 import {
   addJobRecords, claimJob, failJobPastLease, finishJob, firstQueuedJob, jobCancelRequested, jobCount, jobFiles, jobRecordCount, jobRow, jobsPastLease, renewJobLease,
 } from '../store/jobs';
@@ -87,42 +87,27 @@ export class JobRunner {
   }
 
   private async run(id: number, signal: AbortSignal): Promise<void> {
-    const db = this.s.db;
-    const job = (await jobRow(db, id))!;
-    const spec = JSON.parse(job.job_json);
-    const importer = importers[spec.import_type];
-    const files = await jobFiles(db, id, 'input');
-    const actor = { username: job.owner };
-    let status: 'completed' | 'failed' | 'canceled' = 'completed';
-    await appendLog(this.s, id, `started: ${importer.label}, ${files.length} file(s)`);
-    for (const f of files) {
-      if (signal.aborted) break;
-      try {
-        const report = await importer.run(this.s, job.repo_id, actor, { path: f.stored, name: f.filename }, {
-          signal,
-          log: (level, message) => void appendLog(this.s, id, `${level}: ${message}`),
-          // Not written while a file imports: on SQLite the pool's one connection is the import's
-          // until it commits, so a write from here would only wait for the end (and a failed one
-          // would have no caller to answer to). The job's `done` is set when it finishes.
-          progress: () => undefined,
-        });
-        await addJobRecords(db, id, report.created);
-        await appendLog(this.s, id, `${f.filename}: imported (${Object.entries(report.counts).map(([t, n]) => `${n} ${t}`).join(', ')}), ${report.warnings.length} warning(s)`);
-      } catch (err) {
-        if (signal.aborted) {
-          status = 'canceled';
-          await appendLog(this.s, id, `${f.filename}: canceled; nothing of this file was written`);
-          break;
-        }
-        status = 'failed';
-        const message = err instanceof ImportFailed ? err.message : `${f.filename}: ${(err as Error).message}`;
-        await appendLog(this.s, id, `error: ${message}; nothing of this file was written`);
-        if (!(err instanceof ImportFailed)) log.error('import job', { job: id, error: (err as Error).stack });
-      }
+    const s = this.s;
+    const row = (await jobRow(s.db, id))!;
+    const job = JSON.parse(row.job_json);
+    const ctx: JobContext = {
+      s, jobId: id, repoId: row.repo_id, actor: { username: row.owner }, job, signal,
+      inputFiles: await jobFiles(s.db, id, 'input'),
+      log: (line) => appendLog(s, id, line),
+      addRecords: (uris) => addJobRecords(s.db, id, uris),
+      addOutputFile: (filename, data) => s.db.transaction((trx) => storeJobFile(trx, s, id, 'output', filename, data)),
+    };
+    let status: JobEnd;
+    try {
+      status = await jobTypeNamed(row.job_type).run(ctx);
+    } catch (err) {
+      status = signal.aborted ? 'canceled' : 'failed';
+      await appendLog(s, id, status === 'canceled' ? 'canceled' : `error: ${(err as Error).message}`);
+      if (status === 'failed') log.error('job', { job: id, type: row.job_type, error: (err as Error).stack });
     }
     if (signal.aborted && status === 'completed') status = 'canceled';
-    const created = await jobRecordCount(db, id);
-    await finishJob(db, id, { status, finished_ms: Date.now(), done: created, lock_version: job.lock_version + 1 });
-    await appendLog(this.s, id, `${status}`);
+    const created = await jobRecordCount(s.db, id);
+    await finishJob(s.db, id, { status, finished_ms: Date.now(), done: created, lock_version: row.lock_version + 1 });
+    await appendLog(s, id, `${status}`);
   }
 }

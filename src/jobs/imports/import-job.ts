@@ -1,0 +1,53 @@
+import { errors } from '../../errors';
+import { log } from '../../log';
+import { importers } from '../../exchange/import';
+import { ImportFailed } from '../../exchange/import/types';
+import type { JobEnd, JobType } from '../job-type';
+
+/** import_job: each file through the importer its import_type names, one transaction per file. */
+export const importJob: JobType = {
+  name: 'import_job',
+  createPermissions: ['import_records'],
+  cancelPermissions: ['cancel_job'],
+
+  accept(s, _repoId, job, files) {
+    if (!importers[job.import_type]) throw errors.mustBeOneOf('import_type', Object.keys(importers), job.import_type);
+    if (!files.length) throw errors.invalidParam('files', 'an import needs at least one file');
+    for (const f of files) {
+      if (f.data.length > s.config.jobs.importMaxBytes) throw errors.invalidParam('files', `${f.filename} is larger than IMPORT_MAX_BYTES (${s.config.jobs.importMaxBytes} bytes)`);
+    }
+    return { jsonmodel_type: 'import_job', import_type: job.import_type, filenames: files.map((f) => f.filename) };
+  },
+
+  async run(ctx) {
+    const importer = importers[ctx.job.import_type];
+    let status: JobEnd = 'completed';
+    await ctx.log(`started: ${importer.label}, ${ctx.inputFiles.length} file(s)`);
+    for (const f of ctx.inputFiles) {
+      if (ctx.signal.aborted) break;
+      try {
+        const report = await importer.run(ctx.s, ctx.repoId, ctx.actor, { path: f.stored, name: f.filename }, {
+          signal: ctx.signal,
+          log: (level, message) => void ctx.log(`${level}: ${message}`),
+          // Not written while a file imports: on SQLite the pool's one connection is the import's
+          // until it commits, so a write from here would only wait for the end (and a failed one
+          // would have no caller to answer to). The job's `done` is set when it finishes.
+          progress: () => undefined,
+        });
+        await ctx.addRecords(report.created);
+        await ctx.log(`${f.filename}: imported (${Object.entries(report.counts).map(([t, n]) => `${n} ${t}`).join(', ')}), ${report.warnings.length} warning(s)`);
+      } catch (err) {
+        if (ctx.signal.aborted) {
+          status = 'canceled';
+          await ctx.log(`${f.filename}: canceled; nothing of this file was written`);
+          break;
+        }
+        status = 'failed';
+        const message = err instanceof ImportFailed ? err.message : `${f.filename}: ${(err as Error).message}`;
+        await ctx.log(`error: ${message}; nothing of this file was written`);
+        if (!(err instanceof ImportFailed)) log.error('import job', { job: ctx.jobId, error: (err as Error).stack });
+      }
+    }
+    return status;
+  },
+};

@@ -1,0 +1,59 @@
+import type { Obj } from '../json';
+import type { Actor, Services } from '../records/context';
+
+/**
+ * The contract between the job runner and each kind of job (ArchivesSpace's job types: import_job,
+ * find_and_replace_job, report_job...). A job type says who may submit and cancel it, checks what
+ * is submitted before it is queued, and does its work when the runner claims it. Each family of
+ * types lives in a folder of its own under src/jobs (imports/, ...) and is listed in types.ts.
+ */
+
+/** A file uploaded with a job (jobs_with_files), before it is stored. */
+export interface Upload {
+  filename: string;
+  data: Buffer;
+}
+
+/** A stored input file of a job. */
+export interface JobFile {
+  filename: string;
+  /** Where it is on disk. */
+  stored: string;
+}
+
+/** What a running job has at hand. */
+export interface JobContext {
+  s: Services;
+  jobId: number;
+  repoId: number;
+  /** The job's owner: its writes are theirs. */
+  actor: Actor;
+  /** The job as accepted (what `accept` returned). */
+  job: Obj;
+  inputFiles: JobFile[];
+  /** Aborted when the job is canceled or the server stops: stop, and let the transaction roll back. */
+  signal: AbortSignal;
+  /** A line of the job's log (GET .../jobs/:id/log), timestamped; "warning: ..." and "error: ..." by convention. */
+  log(line: string): Promise<void>;
+  /** Records the job created or changed (GET .../jobs/:id/records). */
+  addRecords(uris: string[]): Promise<void>;
+  /** An output file (GET .../jobs/:id/output_files), e.g. a report or a PDF. */
+  addOutputFile(filename: string, data: Buffer | string): Promise<void>;
+}
+
+export type JobEnd = 'completed' | 'failed' | 'canceled';
+
+export interface JobType {
+  /** The job's jsonmodel_type, as clients send it (import_job...). */
+  name: string;
+  /** What GET /job_types shows; submitting needs every create permission in the job's repository. */
+  createPermissions: string[];
+  cancelPermissions: string[];
+  /**
+   * Checks a submitted job and its files and answers what is stored as the job (GET shows it):
+   * bad input is refused here with a 400, before anything is queued.
+   */
+  accept(s: Services, repoId: number, job: Obj, files: Upload[]): Obj | Promise<Obj>;
+  /** Does the work; what it returns is the job's final status. */
+  run(ctx: JobContext): Promise<JobEnd>;
+}
