@@ -51,6 +51,7 @@ export async function writePdf(
   const title = plainText(present(resource.finding_aid_title) ? resource.finding_aid_title : resource.title);
   // Loaded on the first PDF, not at start: pdfkit and its font tables hold about 27 MB of memory
   // that a server which never prints a finding aid should not carry.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const PDFDocument = require('pdfkit') as typeof PDFKit;
   const doc = new PDFDocument({
     size: 'LETTER', margin: MARGIN, autoFirstPage: false,
