@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine: `make run` and `make test`.
-.PHONY: install generate check-generated check-deps build run test test-fast test-sqlite test-mariadb reindex indexer bench bench-large clean
+.PHONY: install generate check-generated check-deps lint build run test test-fast test-sqlite test-mariadb reindex indexer bench bench-large clean
 
 NPM_STAMP := node_modules/.package-lock.json
 
@@ -24,6 +24,10 @@ generated/registry.json: $(wildcard schemas/*.json) scripts/generate.ts | $(NPM_
 # No import cycles and no import from a lower layer of src/ to a higher one (.dependency-cruiser.cjs).
 check-deps: install
 	npx depcruise src --output-type err
+
+# ESLint (eslint.config.mjs) over src, test, scripts and bench: no warning allowed.
+lint: install
+	npx eslint --max-warnings 0 .
 
 build: install generated/registry.json
 	npx tsc -p tsconfig.json

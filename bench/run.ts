@@ -412,7 +412,7 @@ async function benchStore(name: StoreName): Promise<void> {
   const env = { ...st.env, ADMIN_PASSWORD: password };
   const started = process.hrtime.bigint();
   console.log(`\n${name}: ${n} accessions, ${bulkN} archival objects through the API, a resource with ${TREE_CHILDREN} children`);
-  let rssSetup = 0;
+  let rssSetup: number;
   try {
     // 1. The fixture through the API, then the data set cloned from it straight into the store.
     const setup = await startServer(env);

@@ -3,6 +3,7 @@
  *   registry.json   the manifest the app reads (routes, keys, references, property kinds)
  *   validators.js   ajv standalone validators, one export per jsonmodel_type (nothing compiles at start-up)
  *   validators.d.ts their types
+ *   types.ts        one interface per jsonmodel_type (scripts/record-types.ts)
  * Usage: tsx scripts/generate.ts [schemasDir] [outDir]
  */
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ import { DERIVATIONS } from '../src/records/generated';
 import { NAMED_HOOKS } from '../src/domain';
 import seedEnumerations from '../src/store/seeds/enumerations.json';
 import { customRules } from '../src/validation/rules';
+import { recordTypes } from './record-types';
 
 type Json = any; // schema nodes are free-form JSON
 
@@ -264,6 +266,7 @@ export async function generate(schemasDir: string, outDir: string): Promise<stri
     'validators.d.ts':
       `/* ${BANNER} */\nimport type { ValidateFunction } from 'ajv';\n` +
       exportable.map((n) => `export declare const ${n}: ValidateFunction;\n`).join(''),
+    'types.ts': recordTypes(schemas, BANNER),
   };
   fs.mkdirSync(outDir, { recursive: true });
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(outDir, file), text);

@@ -168,7 +168,7 @@ describe(`generic record API (${STORE})`, () => {
         related_accessions: [{ jsonmodel_type: 'date' }],
       });
       assert.equal(res.status, 400);
-      assert.match(res.body.error.acquisition_type[0], /^Invalid value 'stolen'\.  Must be one of: deposit, gift, purchase, transfer$/);
+      assert.match(res.body.error.acquisition_type[0], /^Invalid value 'stolen'\. {2}Must be one of: deposit, gift, purchase, transfer$/);
       assert.deepEqual(res.body.error.accession_date, ['Not a valid date']);
       assert.deepEqual(res.body.error['subjects/0/ref'], [
         'Must be a JSONModel(:subject) uri (you provided a String) (malformed or invalid uri? check if referenced object exists.)',
