@@ -6,7 +6,7 @@
  */
 import type { Obj } from '../../json';
 import type { Services } from '../../records/context';
-import { containedInstances } from './ead/parts';
+import { type ArchivalObject, containedInstances } from './ead/parts';
 import { walkComponents } from './ead/walker';
 
 const HEADERS = [
@@ -26,7 +26,8 @@ export async function writeLabels(s: Services, resource: Obj, repository: Obj, s
   /** The series each open component belongs to, the innermost last. */
   const series: string[] = [''];
   await walkComponents(s, resource.uri, { resolve: RESOLVE, keep: () => true }, {
-    enter: async ({ record: obj }) => {
+    enter: async ({ record }) => {
+      const obj = record as ArchivalObject;
       let out = '';
       const mySeries = obj.level === 'series' ? String(obj.display_string ?? obj.title ?? '') : series[series.length - 1];
       series.push(mySeries);
@@ -36,9 +37,9 @@ export async function writeLabels(s: Services, resource: Obj, repository: Obj, s
         if (seen.has(key)) continue;
         seen.add(key);
         const current = (top.container_locations ?? []).find((l: Obj) => l.status === 'current');
-        const level = (n: number) => [sub[`type_${n}`], sub[`indicator_${n}`]].filter((v) => v !== undefined && v !== null && v !== '').join(':');
+        const level = (...parts: Array<string | undefined>) => parts.filter((v) => v !== undefined && v !== null && v !== '').join(':');
         const row = [...lead, mySeries, obj.display_string ?? obj.title, top.container_profile?._resolved?.display_string ?? top.container_profile?._resolved?.name ?? '',
-          `${top.type ?? ''}: ${top.indicator ?? ''}`, top.barcode ?? '', level(2), level(3), current?._resolved?.title ?? ''];
+          `${top.type ?? ''}: ${top.indicator ?? ''}`, top.barcode ?? '', level(sub.type_2, sub.indicator_2), level(sub.type_3, sub.indicator_3), current?._resolved?.title ?? ''];
         out += `${row.map(cell).join('\t')}\n`;
       }
       // A component's rows go before its children's.

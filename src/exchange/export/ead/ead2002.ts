@@ -28,13 +28,14 @@
  *   linked agents (not creators) → controlaccess/persname|... (@role relator, or fmo for a source)
  *   archival objects → dsc/c (or c01..c12 with numbered_cs), nested in tree order (walker.ts)
  */
+import type { Instance, TopContainer } from '../../../../generated/types';
 import type { Obj } from '../../../json';
 import type { Services } from '../../../records/context';
 import type { Attributes, XmlWriter } from '../../xml';
 import { dateText } from '../common';
 import { paragraphs, phrase } from '../mixed-content';
 import {
-  agencyOf, type EadOptions, findingAidStatus, humanise, type NameAttributes, noteContent, noteContents, prefixId, present,
+  agencyOf, type Described, type EadOptions, findingAidStatus, notesOf, type Repository, type Resource, type SubLevel, humanise, type NameAttributes, noteContent, noteContents, prefixId, present,
   shownDigitalObjects, type Terms,
 } from './parts';
 import { DID_NOTES, LANGUAGES, SCRIPTS } from './tables';
@@ -44,7 +45,7 @@ export const EAD_NS = 'urn:isbn:1-931666-22-9';
 
 /** Writes the EAD 2002 document of a resource loaded with EAD_RESOLVE (and `repository` resolved). */
 export function writeEad(s: Services, w: XmlWriter, resource: Obj, repository: Obj, o: EadOptions): Promise<void> {
-  return writeFindingAid(s, w, resource, repository, o, new Ead2002Writer(w, o));
+  return writeFindingAid(s, w, resource as Resource, repository as Repository, o, new Ead2002Writer(w, o));
 }
 
 class Ead2002Writer extends EadFamilyWriter {
@@ -58,7 +59,7 @@ class Ead2002Writer extends EadFamilyWriter {
     super(w, o, phrase, paragraphs);
   }
 
-  begin(r: Obj, repo: Obj, address: string[]): void {
+  begin(r: Resource, repo: Repository, address: string[]): void {
     const w = this.w;
     w.open('ead', {
       xmlns: EAD_NS, 'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance', 'xmlns:xlink': 'http://www.w3.org/1999/xlink',
@@ -101,7 +102,7 @@ class Ead2002Writer extends EadFamilyWriter {
     this.w.text(' ').leaf('num', identifier);
   }
 
-  protected publicationDate(r: Obj, repo: Obj): void {
+  protected publicationDate(r: Resource, repo: Repository): void {
     const w = this.w;
     if (present(repo.image_url)) {
       w.open('p', { id: 'logostmt' }).empty('extref', { 'xlink:href': repo.image_url, 'xlink:actuate': 'onLoad', 'xlink:show': 'embed', 'xlink:type': 'simple' }).close();
@@ -119,7 +120,7 @@ class Ead2002Writer extends EadFamilyWriter {
   }
 
   /** What resources and components share inside did: identifiers, extents, dates, did notes, languages. */
-  protected didCommon(r: Obj): void {
+  protected didCommon(r: Described): void {
     const w = this.w;
     if (this.o.includeUnpublished) {
       for (const ex of r.external_ids ?? []) w.leaf('unitid', ex.external_id, { audience: 'internal', type: ex.source, identifier: ex.external_id });
@@ -146,7 +147,7 @@ class Ead2002Writer extends EadFamilyWriter {
         era: d.era, calendar: d.calendar, datechar: d.label, audience: this.audience(d),
       }).raw(phrase(dateText(d, '-'))).close();
     }
-    for (const note of r.notes ?? []) {
+    for (const note of notesOf(r)) {
       if (!DID_NOTES.has(note.type) || !this.shown(note)) continue;
       const attrs = { id: prefixId(note.persistent_id), label: note.label };
       const text = noteContent(note, this.o.includeUnpublished);
@@ -171,7 +172,7 @@ class Ead2002Writer extends EadFamilyWriter {
     }
   }
 
-  protected topContainer(inst: Obj, top: Obj, profile: Obj | undefined): Attributes {
+  protected topContainer(inst: Instance, top: TopContainer, profile: Obj | undefined): Attributes {
     return {
       type: present(top.type) ? String(top.type).replace(/\s+/g, '_') : undefined,
       label: `${humanise(String(inst.instance_type ?? 'mixed_materials'))}${present(top.barcode) ? ` [${top.barcode}]` : ''}`,
@@ -179,12 +180,12 @@ class Ead2002Writer extends EadFamilyWriter {
     };
   }
 
-  protected subContainer(sub: Obj, n: number): Attributes {
-    return { type: String(sub[`type_${n}`]).replace(/\s+/g, '_') };
+  protected subContainer(level: SubLevel): Attributes {
+    return { type: level.type.replace(/\s+/g, '_') };
   }
 
   /** Digital objects of the instances: dao (no or one file version shown) or daogrp with daoloc. */
-  protected daos(r: Obj): void {
+  protected daos(r: Described): void {
     const w = this.w;
     for (const { inst, dobj, versions, description, internal } of shownDigitalObjects(r, this.o)) {
       const desc = () => { if (description) w.open('daodesc').raw(paragraphs(description)).close(); };

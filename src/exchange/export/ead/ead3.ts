@@ -19,13 +19,14 @@
  *     @daotype@href@linktitle@localtype (daoset when several file versions)
  *   lists → list@listtype; chronologies → chronlist/chronitem with datesingle and event or chronitemset
  */
+import type { Instance, TopContainer } from '../../../../generated/types';
 import type { Obj } from '../../../json';
 import type { Services } from '../../../records/context';
 import type { Attributes, XmlWriter } from '../../xml';
 import { dateText } from '../common';
 import { ead3Paragraphs as paragraphs, ead3Phrase as phrase } from '../mixed-content';
 import {
-  agencyOf, type EadOptions, findingAidStatus, humanise, type NameAttributes, noteContent, prefixId, present, shownDigitalObjects, type Terms,
+  agencyOf, type Described, type EadOptions, findingAidStatus, notesOf, type Repository, type Resource, type SubLevel, humanise, type NameAttributes, noteContent, prefixId, present, shownDigitalObjects, type Terms,
 } from './parts';
 import { DID_NOTES, LANGUAGES, NOTE_HEADS } from './tables';
 import { EadFamilyWriter, writeFindingAid } from './writer';
@@ -41,7 +42,7 @@ const NUMERATION: Record<string, string> = {
 const ISO_DATE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
 
 export function writeEad3(s: Services, w: XmlWriter, resource: Obj, repository: Obj, o: EadOptions): Promise<void> {
-  return writeFindingAid(s, w, resource, repository, o, new Ead3Writer(w, o));
+  return writeFindingAid(s, w, resource as Resource, repository as Repository, o, new Ead3Writer(w, o));
 }
 
 class Ead3Writer extends EadFamilyWriter {
@@ -55,7 +56,7 @@ class Ead3Writer extends EadFamilyWriter {
     super(w, o, phrase, paragraphs);
   }
 
-  begin(r: Obj, repo: Obj, address: string[]): void {
+  begin(r: Resource, repo: Repository, address: string[]): void {
     const w = this.w;
     w.open('ead', { xmlns: EAD3_NS, 'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance', 'xsi:schemaLocation': `${EAD3_NS} https://www.loc.gov/ead/ead3.xsd`, audience: r.publish === false ? 'internal' : undefined });
     w.open('control');
@@ -100,7 +101,7 @@ class Ead3Writer extends EadFamilyWriter {
     this.w.text(` ${identifier}`);
   }
 
-  protected publicationDate(r: Obj): void {
+  protected publicationDate(r: Resource): void {
     if (present(r.finding_aid_date)) this.w.open('date').raw(phrase(String(r.finding_aid_date))).close();
   }
 
@@ -116,7 +117,7 @@ class Ead3Writer extends EadFamilyWriter {
     w.close(element);
   }
 
-  protected didCommon(r: Obj): void {
+  protected didCommon(r: Described): void {
     const w = this.w;
     if (this.o.includeUnpublished) {
       for (const ex of r.external_ids ?? []) w.leaf('unitid', ex.external_id, { audience: 'internal', localtype: ex.source, identifier: ex.external_id });
@@ -149,7 +150,7 @@ class Ead3Writer extends EadFamilyWriter {
       else w.open('daterange').leaf('fromdate', String(d.begin), { standarddate: std(d.begin) }).leaf('todate', String(d.end), { standarddate: std(d.end) }).close();
       w.close('unitdatestructured');
     }
-    for (const note of r.notes ?? []) {
+    for (const note of notesOf(r)) {
       if (!DID_NOTES.has(note.type) || !this.shown(note)) continue;
       const text = noteContent(note, this.o.includeUnpublished);
       const attrs = { id: prefixId(note.persistent_id), label: note.label, audience: this.audience(note) };
@@ -177,7 +178,7 @@ class Ead3Writer extends EadFamilyWriter {
     }
   }
 
-  protected topContainer(inst: Obj, top: Obj, profile: Obj | undefined): Attributes {
+  protected topContainer(inst: Instance, top: TopContainer, profile: Obj | undefined): Attributes {
     return {
       localtype: present(top.type) ? String(top.type).replace(/\s+/g, '_') : undefined,
       label: humanise(String(inst.instance_type ?? 'mixed_materials')), containerid: top.barcode,
@@ -185,11 +186,11 @@ class Ead3Writer extends EadFamilyWriter {
     };
   }
 
-  protected subContainer(sub: Obj, n: number): Attributes {
-    return { localtype: String(sub[`type_${n}`]).replace(/\s+/g, '_'), containerid: sub[`barcode_${n}`] };
+  protected subContainer(level: SubLevel): Attributes {
+    return { localtype: level.type.replace(/\s+/g, '_'), containerid: level.barcode };
   }
 
-  protected daos(r: Obj): void {
+  protected daos(r: Described): void {
     const w = this.w;
     for (const { dobj, versions, description, internal } of shownDigitalObjects(r, this.o)) {
       const dao = (fv: Obj | undefined, withNote: boolean) => {

@@ -4,11 +4,23 @@
  * objects and containers of the instances, the repository's address and agency code. The writers
  * differ only in what they write for each.
  */
+import type { ArchivalObject, Instance, Repository, Resource, SubContainer, TopContainer } from '../../../../generated/types';
 import type { Obj } from '../../../json';
 import type { Services } from '../../../records/context';
 import { poolRecordQueries } from '../../../store/record-finders';
 import { isPublished } from '../common';
 import { AGENT_ELEMENTS, SUBJECT_ELEMENTS } from './tables';
+
+export type { ArchivalObject, Repository, Resource };
+/**
+ * What the writers describe: a resource or a component, typed by their schemas (generated/types.ts),
+ * so a field renamed there fails to compile here. Notes stay loosely typed: their union is read by
+ * each note's type at run time.
+ */
+export type Described = Resource | ArchivalObject;
+
+/** A record's notes, as the writers read them (by note type). */
+export const notesOf = (r: Described): Obj[] => (r.notes ?? []) as Obj[];
 
 /** What a resource and each component are loaded with. */
 export const EAD_RESOLVE = ['subjects', 'linked_agents', 'digital_object', 'top_container', 'top_container::container_profile'];
@@ -23,7 +35,7 @@ export interface EadOptions {
 /** An enumeration value as ArchivesSpace's English labels show most of them ("linear_feet" → "Linear Feet"). */
 export const humanise = (v: string) => v.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
 export const present = (v: unknown) => v !== undefined && v !== null && v !== '';
-export const identifierOf = (r: Obj) => ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => r[k]).filter(present).join('.');
+export const identifierOf = (r: Resource) => [r.id_0, r.id_1, r.id_2, r.id_3].filter(present).join('.');
 /** IDs are XML IDs: ArchivesSpace's "aspace_" prefix makes any ref_id start with a letter. */
 export const prefixId = (id: unknown) => (present(id) && id !== 'null' ? `aspace_${String(id).replace(/[^\w.-]/g, '_')}` : undefined);
 
@@ -31,12 +43,12 @@ export const prefixId = (id: unknown) => (present(id) && id !== 'null' ? `aspace
 export const shownIn = (o: EadOptions) => (x: Obj | undefined): boolean => !!x && (o.includeUnpublished || x.publish !== false);
 
 /** The finding aid's status, unless it is marked unpublished and only published content is asked for. */
-export function findingAidStatus(r: Obj, o: EadOptions) {
+export function findingAidStatus(r: Resource, o: EadOptions) {
   return o.includeUnpublished || r.is_finding_aid_status_published !== false ? r.finding_aid_status : undefined;
 }
 
 /** The repository's ISO 3166 country and ISO 15511 agency code (country-org_code), where it has them. */
-export function agencyOf(repo: Obj): { country?: string; code?: string } {
+export function agencyOf(repo: Repository): { country?: string; code?: string } {
   const country = /^[A-Z]{2}$/.test(String(repo.country ?? '')) ? String(repo.country) : undefined;
   const code = country && present(repo.org_code) ? `${country}-${String(repo.org_code).replace(/[^A-Za-z0-9:/-]/g, '')}`.slice(0, 14) : undefined;
   return { country, code };
@@ -57,7 +69,7 @@ export function noteContent(note: Obj, includeUnpublished: boolean): string {
 }
 
 /** The repository's address lines (its agent representation's first contact), as ArchivesSpace's. */
-export async function repositoryAddress(s: Services, repository: Obj): Promise<string[]> {
+export async function repositoryAddress(s: Services, repository: Repository): Promise<string[]> {
   const ref = repository.agent_representation?.ref;
   if (!ref) return [];
   const [row] = await poolRecordQueries(s.db).getByUris([ref]);
@@ -95,7 +107,7 @@ export interface NamedAgent {
  * origination wants agents marked published, access points leave out only those marked unpublished
  * (as ArchivesSpace's serializers).
  */
-export function namedAgents(r: Obj, o: EadOptions, keep: (role: string) => boolean, only: 'published' | 'not-unpublished' = 'published'): NamedAgent[] {
+export function namedAgents(r: Described, o: EadOptions, keep: (role: string) => boolean, only: 'published' | 'not-unpublished' = 'published'): NamedAgent[] {
   const out: NamedAgent[] = [];
   for (const link of r.linked_agents ?? []) {
     const agent = link._resolved as Obj | undefined;
@@ -106,14 +118,14 @@ export function namedAgents(r: Obj, o: EadOptions, keep: (role: string) => boole
       element: AGENT_ELEMENTS[agent.jsonmodel_type] ?? 'name', role: String(link.role), relator: link.relator,
       name: String(name.sort_name ?? agent.title ?? ''), source: name.source, rules: name.rules, authority: name.authority_id,
       internal: agent.publish !== true,
-      terms: (link.terms ?? []).filter((t: Obj) => present(t.term)).map((t: Obj) => [String(t.term), t.term_type] as [string, string | undefined]),
+      terms: ((link.terms ?? []) as Obj[]).filter((t) => present(t.term)).map((t: Obj) => [String(t.term), t.term_type] as [string, string | undefined]),
     });
   }
   return out;
 }
 
 /** The agents named in origination: creators and sources. */
-export const originators = (r: Obj, o: EadOptions) => namedAgents(r, o, (role) => role === 'creator' || role === 'source');
+export const originators = (r: Described, o: EadOptions) => namedAgents(r, o, (role) => role === 'creator' || role === 'source');
 
 /** The attributes of a name or term, whatever each format calls them. */
 export interface NameAttributes {
@@ -133,7 +145,7 @@ export interface AccessPoint extends NameAttributes {
 }
 
 /** A record's access points in order: subjects, then agents (a source without relator as fmo). */
-export function accessPoints(r: Obj, o: EadOptions): AccessPoint[] {
+export function accessPoints(r: Described, o: EadOptions): AccessPoint[] {
   const out: AccessPoint[] = [];
   for (const link of r.subjects ?? []) {
     const subject = link._resolved as Obj | undefined;
@@ -151,7 +163,7 @@ export function accessPoints(r: Obj, o: EadOptions): AccessPoint[] {
 }
 
 /** The digital objects of a record's instances as the finding aids show them (include_daos). */
-export function shownDigitalObjects(r: Obj, o: EadOptions) {
+export function shownDigitalObjects(r: Described, o: EadOptions) {
   const out = [];
   for (const inst of r.instances ?? []) {
     const dobj = inst.digital_object?._resolved as Obj | undefined;
@@ -169,15 +181,29 @@ export function shownDigitalObjects(r: Obj, o: EadOptions) {
 }
 
 /** The instances held in a top container: the instance, its sub-container, the container and its profile. */
-export function containedInstances(r: Obj): Array<{ inst: Obj; sub: Obj; top: Obj; profile?: Obj }> {
+export function containedInstances(r: Described): Array<{ inst: Instance; sub: SubContainer; top: TopContainer; profile?: Obj }> {
   const out = [];
   for (const inst of r.instances ?? []) {
     const sub = inst.sub_container;
-    const top = sub?.top_container?._resolved as Obj | undefined;
-    if (top) out.push({ inst, sub, top, profile: top.container_profile?._resolved as Obj | undefined });
+    const top = sub?.top_container?._resolved;
+    if (sub && top) out.push({ inst, sub, top, profile: top.container_profile?._resolved as Obj | undefined });
   }
   return out;
 }
 
-/** The child (2) and grandchild (3) levels a sub-container fills. */
-export const subLevels = (sub: Obj) => [2, 3].filter((n) => present(sub[`type_${n}`]));
+/** A child (2) or grandchild (3) level of a sub-container. */
+export interface SubLevel {
+  n: 2 | 3;
+  type: string;
+  indicator?: string;
+  barcode?: string;
+}
+
+/** The child and grandchild levels a sub-container fills. */
+export function subLevels(sub: SubContainer): SubLevel[] {
+  const levels: SubLevel[] = [
+    { n: 2, type: sub.type_2 ?? '', indicator: sub.indicator_2, barcode: sub.barcode_2 },
+    { n: 3, type: sub.type_3 ?? '', indicator: sub.indicator_3 },
+  ];
+  return levels.filter((l) => present(l.type));
+}

@@ -12,8 +12,8 @@ import type { Obj } from '../../../json';
 import type { Services } from '../../../records/context';
 import { dateText } from '../common';
 import {
-  accessPoints, containedInstances, type EadOptions, humanise, identifierOf, noteContent, noteContents, originators, present,
-  repositoryAddress, shownIn, subLevels,
+  accessPoints, type ArchivalObject, containedInstances, type Described, type EadOptions, notesOf, humanise, identifierOf, noteContent, noteContents, originators, present,
+  type Repository, repositoryAddress, type Resource, shownIn, subLevels,
 } from './parts';
 import { ARCHDESC_NOTES, DID_NOTES, LANGUAGES, NOTE_HEADS } from './tables';
 import { findingAidComponents, walkComponents } from './walker';
@@ -47,8 +47,10 @@ const SUMMARY_LABELS: Record<string, string> = {
 };
 
 export async function writePdf(
-  s: Services, write: (chunk: Buffer) => Promise<void>, resource: Obj, repository: Obj, o: EadOptions,
+  s: Services, write: (chunk: Buffer) => Promise<void>, loaded: Obj, loadedRepository: Obj, o: EadOptions,
 ): Promise<void> {
+  const resource = loaded as Resource;
+  const repository = loadedRepository as Repository;
   const f = fonts();
   const title = plainText(present(resource.finding_aid_title) ? resource.finding_aid_title : resource.title);
   // Loaded on the first PDF, not at start: pdfkit and its font tables hold about 27 MB of memory
@@ -94,12 +96,12 @@ export async function writePdf(
     if (!value) return;
     doc.font(f.bold).fontSize(10).text(`${label}: `, MARGIN, undefined, { continued: true, width: width() }).font(f.regular).text(value);
   };
-  const dates = (r: Obj) => (r.dates ?? []).filter(shown).map((d: Obj) => `${dateText(d, '-')}${d.date_type === 'bulk' ? ' (bulk)' : ''}`).join('; ');
-  const extents = (r: Obj) => (r.extents ?? []).filter(shown)
+  const dates = (r: Described) => (r.dates ?? []).filter(shown).map((d: Obj) => `${dateText(d, '-')}${d.date_type === 'bulk' ? ' (bulk)' : ''}`).join('; ');
+  const extents = (r: Described) => (r.extents ?? []).filter(shown)
     .map((e: Obj) => [`${e.number ?? ''} ${humanise(String(e.extent_type ?? ''))}`.trim(), e.container_summary ? `(${e.container_summary})` : ''].filter(Boolean).join(' ')).join('; ');
-  const containers = (r: Obj) => containedInstances(r).map(({ sub, top }) => [
+  const containers = (r: Described) => containedInstances(r).map(({ sub, top }) => [
     `${humanise(String(top.type ?? 'container'))} ${top.indicator ?? ''}`.trim(),
-    ...subLevels(sub).map((n) => `${humanise(String(sub[`type_${n}`]))} ${sub[`indicator_${n}`] ?? ''}`.trim()),
+    ...subLevels(sub).map((level) => `${humanise(level.type)} ${level.indicator ?? ''}`.trim()),
   ].join(', ')).join('; ');
 
   // Title page.
@@ -128,10 +130,10 @@ export async function writePdf(
   field('Language', languages.map((l: string) => LANGUAGES[l] ?? l).join(', '));
   field('Creator', originators(resource, o).filter((a) => a.role === 'creator').map((a) => plainText(a.name)).join('; '));
   field('Repository', plainText(repository.name ?? ''));
-  for (const note of (resource.notes ?? []).filter((n: Obj) => shown(n) && DID_NOTES.has(n.type))) {
+  for (const note of notesOf(resource).filter((n: Obj) => shown(n) && DID_NOTES.has(n.type))) {
     field(plainText(note.label ?? SUMMARY_LABELS[note.type] ?? humanise(String(note.type))), plainText(noteContent(note, o.includeUnpublished)));
   }
-  for (const note of (resource.notes ?? []).filter((n: Obj) => shown(n) && (ARCHDESC_NOTES.has(n.type) || n.jsonmodel_type === 'note_bibliography'))) {
+  for (const note of notesOf(resource).filter((n: Obj) => shown(n) && (ARCHDESC_NOTES.has(n.type) || n.jsonmodel_type === 'note_bibliography'))) {
     heading(plainText(note.label ?? NOTE_HEADS[note.type] ?? NOTE_HEADS.bibliography), 12);
     for (const text of noteContents(note)) para(text);
     for (const sub of (note.subnotes ?? []).filter(shown)) {
@@ -153,8 +155,9 @@ export async function writePdf(
   // Container list.
   doc.addPage();
   heading('Container List', 16);
-  await walkComponents(s, resource.uri, findingAidComponents(o), {
-    enter: ({ record: c, depth }) => {
+  await walkComponents(s, String(resource.uri), findingAidComponents(o), {
+    enter: ({ record, depth }) => {
+      const c = record as ArchivalObject;
       const indent = Math.min(depth - 1, 8) * 18;
       const level = c.level === 'otherlevel' ? c.other_level : c.level;
       const line = [plainText(c.title ?? c.display_string ?? ''), dates(c)].filter(Boolean).join(', ');
@@ -162,7 +165,7 @@ export async function writePdf(
         .text(line || '[untitled]', MARGIN + indent, undefined, { width: width() - indent });
       const details = [level ? humanise(String(level)) : '', c.component_id ? String(c.component_id) : '', containers(c), extents(c)].filter(Boolean).join(' · ');
       if (details) doc.font(f.italic).fontSize(8).fillColor('#333333').text(details, MARGIN + indent, undefined, { width: width() - indent }).fillColor('black');
-      for (const note of (c.notes ?? []).filter((n: Obj) => shown(n) && (n.type === 'scopecontent' || n.type === 'abstract'))) {
+      for (const note of notesOf(c).filter((n: Obj) => shown(n) && (n.type === 'scopecontent' || n.type === 'abstract'))) {
         const text = plainText(noteContent(note, o.includeUnpublished) || (note.subnotes ?? []).filter(shown).map((x: Obj) => x.content ?? '').join('\n\n'));
         if (text) doc.font(f.regular).fontSize(8).text(text, MARGIN + indent + 9, undefined, { width: width() - indent - 9 });
       }

@@ -3,12 +3,14 @@
  * the order of every part of a description (did, containers, notes, lists, chronologies, indexes,
  * access points). A writer of one version says only what it writes for each part.
  */
+import type { Instance, TopContainer } from '../../../../generated/types';
 import type { Obj } from '../../../json';
 import type { Services } from '../../../records/context';
 import type { Attributes, XmlWriter } from '../../xml';
 import {
-  accessPoints, containedInstances, type EadOptions, identifierOf, type NameAttributes, noteContents, originators,
-  prefixId, present, repositoryAddress, shownIn, subLevels, type Terms,
+  accessPoints, type ArchivalObject, containedInstances, type Described, type EadOptions, identifierOf, type NameAttributes,
+  noteContents, notesOf, originators, prefixId, present, type Repository, repositoryAddress, type Resource, shownIn, type SubLevel,
+  subLevels, type Terms,
 } from './parts';
 import { ARCHDESC_NOTES, INDEX_ITEM_ELEMENTS, NOTE_HEADS } from './tables';
 import { findingAidComponents, walkComponents } from './walker';
@@ -31,16 +33,16 @@ export abstract class EadFamilyWriter {
   }
 
   /** Opens the document: its root element and its header (EAD 2002) or control (EAD3). */
-  abstract begin(r: Obj, repo: Obj, address: string[]): void;
+  abstract begin(r: Resource, repo: Repository, address: string[]): void;
   /** A name or term (origination, access point, index entry, repository): its element with its texts. */
   protected abstract name(element: string, attrs: NameAttributes, terms: Terms): void;
   /** Identifiers, extents, dates, did notes and languages, inside did. */
-  protected abstract didCommon(r: Obj): void;
-  /** The attributes of a top container, and of a child or grandchild level (`n` 2 or 3), besides id and parent. */
-  protected abstract topContainer(inst: Obj, top: Obj, profile: Obj | undefined): Attributes;
-  protected abstract subContainer(sub: Obj, n: number): Attributes;
+  protected abstract didCommon(r: Described): void;
+  /** The attributes of a top container, and of a child or grandchild level, besides id and parent. */
+  protected abstract topContainer(inst: Instance, top: TopContainer, profile: Obj | undefined): Attributes;
+  protected abstract subContainer(level: SubLevel): Attributes;
   /** The digital objects of the instances. */
-  protected abstract daos(r: Obj): void;
+  protected abstract daos(r: Described): void;
   /** Whether a resource's digital objects stand inside its did (else right after it). */
   protected abstract readonly resourceDaosInDid: boolean;
   protected abstract legalStatus(note: Obj): void;
@@ -57,21 +59,21 @@ export abstract class EadFamilyWriter {
   /** The filing title's attributes; the identifier after the title proper; the publication's date (and logo); the repository's URL. */
   protected abstract readonly filingTitle: Attributes;
   protected abstract titleNumber(identifier: string): void;
-  protected abstract publicationDate(r: Obj, repo: Obj): void;
+  protected abstract publicationDate(r: Resource, repo: Repository): void;
   protected abstract urlPointer(url: string): void;
   /** The element of notestmt holding the finding aid's note. */
   protected abstract readonly noteStatement: string;
 
   /** filedesc: the titles, edition, publication (publisher, date, address), series and note of the finding aid. */
-  protected filedesc(r: Obj, repo: Obj, address: string[]): void {
+  protected filedesc(r: Resource, repo: Repository, address: string[]): void {
     const w = this.w;
     w.open('filedesc').open('titlestmt');
     if (present(r.finding_aid_filing_title)) w.open('titleproper', this.filingTitle).raw(this.phrase(String(r.finding_aid_filing_title))).close();
     w.open('titleproper').raw(this.phrase(String(present(r.finding_aid_title) ? r.finding_aid_title : r.title ?? '')));
     if (identifierOf(r)) this.titleNumber(identifierOf(r));
     w.close();
-    for (const [field, element] of [['finding_aid_subtitle', 'subtitle'], ['finding_aid_author', 'author'], ['finding_aid_sponsor', 'sponsor']]) {
-      if (present(r[field])) w.open(element).raw(this.phrase(String(r[field]))).close();
+    for (const [text, element] of [[r.finding_aid_subtitle, 'subtitle'], [r.finding_aid_author, 'author'], [r.finding_aid_sponsor, 'sponsor']]) {
+      if (present(text)) w.open(element!).raw(this.phrase(String(text))).close();
     }
     w.close('titlestmt');
     if (present(r.finding_aid_edition_statement)) w.open('editionstmt').raw(this.paragraphs(String(r.finding_aid_edition_statement))).close();
@@ -83,7 +85,7 @@ export abstract class EadFamilyWriter {
       for (const line of address) w.open('addressline').raw(this.phrase(line)).close();
       if (present(repo.url)) {
         w.open('addressline').text('URL: ');
-        this.urlPointer(repo.url);
+        this.urlPointer(String(repo.url));
         w.close();
       }
       w.close('address');
@@ -95,7 +97,7 @@ export abstract class EadFamilyWriter {
   }
 
   /** The resource's description: archdesc (left open for the components) with did, notes and access points. */
-  description(r: Obj, repo: Obj): void {
+  description(r: Resource, repo: Repository): void {
     const w = this.w;
     w.open('archdesc', { level: r.level, otherlevel: r.other_level });
     w.open('did');
@@ -116,7 +118,7 @@ export abstract class EadFamilyWriter {
   }
 
   /** Opens a component and writes all of it but its children (the caller closes it). */
-  openComponent(c: Obj, depth: number): void {
+  openComponent(c: ArchivalObject, depth: number): void {
     const w = this.w;
     const tag = this.o.numberedCs ? `c${String(Math.min(depth, 12)).padStart(2, '0')}` : 'c';
     w.open(tag, { level: c.level, otherlevel: c.other_level, id: prefixId(c.ref_id), audience: this.audience(c) });
@@ -136,7 +138,7 @@ export abstract class EadFamilyWriter {
   }
 
   /** Creators and sources: origination with the agent's display name. */
-  protected origination(r: Obj): void {
+  protected origination(r: Described): void {
     for (const a of originators(r, this.o)) {
       this.w.open('origination', { label: a.role === 'creator' ? 'Creator' : a.role, audience: a.internal ? 'internal' : undefined });
       this.name(a.element, { relator: a.relator, source: a.source, rules: a.rules, authority: a.authority }, [[a.name, undefined]]);
@@ -145,21 +147,21 @@ export abstract class EadFamilyWriter {
   }
 
   /** Top container, child and grandchild of each instance, chained by @parent. */
-  protected containers(r: Obj): void {
+  protected containers(r: Described): void {
     for (const { inst, sub, top, profile } of containedInstances(r)) {
       let last = `aspace_container_${++this.containerCount}`;
       this.w.open('container', { id: last, ...this.topContainer(inst, top, profile) }).raw(this.phrase(String(top.indicator ?? ''))).close();
-      for (const n of subLevels(sub)) {
-        const id = `${last}_${n}`;
-        this.w.open('container', { id, parent: last, ...this.subContainer(sub, n) }).raw(this.phrase(String(sub[`indicator_${n}`] ?? ''))).close();
+      for (const level of subLevels(sub)) {
+        const id = `${last}_${level.n}`;
+        this.w.open('container', { id, parent: last, ...this.subContainer(level) }).raw(this.phrase(String(level.indicator ?? ''))).close();
         last = id;
       }
     }
   }
 
   /** The notes outside did, bibliographies, indexes and controlled access points. */
-  protected notesAndAccess(r: Obj): void {
-    for (const note of r.notes ?? []) {
+  protected notesAndAccess(r: Described): void {
+    for (const note of notesOf(r)) {
       if (!this.shown(note) || note.internal === true) continue;
       if (note.jsonmodel_type === 'note_bibliography') this.bibliography(note);
       else if (note.jsonmodel_type === 'note_index') this.index(note);
@@ -270,14 +272,14 @@ export abstract class EadFamilyWriter {
 }
 
 /** Writes a whole finding aid: the description first (sent at once), then the components as the walk reads them. */
-export async function writeFindingAid(s: Services, w: XmlWriter, resource: Obj, repository: Obj, o: EadOptions, writer: EadFamilyWriter): Promise<void> {
+export async function writeFindingAid(s: Services, w: XmlWriter, resource: Resource, repository: Repository, o: EadOptions, writer: EadFamilyWriter): Promise<void> {
   writer.begin(resource, repository, await repositoryAddress(s, repository));
   writer.description(resource, repository);
   w.open('dsc');
   // The description goes out before the tree is read: a publishing pipeline sees the first byte at once.
   await w.flush(true);
-  await walkComponents(s, resource.uri, findingAidComponents(o), {
-    enter: (c) => writer.openComponent(c.record, c.depth),
+  await walkComponents(s, String(resource.uri), findingAidComponents(o), {
+    enter: (c) => writer.openComponent(c.record as ArchivalObject, c.depth),
     leave: async () => {
       w.close();
       await w.flush();
