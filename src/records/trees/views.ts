@@ -3,7 +3,7 @@ import { errors } from '../../errors';
 import type { TreeRole, TreeViewPart, TypeInfo } from '../../registry';
 import type { Services } from '../context';
 import type { Obj } from '../../json';
-import { inOrder } from '../../store/records';
+import { treePage } from '../../store/tree-pages';
 import { publishedClause } from '../../store/connect';
 import { childCount, childCountsOf } from '../../store/child-counts';
 import { keptUntilNextWrite } from '../../store/until-next-write';
@@ -146,17 +146,9 @@ export async function waypoint(s: Services, db: Db, key: string, offset: number,
 async function readWaypoint(s: Services, db: Db, key: string, offset: number, publishedOnly: boolean): Promise<Obj[]> {
   const start = publishedOnly ? undefined : await waypointStart(s, db, key, offset);
   if (start === null) return [];
-  const page = start === undefined
-    ? siblings(s, db, key, publishedOnly).orderBy('position').offset(offset * WAYPOINT_SIZE).limit(WAYPOINT_SIZE)
-    : siblings(s, db, key, false).andWhere('position', '>=', start).orderBy('position').limit(WAYPOINT_SIZE);
-  let nodes: NodeRow[];
-  if (publishedOnly) nodes = await readNodes(db, page);
-  else {
-    // The siblings before the waypoint are skipped in the (parent_key, position) index; only the
-    // waypoint's 200 rows are read whole (MariaDB would otherwise read every skipped row).
-    const rids = (await page.select('rid')).map((r: { rid: number }) => Number(r.rid));
-    nodes = inOrder(rids, await readNodes(db, db('records').whereIn('rid', rids)));
-  }
+  const nodes: NodeRow[] = await treePage(s.db, key, start === undefined
+    ? { skip: offset * WAYPOINT_SIZE, size: WAYPOINT_SIZE, publishedOnly }
+    : { from: start, size: WAYPOINT_SIZE }, db);
   const counts = await childCounts(s, db, nodes.map((n) => n.rid), publishedOnly);
   const parentRids = [...new Set(nodes.map((n) => n.parent_rid).filter((p): p is number => p !== null))];
   const parentIds = new Map(
