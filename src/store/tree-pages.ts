@@ -75,8 +75,10 @@ export async function nodesWithChildren(db: Database, rids: number[]): Promise<S
   return new Set(rids.filter((rid) => counts.has(parentKey('', rid))));
 }
 
-/** Every shown node of the tree under `rootUri`, in position order (each sibling group in order), in one read. */
-export async function treeNodes(db: Database, rootUri: string): Promise<TreeNodeRow[]> {
-  const rows = await db.knex('records').where({ root_uri: rootUri, hidden: false }).orderBy('position').select(COLUMNS);
+/** Every node of the tree under `rootUri` (hidden ones only if asked), in position order (each sibling group in order), in one read. */
+export async function treeNodes(db: Database, rootUri: string, o: { shownOnly: boolean } = { shownOnly: true }): Promise<TreeNodeRow[]> {
+  const q = db.knex('records').where({ root_uri: rootUri });
+  if (o.shownOnly) q.andWhere({ hidden: false });
+  const rows = await q.orderBy('position').select(COLUMNS);
   return rows.map(nodeRow);
 }

@@ -39,7 +39,7 @@ export async function harvestContext(s: Services): Promise<Context> {
   const repos: HarvestRepo[] = [];
   for (const { id, record: repo } of await repositoryRecords(s.db, GLOBAL_REPO_ID)) {
     if (repo.publish === false || repo.oai_is_disabled === true) continue;
-    let offered: string[] = [];
+    let offered: string[];
     try {
       offered = repo.oai_sets_available ? JSON.parse(repo.oai_sets_available) : [];
     } catch {
