@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { sampleRecord } from '../fixtures';
 import { startTestApp, STORE, TestApp } from '../helpers';
 
@@ -32,12 +33,12 @@ describe(`bulk_import_job: spreadsheets (${STORE})`, function () {
   const count = async (type?: string) => Number((await t.services.db.knex('records').where(type ? { type } : {}).count({ n: '*' }).first())?.n);
   const newResource = async (eadId: string) => (await t.http.post(`${base}/resources`).set(H)
     .send({ ...sampleRecord('resource', repo), title: `Collection ${eadId}`, ead_id: eadId, id_0: eadId }).expect(200)).body as { id: number; uri: string };
-  const submit = (resourceId: number | string, csv: string, job: Record<string, unknown> = {}, as = H, name = 'sheet.csv') =>
+  const submit = (resourceId: number | string, csv: string | Buffer, job: Record<string, unknown> = {}, as = H, name = 'sheet.csv') =>
     t.http.post(`${base}/jobs_with_files`).set(as)
       .field('job', JSON.stringify({ job_type: 'bulk_import_job', job: { jsonmodel_type: 'bulk_import_job', resource_id: String(resourceId), load_type: 'ao', ...job } }))
       .attach('files[]', Buffer.from(csv), name);
-  const run = async (resourceId: number | string, csv: string, job: Record<string, unknown> = {}) => {
-    const res = await submit(resourceId, csv, job);
+  const run = async (resourceId: number | string, csv: string | Buffer, job: Record<string, unknown> = {}, name = 'sheet.csv') => {
+    const res = await submit(resourceId, csv, job, H, name);
     assert.equal(res.status, 200, res.text);
     await t.services.jobs!.idle();
     const status = (await t.http.get(res.body.uri).set(H)).body.status as string;
@@ -187,6 +188,37 @@ describe(`bulk_import_job: spreadsheets (${STORE})`, function () {
     assert.match(empty.log, /no data rows/);
     const dup = await run(resource.id, 'ArchivesSpace field code,title,title\n,A,B\n');
     assert.match(dup.log, /field codes title appear more than once/);
+  });
+
+  it('reads the same template as an XLSX workbook (numbers and dates typed as such), and fails a damaged workbook or a Latin-1 CSV', async () => {
+    const resource = await newResource('XLSX01');
+    const workbook = new ExcelJS.Workbook();
+    const ws = workbook.addWorksheet('Sheet1');
+    const [codes, labels] = AO_TEMPLATE.split('\n');
+    ws.addRow(codes.split(','));
+    ws.addRow(labels.split(',').slice(0, 3));
+    const codeList = codes.split(',');
+    const row = (cells: Record<string, unknown>) => codeList.map((c) => cells[c] ?? null);
+    ws.addRow(row({ ead: 'XLSX01', title: 'Workbook series', hierarchy: 1, level: 'Series', publish: true, begin_1: new Date(Date.UTC(1999, 11, 31)), date_type_1: 'single', number: 2.5, extent_type: 'cubic_feet' }));
+    ws.addRow(row({ ead: 'XLSX01', title: { richText: [{ text: 'Rich ' }, { text: 'title' }] }, hierarchy: { formula: '1+1', result: 2 }, level: 'file' }));
+    const data = Buffer.from(await workbook.xlsx.writeBuffer());
+    const job = await run(resource.id, data, {}, 'sheet.xlsx');
+    assert.equal(job.status, 'completed', job.log);
+    const top = await children(resource.uri);
+    assert.deepEqual(top.map((c) => c.title), ['Workbook series']);
+    const series = await get(top[0].uri);
+    assert.deepEqual([series.publish, series.dates[0].begin, series.extents[0].number], [true, '1999-12-31', '2.5']);
+    assert.deepEqual((await children(resource.uri, top[0].uri)).map((c) => c.title), ['Rich title']);
+
+    const before = await count();
+    const damaged = await run(resource.id, data.subarray(0, data.length / 2), {}, 'sheet.xlsx');
+    assert.equal(damaged.status, 'failed');
+    assert.match(damaged.log, /not a readable XLSX workbook/);
+    const latin1 = Buffer.from(sheet(AO_TEMPLATE, [{ ead: 'XLSX01', title: 'Café', hierarchy: '1', level: 'series' }]), 'latin1');
+    const wrongEncoding = await run(resource.id, latin1);
+    assert.equal(wrongEncoding.status, 'failed');
+    assert.match(wrongEncoding.log, new RegExp(`row ${FIRST_ROW}: the file is not UTF-8`));
+    assert.equal(await count(), before);
   });
 
   it('load_type digital: creates digital objects and links them to existing archival objects', async () => {

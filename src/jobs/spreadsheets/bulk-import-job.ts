@@ -14,10 +14,9 @@ import { jsonOfUri } from '../../store/domain-reads';
 import type { JobContext, JobEnd, JobType } from '../job-type';
 import { AO_MARKER, ArchivalObjectLoad, type RowResult } from './ao-load';
 import { DIGITAL_MARKER, DigitalObjectLoad } from './digital-load';
-import { describeProblem, Problems, readSheet } from './sheet';
+import { describeProblem, Problems, readSheet, SHEET_FORMATS } from './sheet';
 
 const LOAD_TYPES = ['ao', 'digital'];
-const CONTENT_TYPES = ['csv'];
 
 /** Thrown inside the sheet's transaction to roll it back (a dry run, a sheet with errors, a cancel). */
 class RollBack extends Error {}
@@ -32,8 +31,8 @@ export const bulkImportJob: JobType = {
     if (files.length !== 1) throw errors.invalidParam('files', `a bulk import takes one spreadsheet (${files.length} given)`);
     const [file] = files;
     const extension = /\.([a-z0-9]+)$/i.exec(file.filename)?.[1]?.toLowerCase();
-    const contentType = String(job.content_type ?? extension ?? '').toLowerCase().replace(/^text\//, '');
-    if (!CONTENT_TYPES.includes(contentType)) throw errors.invalidParam('content_type', `'${contentType || file.filename}' is not a spreadsheet this server reads (${CONTENT_TYPES.join(', ')})`);
+    const contentType = contentTypeOf(String(job.content_type ?? ''), extension);
+    if (!SHEET_FORMATS.includes(contentType)) throw errors.invalidParam('content_type', `'${contentType || file.filename}' is not a spreadsheet this server reads (${SHEET_FORMATS.join(', ')})`);
     if (file.data.length > s.config.jobs.importMaxBytes) throw errors.invalidParam('files', `${file.filename} is larger than IMPORT_MAX_BYTES (${s.config.jobs.importMaxBytes} bytes)`);
     const rid = String(job.resource_id ?? '');
     const id = /^(?:\/repositories\/(\d+)\/resources\/)?(\d+)$/.exec(rid);
@@ -74,7 +73,7 @@ async function runBulkImport(ctx: JobContext): Promise<JobEnd> {
           ? new DigitalObjectLoad(s, trx, ctx.repoId, ctx.actor, file, out, { uri: resourceUri, ead_id: resource.ead_id as string | undefined })
           : new ArchivalObjectLoad(s, trx, ctx.repoId, ctx.actor, file, out, { uri: resourceUri, ead_id: resource.ead_id as string | undefined });
         const marker = job.load_type === 'digital' ? DIGITAL_MARKER : AO_MARKER;
-        const { rows } = await readSheet(file, marker, problems, (row, header) => {
+        const { rows } = await readSheet(file, String(job.content_type), marker, problems, (row, header) => {
           if (ctx.signal.aborted) throw new RollBack('canceled');
           return load.onRow(row, header);
         }, ctx.signal);
@@ -116,6 +115,14 @@ async function runBulkImport(ctx: JobContext): Promise<JobEnd> {
   await ctx.addRecords([...o.created, ...o.updated.filter((u) => !o.created.includes(u))]);
   await ctx.log(`${file.name}: imported ${o.rows} row(s) in ${seconds.toFixed(1)} s (${rate} rows/s): created ${counts}${o.updated.length ? `; linked ${o.updated.length} archival object(s)` : ''}; ${problems.all.length} value(s) left out`);
   return 'completed';
+}
+
+/** csv or xlsx, from the job's content_type (a name or a MIME type, as browsers send it) or else the file's extension. */
+function contentTypeOf(given: string, extension?: string): string {
+  const t = given.toLowerCase();
+  if (t === 'csv' || t.endsWith('/csv')) return 'csv';
+  if (t === 'xlsx' || t.includes('spreadsheetml')) return 'xlsx';
+  return t && t !== 'application/octet-stream' ? t : extension ?? '';
 }
 
 /** The results file (as ArchivesSpace's): each row's record, then each of its problems. */

@@ -7,6 +7,7 @@
  */
 import { readCsv } from '../../exchange/import/csv';
 import { ImportFailed } from '../../exchange/import/types';
+import { readXlsx } from './xlsx';
 
 /** A data row's cells by field code, empty cells left out. */
 export type Cells = Map<string, string>;
@@ -72,19 +73,32 @@ export class SheetRow {
 /** The limit on columns a sheet may have: a row wider than this is not one of ArchivesSpace's templates. */
 const MOST_COLUMNS = 1000;
 
+/** The spreadsheet formats read. */
+export const SHEET_FORMATS = ['csv', 'xlsx'];
+
+/** Each row of a CSV file or of a workbook's first worksheet, with its number as a spreadsheet shows it. */
+async function eachRow(file: { path: string; name: string }, format: string, onRow: (number: number, cells: string[]) => Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (format === 'xlsx') return readXlsx(file, onRow, signal);
+  let count = 0;
+  await readCsv(file.path, file.name, async ({ cells }) => {
+    count++;
+    // A file in another encoding than UTF-8 (Latin-1...) reads as replacement characters: refused, not imported garbled.
+    if (cells.some((c) => c.includes('\uFFFD'))) throw new ImportFailed(`${file.name}: row ${count}: the file is not UTF-8 text; save it from the spreadsheet as "CSV UTF-8"`);
+    await onRow(count, cells);
+  }, signal);
+}
+
 /**
- * Reads a CSV sheet: finds the field-code row by `marker`, then hands each data row over.
+ * Reads a sheet (CSV or XLSX): finds the field-code row by `marker`, then hands each data row over.
  * Fails (ImportFailed) on a sheet without the marker row, with duplicate field codes, or too wide.
  */
 export async function readSheet(
-  file: { path: string; name: string }, marker: RegExp, problems: Problems,
+  file: { path: string; name: string }, format: string, marker: RegExp, problems: Problems,
   onRow: (row: SheetRow, header: readonly string[]) => Promise<void>, signal?: AbortSignal,
 ): Promise<{ rows: number; header: readonly string[] }> {
   let header: string[] | undefined;
-  let count = 0;
   let dataRows = 0;
-  await readCsv(file.path, file.name, async ({ cells }) => {
-    count++;
+  await eachRow(file, format, async (count, cells) => {
     if (cells.length > MOST_COLUMNS) throw new ImportFailed(`${file.name}: row ${count} has ${cells.length} columns; a template has at most ${MOST_COLUMNS}`);
     const values = cells.map((c) => c.trim());
     if (!header) {
