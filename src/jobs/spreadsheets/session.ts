@@ -7,7 +7,7 @@
  * Everything is written in the sheet's one transaction.
  */
 import crypto from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Tx } from '../../store/database';
 import type { Obj } from '../../json';
 import type { Actor, Services } from '../../records/context';
 import { lookupHash, lookupValue } from '../../records/keys';
@@ -32,7 +32,7 @@ export class SheetSession extends ImportSession {
   private readonly containers = new Map<string, string>();
 
   constructor(
-    s: Services, trx: Knex.Transaction, repoId: number, actor: Actor, input: ImportInput, out: ImportOutput,
+    s: Services, trx: Tx, repoId: number, actor: Actor, input: ImportInput, out: ImportOutput,
     protected readonly resource: SheetResource,
   ) {
     super(s, trx, repoId, actor, input, out);
