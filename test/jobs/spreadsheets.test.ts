@@ -254,6 +254,57 @@ describe(`bulk_import_job: spreadsheets (${STORE})`, function () {
     assert.equal((await get(ao.uri)).instances.length, 2);
   });
 
+  it('top_container_linker_job: links archival objects to new and existing top containers, all or nothing', async () => {
+    const resource = await newResource('LINK01');
+    const aos: string[] = [];
+    for (const ref of ['link-1', 'link-2', 'link-3']) {
+      aos.push((await t.http.post(`${base}/archival_objects`).set(H).send({ title: ref, level: 'file', ref_id: ref, resource: { ref: resource.uri } }).expect(200)).body.uri);
+    }
+    const existing = (await t.http.post(`${base}/top_containers`).set(H).send({ type: 'box', indicator: '77' }).expect(200)).body;
+    const location = (await t.http.post('/locations').set(H).send(sampleRecord('location', repo)).expect(200)).body;
+    const codes = ['ArchivesSpace field code', 'archival_object_id', 'root_id', 'ref_id', 'component ID', 'title', 'resource_title', 'ead_id', 'resource_id',
+      'top_container_id', 'top_container_type', 'top_container_indicator', 'top_container_barcode', 'location_id', 'container_profile_id', 'instance_type',
+      'child_type', 'child_indicator', 'child_barcode'];
+    const linkerSheet = (rows: Array<Record<string, string>>) => [codes.join(','), 'Field name ,ID,Root ID,Ref ID', ...rows.map((r) => codes.map((c) => csvCell(r[c] ?? '')).join(','))].join('\n');
+    const submitLinker = async (csv: string) => {
+      const res = await t.http.post(`${base}/jobs_with_files`).set(H)
+        .field('job', JSON.stringify({ job_type: 'top_container_linker_job', job: { jsonmodel_type: 'top_container_linker_job', resource_id: String(resource.id), load_type: 'top_container_linker_job' } }))
+        .attach('files[]', Buffer.from(csv), 'linker.csv');
+      assert.equal(res.status, 200, res.text);
+      await t.services.jobs!.idle();
+      return { status: (await t.http.get(res.body.uri).set(H)).body.status, log: (await t.http.get(`${res.body.uri}/log`).set(H)).text };
+    };
+    const ok = await submitLinker(linkerSheet([
+      { ead_id: 'LINK01', ref_id: 'link-1', top_container_type: 'Box', top_container_indicator: '5', top_container_barcode: 'bc5', location_id: String(location.id), instance_type: 'books', child_type: 'Folder', child_indicator: '2' },
+      { ead_id: 'LINK01', ref_id: 'link-2', top_container_type: 'box', top_container_indicator: '5', instance_type: 'text' },
+      { ead_id: 'LINK01', ref_id: 'link-3', top_container_id: String(existing.id), instance_type: 'Mixed Materials' },
+    ]));
+    assert.equal(ok.status, 'completed', ok.log);
+    const [a, b, c] = await Promise.all(aos.map(get));
+    assert.deepEqual([a.instances[0].instance_type, a.instances[0].sub_container.type_2, a.instances[0].sub_container.indicator_2], ['books', 'folder', '2']);
+    assert.equal(b.instances[0].sub_container.top_container.ref, a.instances[0].sub_container.top_container.ref);
+    assert.equal(c.instances[0].sub_container.top_container.ref, existing.uri);
+    const made = await get(a.instances[0].sub_container.top_container.ref);
+    assert.deepEqual([made.indicator, made.barcode, made.container_locations[0].ref], ['5', 'bc5', location.uri]);
+
+    const before = await count();
+    const bad = await submitLinker(linkerSheet([
+      { ead_id: 'LINK01', ref_id: 'link-3', top_container_type: 'box', top_container_indicator: '6', instance_type: 'text' },
+      { ead_id: 'LINK01', ref_id: 'no-such-ref', top_container_id: String(existing.id), instance_type: 'text' },
+      { ead_id: 'LINK01', ref_id: 'link-1', top_container_id: String(existing.id), top_container_indicator: '8', instance_type: 'text' },
+      { ead_id: 'LINK01', ref_id: 'link-2', top_container_type: 'box', top_container_indicator: '5', instance_type: 'text' },
+      { ead_id: 'OTHER', ref_id: 'link-2', top_container_id: '99999', instance_type: 'text' },
+    ]));
+    assert.equal(bad.status, 'failed');
+    assert.match(bad.log, /row 4, column 'ref_id': no archival object of this job's resource has the ref_id 'no-such-ref'/);
+    assert.match(bad.log, /row 5, column 'top_container_id': fill either top_container_indicator .* not both/);
+    assert.match(bad.log, /row 6, column 'top_container_indicator': the resource already has a top container box 5/);
+    assert.match(bad.log, /row 7, column 'ead_id': 'OTHER' is not the EAD ID/);
+    assert.match(bad.log, /row 7, column 'top_container_id': no top container 99999/);
+    assert.equal(await count(), before);
+    assert.equal((await get(aos[2])).instances.length, 1);
+  });
+
   it('refuses a bad submission with a 400 and a user without import_records with a 403', async () => {
     const resource = await newResource('PERM01');
     const csv = sheet(AO_TEMPLATE, [{ ead: 'PERM01', title: 'A', hierarchy: '1', level: 'series' }]);

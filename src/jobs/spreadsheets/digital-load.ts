@@ -4,9 +4,7 @@
  * that already exists (named by ao_uri, else by ao_ref_id).
  */
 import type { Obj } from '../../json';
-import { updateRecord } from '../../records/write';
 import { jsonOfUri } from '../../store/domain-reads';
-import { prepareRecord } from '../../validation';
 import { truthy } from './columns';
 import type { RowResult } from './ao-load';
 import { SheetSession } from './session';
@@ -36,7 +34,7 @@ export class DigitalObjectLoad extends SheetSession {
       if (v) extra[field] = v;
     }
     const instance = ao ? await this.digitalObjectInstance(row, String(ao.record.title ?? ao.record.display_string ?? 'Digital object'), extra) : undefined;
-    if (ao && instance && !row.failed) await this.link(row, ao, instance);
+    if (ao && instance && !row.failed) await this.addInstance(ao.uri, instance);
     this.results.push({ row: row.number, uri: ao?.uri, title: ao?.record.title as string | undefined, ref_id: ao?.record.ref_id as string | undefined });
     this.out.progress(this.results.length);
   }
@@ -92,15 +90,5 @@ export class DigitalObjectLoad extends SheetSession {
       notes.push({ jsonmodel_type: 'note_digital_object', type: t, content: [content], ...(label ? { label } : {}), ...(publish === undefined ? {} : { publish }) });
     }
     return notes;
-  }
-
-  /** Adds the instance to the archival object (a new version of it, as the API would write it). */
-  private async link(row: SheetRow, ao: { uri: string; record: Obj }, instance: Obj): Promise<void> {
-    const current = JSON.parse((await jsonOfUri(this.trx, ao.uri))!) as Obj;
-    const body = { ...current, instances: [...(current.instances as Obj[] | undefined ?? []), instance] };
-    const type = this.s.registry.type('archival_object');
-    const prepared = prepareRecord(this.s.registry, this.s.enums, 'archival_object', body);
-    await updateRecord(this.s, this.actor, { type, repoId: this.repoId }, Number(ao.uri.split('/').pop()), prepared.record, prepared.warnings, { trx: this.trx });
-    if (!this.updated.includes(ao.uri)) this.updated.push(ao.uri);
   }
 }

@@ -11,6 +11,8 @@ import type { Tx } from '../../store/database';
 import type { Obj } from '../../json';
 import type { Actor, Services } from '../../records/context';
 import { lookupHash, lookupValue } from '../../records/keys';
+import { updateRecord } from '../../records/write';
+import { prepareRecord } from '../../validation';
 import { ImportSession } from '../../exchange/import/session';
 import { ImportFailed, type ImportInput, type ImportOutput } from '../../exchange/import/types';
 import { hasRecord, jsonOfUri, linksFromTypes, recordQueries } from '../../store/domain-reads';
@@ -171,7 +173,7 @@ export class SheetSession extends ImportSession {
   }
 
   /** A top container of the type and indicator already holding something of this job's resource. */
-  private async resourceContainer(type: string, indicator: string): Promise<string | undefined> {
+  protected async resourceContainer(type: string, indicator: string): Promise<string | undefined> {
     for (const uri of await this.lookup('top_container', 'indicator', indicator)) {
       const json = await jsonOfUri(this.trx, uri);
       if (!json || JSON.parse(json).type !== type) continue;
@@ -179,6 +181,21 @@ export class SheetSession extends ImportSession {
       if (links.some((l) => l.root_uri === this.resource.uri)) return uri;
     }
     return undefined;
+  }
+
+  /** Adds an instance to an archival object (a new version of it, as the API would write it). */
+  protected async addInstance(aoUri: string, instance: Obj): Promise<void> {
+    const current = JSON.parse((await jsonOfUri(this.trx, aoUri))!) as Obj;
+    const body = { ...current, instances: [...(current.instances as Obj[] | undefined ?? []), instance] };
+    const prepared = prepareRecord(this.s.registry, this.s.enums, 'archival_object', body);
+    const where = { type: this.s.registry.type('archival_object'), repoId: this.repoId };
+    await updateRecord(this.s, this.actor, where, Number(aoUri.split('/').pop()), prepared.record, prepared.warnings, { trx: this.trx });
+    if (!this.updated.includes(aoUri)) this.updated.push(aoUri);
+  }
+
+  protected async recordAt(uri: string): Promise<Obj | undefined> {
+    const json = await jsonOfUri(this.trx, uri);
+    return json ? JSON.parse(json) as Obj : undefined;
   }
 
   protected async exists(uri: string, type: string): Promise<boolean> {
