@@ -78,6 +78,8 @@ export async function runSheetJob(ctx: JobContext, kind: SheetJobKind): Promise<
   const started = Date.now();
   let outcome: { rows: number; load: SheetLoad } | undefined;
   let failure: string | undefined;
+  // A cancel that arrives after the commit (on SQLite the request waits for the sheet's transaction) changes nothing.
+  let committed = false;
   if (!resourceJson) failure = `the resource ${resourceUri} no longer exists`;
   else {
     const resource = JSON.parse(resourceJson) as Obj;
@@ -91,6 +93,7 @@ export async function runSheetJob(ctx: JobContext, kind: SheetJobKind): Promise<
         outcome = { rows, load };
         if (problems.errors || validateOnly || ctx.signal.aborted) throw new RollBack();
       });
+      committed = true;
     } catch (err) {
       if (err instanceof ImportFailed) failure = err.message;
       else if (!(err instanceof RollBack)) {
@@ -103,7 +106,7 @@ export async function runSheetJob(ctx: JobContext, kind: SheetJobKind): Promise<
   await ctx.log(`${file.name}: ${kind.what} for ${resourceUri}${validateOnly ? ' (only validate: nothing is written)' : ''}`);
   for (const line of lines) await ctx.log(line);
   for (const p of problems.all) await ctx.log(`${p.severity === 'error' ? 'error' : 'warning'}: ${describeProblem(p)}`);
-  if (ctx.signal.aborted) {
+  if (ctx.signal.aborted && !committed) {
     await ctx.log(`${file.name}: canceled; nothing of this sheet was written`);
     return 'canceled';
   }
