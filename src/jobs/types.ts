@@ -1,9 +1,13 @@
 import { errors } from '../errors';
 import type { JobType } from './job-type';
 import { importJob } from './imports/import-job';
+import { reportJob } from './reports/report-job';
 
 /** Every job type this installation runs, by name (GET /job_types lists them in this order). */
-export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([importJob].map((t) => [t.name, t]));
+export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
+  importJob,
+  reportJob,
+].map((t) => [t.name, t]));
 
 /** The type a submitted job names; 400 when it names none this installation runs. */
 export function jobTypeNamed(name: string): JobType {
