@@ -4,9 +4,9 @@ import type { ReportDefinition, SubRow } from './definition';
 import { INCLUDE_SUPPRESSED, datesOfType } from './common';
 import { agentName, extentText, identifier, idOf, joined, list, plain, resolved, yesNo } from './values';
 
-const eventsOf = (r: Obj, type: string): Obj[] => list(r._linkedBy?.events).filter((e) => e.event_type === type);
+export const eventsOf = (r: Obj, type: string): Obj[] => list(r._linkedBy?.events).filter((e) => e.event_type === type);
 
-function deaccessions(r: Obj): SubRow[] {
+export function deaccessions(r: Obj): SubRow[] {
   return list(r.deaccessions).map((d) => ({
     description: plain(d.description), notification_sent: yesNo(d.notification ?? null),
     date: joined([d.date?.begin]), extent: extentText(list(d.extents)),
@@ -32,7 +32,7 @@ function locations(r: Obj): SubRow[] {
     .map(([, e]) => ({ location: e.title, container: joined(e.containers) }));
 }
 
-function names(r: Obj): SubRow[] {
+export function names(r: Obj): SubRow[] {
   return list(r.linked_agents).map((l) => ({ name: agentName(resolved(l)) ?? 'Unknown', function: plain(l.role), role: plain(l.relator) }));
 }
 

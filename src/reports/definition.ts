@@ -67,6 +67,8 @@ export interface ReportDefinition {
   attach?(s: Services, records: Obj[]): Promise<void>;
   /** Only the records for which this holds. */
   where?(record: Obj, run: RunParams): boolean;
+  /** Totals ArchivesSpace puts in a report's info, over the report's records (read once more, ahead of the rows). */
+  summary?(records: AsyncIterable<Obj>, run: RunParams): Promise<Record<string, string | number | null>>;
   /** The info key that counts the records walked (number_of_accessions). */
   countAs?: string;
   /** ArchivesSpace names the repository in a report's info; its global user report does not. */

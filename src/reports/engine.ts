@@ -75,26 +75,31 @@ export function columnsOf(def: ReportDefinition, format: RunParams['format']) {
   return def.columns.filter((c) => !c.formats || c.formats.includes(format));
 }
 
+/** The report's records (those its `where` keeps), as they are read. */
+export async function* reportRecords(def: ReportDefinition, run: RunParams, signal?: AbortSignal): AsyncGenerator<Obj> {
+  for await (const records of pages(def, run)) {
+    if (signal?.aborted) throw new Error('canceled');
+    for (const record of records) if (!def.where || def.where(record, run)) yield record;
+  }
+}
+
 /** The report's rows, as they are read. */
 export async function* reportRows(def: ReportDefinition, run: RunParams, signal?: AbortSignal): AsyncGenerator<Row> {
   const columns = columnsOf(def, run.format);
-  for await (const records of pages(def, run)) {
-    if (signal?.aborted) throw new Error('canceled');
-    for (const record of records) {
-      if (def.where && !def.where(record, run)) continue;
-      const row: Row = {};
-      for (const c of columns) {
-        const v = c.value(record, run);
-        row[c.name] = v === undefined ? null : Array.isArray(v) && !v.length ? null : v;
-      }
-      yield row;
+  for await (const record of reportRecords(def, run, signal)) {
+    const row: Row = {};
+    for (const c of columns) {
+      const v = c.value(record, run);
+      row[c.name] = v === undefined ? null : Array.isArray(v) && !v.length ? null : v;
     }
+    yield row;
   }
 }
 
 /** What ArchivesSpace puts before the rows: the count it keeps, and the repository's name. */
-export async function reportInfo(def: ReportDefinition, run: RunParams): Promise<Record<string, string | number>> {
-  const info: Record<string, string | number> = {};
+export async function reportInfo(def: ReportDefinition, run: RunParams): Promise<Record<string, string | number | null>> {
+  // Totals come before the rows, as ArchivesSpace writes them: one pass over the records ahead of the rows (memory stays flat).
+  const info: Record<string, string | number | null> = def.summary ? await def.summary(reportRecords(def, run), run) : {};
   if (def.countAs) {
     info[def.countAs] = await reportCount(run.s.db, { types: def.types, repoId: def.scope === 'repository' ? run.repoId : undefined, includeSuppressed: run.includeSuppressed });
   }

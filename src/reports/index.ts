@@ -5,11 +5,18 @@
 import { errors } from '../errors';
 import type { Obj } from '../json';
 import { accessionReport } from './accessions';
+import {
+  accessionDeaccessionsListReport, accessionRightsTransferredReport, accessionSubjectsNamesClassificationsListReport, accessionUnprocessedReport,
+} from './accession-lists';
 import { REPORT_FORMATS, ReportDefinition, ReportFormat, ReportParam } from './definition';
 import { agentListReport, locationReport, resourcesListReport, subjectListReport, userGroupsReport } from './lists';
 
 export const REPORTS: ReadonlyMap<string, ReportDefinition> = new Map([
+  accessionDeaccessionsListReport,
   accessionReport,
+  accessionRightsTransferredReport,
+  accessionSubjectsNamesClassificationsListReport,
+  accessionUnprocessedReport,
   agentListReport,
   locationReport,
   resourcesListReport,

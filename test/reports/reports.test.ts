@@ -48,6 +48,7 @@ describe(`reports (${STORE})`, function () {
     await p('/agents/corporate_entities', { names: [{ primary_name: 'Acme', sort_name: 'Acme', source: 'naf' }] });
     const subject = await p('/subjects', { source: 'lcsh', vocabulary: '/vocabularies/1', terms: [{ term: 'Maps', term_type: 'topical', vocabulary: '/vocabularies/1' }, { term: 'Ohio', term_type: 'geographic', vocabulary: '/vocabularies/1' }] });
     await p('/subjects', { source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: 'Unused', term_type: 'topical', vocabulary: '/vocabularies/1' }] });
+    const classification = await p(`${base}/classifications`, { identifier: 'C1', title: 'Class one' });
     const first = await p(`${base}/accessions`, {
       id_0: '2020', id_1: '001', title: 'First, "quoted"', accession_date: '2020-01-02', provenance: 'From a donor', acquisition_type: 'gift',
       extents: [{ portion: 'whole', number: '2', extent_type: 'linear_feet', container_summary: 'two boxes' }],
@@ -56,9 +57,14 @@ describe(`reports (${STORE})`, function () {
       subjects: [{ ref: subject.uri }],
       instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box.uri } } }],
       deaccessions: [{ scope: 'whole', description: 'Gone', notification: true, date: { date_type: 'single', label: 'deaccession', begin: '2021-05-01' }, extents: [{ portion: 'whole', number: '1', extent_type: 'linear_feet' }] }],
-      restrictions_apply: true,
+      restrictions_apply: true, classifications: [{ ref: classification.uri }],
     });
-    await p(`${base}/accessions`, { id_0: '2020', id_1: '002', title: 'Second', accession_date: '2020-02-03' });
+    const second = await p(`${base}/accessions`, { id_0: '2020', id_1: '002', title: 'Second', accession_date: '2020-02-03' });
+    const event = (event_type: string, record: string, date: object) => p(`${base}/events`, {
+      event_type, date, linked_agents: [{ ref: person.uri, role: 'implementer' }], linked_records: [{ ref: record, role: 'source' }],
+    });
+    await event('processed', first.uri, { date_type: 'single', label: 'event', begin: '2020-06-01' });
+    await event('cataloged', second.uri, { date_type: 'single', label: 'event', begin: '2020-07-01' });
     await p(`${base}/events`, {
       event_type: 'copyright_transfer', outcome_note: 'All rights', date: { date_type: 'single', label: 'event', begin: '2020-01-05' },
       linked_agents: [{ ref: person.uri, role: 'implementer' }], linked_records: [{ ref: first.uri, role: 'source' }],
@@ -69,6 +75,7 @@ describe(`reports (${STORE})`, function () {
       extents: [{ portion: 'whole', number: '3', extent_type: 'cubic_feet', container_summary: '3 boxes' }],
       lang_materials: [{ language_and_script: { language: 'eng', script: 'Latn' } }],
       instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box.uri } } }],
+      related_accessions: [{ ref: first.uri }],
     });
     const groups = await t.http.get(`${base}/groups`).query({ group_code: 'repository-viewers' }).set(H);
     await t.http.post('/users').query({ password: 'pw', 'groups[]': [groups.body[0].uri] }).set(H).send({ username: 'report-viewer', name: 'Viewer', department: 'Reading room', title: 'Archivist' }).expect(200);
@@ -208,6 +215,41 @@ describe(`reports (${STORE})`, function () {
     const htmlUsers = (await report('user_groups_report', 'html')).text;
     assert.match(htmlUsers, /<th>User Title<\/th><td>Archivist<\/td>/);
     assert.doesNotMatch(htmlUsers, /<th>Is System User<\/th>/);
+  });
+
+  it('accession deaccessions, unprocessed, rights transferred and subjects/names/classifications lists', async () => {
+    const deaccessions = await json('accession_deaccessions_list_report');
+    assert.deepEqual(deaccessions.info, { scoped_by_date_range: '2020-01-02 & 2020-01-02', total_extent: '2.00', total_deaccessions_extent: '1.00', total_count: 1, repository: repoName });
+    assert.deepEqual(deaccessions.records, [{
+      accession_number: '2020.001', record_title: 'First, "quoted"', accession_date: '2020-01-02', container_summary: 'two boxes', extent: '2.00 linear_feet',
+      deaccessions: [{ description: 'Gone', notification_sent: 'Yes', date: '2021-05-01', extent: '1.00 linear_feet' }],
+    }]);
+    const unprocessed = await json('accession_unprocessed_report');
+    assert.deepEqual(unprocessed.info, { total_count: 2, total_unprocessed: 1, scoped_by_date_range: '2020-02-03 & 2020-02-03', total_extent: null, repository: repoName });
+    assert.deepEqual(unprocessed.records, [{
+      accession_number: '2020.002', record_title: 'Second', accession_date: '2020-02-03', container_summary: null, cataloged: 'Yes', extent: '0.00 ', linked_resources: null,
+    }]);
+    const rights = await json('accession_rights_transferred_report');
+    assert.deepEqual(rights.info, { total_transferred: 1, repository: repoName });
+    assert.deepEqual(rights.records, [{
+      accession_number: '2020.001', record_title: 'First, "quoted"', accession_date: '2020-01-02', restrictions_apply: 'Yes', access_restrictions: 'No',
+      access_restrictions_note: null, use_restrictions: 'No', use_restrictions_note: null, container_summary: 'two boxes', accession_processed: 'Yes',
+      accession_processed_date: '2020-06-01', cataloged: 'No', rights_transferred: 'Yes', rights_transferred_note: 'All rights', extent: '2.00 linear_feet',
+      linked_resources: [{ identifier: 'MS.1', title: 'Papers' }],
+    }]);
+    const snc = await json('accession_subjects_names_classifications_list_report');
+    assert.equal(snc.records.length, 2);
+    assert.deepEqual(Object.keys(snc.records[0]).slice(-6), ['rights_transferred', 'rights_transferred_note', 'extent', 'names', 'subjects', 'classifications']);
+    assert.deepEqual(snc.records[0].classifications, [{ identifier: 'C1', title: 'Class one', term_identifier: null, term_title: null }]);
+    assert.deepEqual(snc.records[0].names, [{ name: 'Smith, Jane', function: 'creator', role: 'aut' }]);
+    assert.equal(snc.records[1].rights_transferred, 'No');
+    assert.equal(snc.records[1].classifications, null);
+    for (const code of ['accession_deaccessions_list_report', 'accession_unprocessed_report', 'accession_rights_transferred_report', 'accession_subjects_names_classifications_list_report']) {
+      const csv = parseCsv((await report(code, 'csv')).text);
+      assert.ok(csv.length > 3, code);
+      assert.match((await report(code, 'html')).text, /<section class="record">/, code);
+      assert.match(pdfText((await report(code, 'pdf')).body), /Accession Number: 2020\.00/, code);
+    }
   });
 
   it('refuses bad submissions with a 400 and a report job without create_job with a 403', async () => {
