@@ -64,7 +64,7 @@ export interface ReportDefinition {
   resolve?: string[];
   linkedBy?: LinkedBy[];
   /** Anything else a page needs that links and linkers do not give (through named store reads). */
-  attach?(s: Services, records: Obj[]): Promise<void>;
+  attach?(s: Services, records: Obj[], run: RunParams): Promise<void>;
   /** Only the records for which this holds. */
   where?(record: Obj, run: RunParams): boolean;
   /** Totals ArchivesSpace puts in a report's info, over the report's records (read once more, ahead of the rows). */

@@ -63,7 +63,7 @@ async function* pages(def: ReportDefinition, run: RunParams): AsyncGenerator<Obj
       const records = page.map((r) => ({ ...JSON.parse(r.json), uri: r.uri }) as Obj);
       await resolvePaths(s, records, def.resolve ?? []);
       await attachLinkers(s, records, def);
-      if (def.attach) await def.attach(s, records);
+      if (def.attach) await def.attach(s, records, run);
       yield records;
       if (page.length < PAGE) break;
     }

@@ -9,6 +9,9 @@ import {
   accessionDeaccessionsListReport, accessionRightsTransferredReport, accessionSubjectsNamesClassificationsListReport, accessionUnprocessedReport,
 } from './accession-lists';
 import { REPORT_FORMATS, ReportDefinition, ReportFormat, ReportParam } from './definition';
+import {
+  digitalObjectListTableReport, resourceDeaccessionsListReport, resourceLocationsListReport, resourceRestrictionsListReport,
+} from './resource-lists';
 import { agentListReport, locationReport, resourcesListReport, subjectListReport, userGroupsReport } from './lists';
 
 export const REPORTS: ReadonlyMap<string, ReportDefinition> = new Map([
@@ -18,7 +21,11 @@ export const REPORTS: ReadonlyMap<string, ReportDefinition> = new Map([
   accessionSubjectsNamesClassificationsListReport,
   accessionUnprocessedReport,
   agentListReport,
+  digitalObjectListTableReport,
   locationReport,
+  resourceDeaccessionsListReport,
+  resourceLocationsListReport,
+  resourceRestrictionsListReport,
   resourcesListReport,
   subjectListReport,
   userGroupsReport,

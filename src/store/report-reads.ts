@@ -61,3 +61,23 @@ export async function urisLinkedFrom(h: Handle, toUris: string[], types: string[
   }
   return linked;
 }
+
+/**
+ * What the records of trees link to of one kind (`toUriPart`: "/top_containers/"): each tree's root
+ * URI and a linked URI, once each; suppressed records' links only when asked.
+ */
+export async function linksUnderTrees(h: Handle, rootUris: string[], toUriPart: string, includeSuppressed: boolean): Promise<Array<{ root: string; to_uri: string }>> {
+  const found = new Map<string, { root: string; to_uri: string }>();
+  for (let i = 0; i < rootUris.length; i += LINKS_ASKED) {
+    const roots = rootUris.slice(i, i + LINKS_ASKED);
+    const q = sqlOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+      .where((w) => w.whereIn('r.uri', roots).orWhereIn('r.root_uri', roots))
+      .where('x.to_uri', 'like', `%${toUriPart}%`);
+    if (!includeSuppressed) q.where('r.suppressed', false);
+    for (const row of await q.distinct('r.uri', 'r.root_uri', 'x.to_uri').orderBy('x.to_uri')) {
+      const root = roots.includes(row.uri) ? row.uri : row.root_uri;
+      found.set(`${root} ${row.to_uri}`, { root, to_uri: row.to_uri });
+    }
+  }
+  return [...found.values()];
+}
