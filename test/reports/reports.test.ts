@@ -69,13 +69,25 @@ describe(`reports (${STORE})`, function () {
       event_type: 'copyright_transfer', outcome_note: 'All rights', date: { date_type: 'single', label: 'event', begin: '2020-01-05' },
       linked_agents: [{ ref: person.uri, role: 'implementer' }], linked_records: [{ ref: first.uri, role: 'source' }],
     });
+    const digital = await p(`${base}/digital_objects`, { digital_object_id: 'DO-1', title: 'Scan', digital_object_type: 'still_image', dates: [{ date_type: 'single', label: 'creation', begin: '1930' }] });
     await p(`${base}/resources`, {
       title: 'Papers', id_0: 'MS', id_1: '1', level: 'collection', resource_type: 'papers', publish: true, finding_aid_language: 'eng', finding_aid_script: 'Latn',
       dates: [{ date_type: 'inclusive', label: 'creation', begin: '1900', end: '1950' }],
       extents: [{ portion: 'whole', number: '3', extent_type: 'cubic_feet', container_summary: '3 boxes' }],
       lang_materials: [{ language_and_script: { language: 'eng', script: 'Latn' } }],
-      instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box.uri } } }],
+      instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box.uri } } }, { instance_type: 'digital_object', digital_object: { ref: digital.uri } }],
       related_accessions: [{ ref: first.uri }],
+    });
+    const restricted = await p(`${base}/resources`, {
+      title: 'Restricted papers', id_0: 'MS', id_1: '2', level: 'collection', restrictions: true, finding_aid_language: 'eng', finding_aid_script: 'Latn',
+      dates: [{ date_type: 'inclusive', label: 'creation', expression: 'circa 1960' }],
+      extents: [{ portion: 'whole', number: '1.5', extent_type: 'linear_feet' }],
+      lang_materials: [{ language_and_script: { language: 'eng', script: 'Latn' } }],
+      deaccessions: [{ scope: 'part', description: 'Weeded', notification: false, date: { date_type: 'single', label: 'deaccession', begin: '2022-01-01' }, extents: [{ portion: 'part', number: '0.5', extent_type: 'linear_feet' }] }],
+    });
+    await p(`${base}/archival_objects`, {
+      title: 'Folder', level: 'file', resource: { ref: restricted.uri },
+      instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box.uri }, type_2: 'folder', indicator_2: '1' } }],
     });
     const groups = await t.http.get(`${base}/groups`).query({ group_code: 'repository-viewers' }).set(H);
     await t.http.post('/users').query({ password: 'pw', 'groups[]': [groups.body[0].uri] }).set(H).send({ username: 'report-viewer', name: 'Viewer', department: 'Reading room', title: 'Archivist' }).expect(200);
@@ -179,7 +191,8 @@ describe(`reports (${STORE})`, function () {
 
   it('resources list, subject list, agent list, location list and user groups', async () => {
     const resources = await json('resources_list_report');
-    assert.deepEqual(resources.records, [{
+    assert.equal(resources.records.length, 2);
+    assert.deepEqual(resources.records.slice(0, 1), [{
       record_title: 'Papers', identifier: 'MS.1', level: 'collection', resource_type: 'papers', publish: 'Yes', restrictions: 'No',
       date: [{ _date: 'creation: 1900 - 1950' }],
       extent: [{ portion: 'whole', container_summary: '3 boxes', physical_details: null, dimensions: null, extent: '3.00 cubic_feet' }],
@@ -198,7 +211,7 @@ describe(`reports (${STORE})`, function () {
     assert.equal(loc.building, 'Main');
     assert.equal(loc.location_in_room, 'Shelf 3, , ');
     assert.deepEqual(loc.accessions, [{ identifier: '2020.001', title: 'First, "quoted"' }]);
-    assert.deepEqual(loc.resources, [{ identifier: 'MS.1', title: 'Papers' }]);
+    assert.deepEqual(loc.resources, [{ identifier: 'MS.1', title: 'Papers' }, { identifier: 'MS.2', title: 'Restricted papers' }]);
     const users = await json('user_groups_report');
     assert.deepEqual(users.info, {});
     const row = users.records.find((u: { identifier: string }) => u.identifier === 'report-viewer');
@@ -249,6 +262,35 @@ describe(`reports (${STORE})`, function () {
       assert.ok(csv.length > 3, code);
       assert.match((await report(code, 'html')).text, /<section class="record">/, code);
       assert.match(pdfText((await report(code, 'pdf')).body), /Accession Number: 2020\.00/, code);
+    }
+  });
+
+  it('resource deaccessions, locations and restrictions lists, and the digital object list table', async () => {
+    const deaccessions = await json('resource_deaccessions_list_report');
+    assert.deepEqual(deaccessions.info, { total_extent: '4.50', total_deaccessions_extent: '0.50', total_count: 2, repository: repoName });
+    assert.deepEqual(deaccessions.records, [
+      { record_title: 'Papers', identifier: 'MS.1', level: 'collection', date_expression: '1900 - 1950', deaccessions: null },
+      {
+        record_title: 'Restricted papers', identifier: 'MS.2', level: 'collection', date_expression: 'circa 1960',
+        deaccessions: [{ description: 'Weeded', notification_sent: 'No', deaccession_date: '2022-01-01', extent: '0.50 linear_feet' }],
+      },
+    ]);
+    const locations = await json('resource_locations_list_report');
+    assert.deepEqual(locations.info, { total_extent: '4.50', total_count: 2, repository: repoName });
+    assert.deepEqual(locations.records.map((r: { identifier: string }) => r.identifier), ['MS.1', 'MS.2']);
+    assert.deepEqual(Object.keys(locations.records[0]), ['record_title', 'identifier', 'level', 'dates', 'locations']);
+    assert.equal(locations.records[1].locations.length, 1);
+    assert.equal(locations.records[1].locations[0].containers, 'box 7');
+    assert.match(locations.records[1].locations[0].location, /Main/);
+    const restrictions = await json('resource_restrictions_list_report');
+    assert.deepEqual(restrictions.info, { total_extent: '1.50', total_count: 1, repository: repoName });
+    assert.deepEqual(restrictions.records, [{ record_title: 'Restricted papers', identifier: 'MS.2', level: 'collection', dates: 'circa 1960', locations: locations.records[1].locations }]);
+    const digital = await json('digital_object_list_table_report');
+    assert.deepEqual(digital.records, [{ identifier: 'DO-1', record_title: 'Scan', object_type: 'still_image', date_expression: '1930', resource_identifier: 'MS.1' }]);
+    for (const code of ['resource_deaccessions_list_report', 'resource_locations_list_report', 'resource_restrictions_list_report', 'digital_object_list_table_report']) {
+      assert.ok(parseCsv((await report(code, 'csv')).text).length > 3, code);
+      assert.match((await report(code, 'html')).text, /<section class="record">/, code);
+      assert.match(pdfText((await report(code, 'pdf')).body), /Record Title: /, code);
     }
   });
 
