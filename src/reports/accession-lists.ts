@@ -2,10 +2,11 @@
  * The accession list reports built on the accession's events and extents: deaccessions, unprocessed,
  * rights transferred, and subjects/names/classifications (ArchivesSpace's reports/accessions).
  */
+import { errors } from '../errors';
 import type { Obj } from '../json';
 import { reportCount } from '../store/report-reads';
 import type { Column, ReportDefinition, RunParams, SubRow } from './definition';
-import { INCLUDE_SUPPRESSED } from './common';
+import { INCLUDE_SUPPRESSED, datesOfType } from './common';
 import { deaccessions, eventsOf, names, subjects } from './accessions';
 import { extentText, identifier, joined, list, plain, resolved, yesNo } from './values';
 
@@ -64,6 +65,14 @@ const rightsNote = col('rights_transferred_note', (r) => {
   const notes = eventsOf(r, 'copyright_transfer').map((e) => e.outcome_note).filter((n) => n !== undefined && n !== null);
   return notes.length ? notes.join(', ') : null;
 });
+
+const DATE_COLUMNS = [
+  col('date_expression', (r) => joined(datesOfType(r, 'inclusive').map((d) => d.expression))),
+  col('begin_date', (r) => joined(datesOfType(r, 'inclusive').map((d) => d.begin))),
+  col('end_date', (r) => joined(datesOfType(r, 'inclusive').map((d) => d.end))),
+  col('bulk_begin_date', (r) => joined(datesOfType(r, 'bulk').map((d) => d.begin))),
+  col('bulk_end_date', (r) => joined(datesOfType(r, 'bulk').map((d) => d.end))),
+];
 
 const EVENTS = [{ as: 'events', types: ['event'] }];
 const EVENTS_AND_RESOURCES = [...EVENTS, { as: 'resources', types: ['resource'] }];
@@ -151,4 +160,59 @@ export const accessionSubjectsNamesClassificationsListReport: ReportDefinition =
     { name: 'names', sub: ['name', 'function', 'role'], value: names },
     { name: 'subjects', sub: ['term', 'type', 'source'], value: subjects },
     { name: 'classifications', sub: ['identifier', 'title', 'term_identifier', 'term_title'], value: classifications }],
+};
+
+export const accessionInventoryReport: ReportDefinition = {
+  code: 'accession_inventory_report',
+  model: 'AccessionInventoryReport',
+  title: 'Accession Inventory',
+  params: [INCLUDE_SUPPRESSED],
+  scope: 'repository',
+  types: ['accession'],
+  linkedBy: [{ as: 'resources', types: ['resource'] }],
+  where: (r) => r.inventory !== undefined && r.inventory !== null,
+  async summary(records, run) {
+    let count = 0;
+    for await (const r of records) if (r) count++;
+    // ArchivesSpace counts the repository's accessions here, suppressed ones too.
+    return { total_count: await reportCount(run.s.db, { types: ['accession'], repoId: run.repoId, includeSuppressed: true }), number_with_inventories: count };
+  },
+  columns: [accessionNumber, recordTitle, accessionDate, col('inventory', (r) => plain(r.inventory)), ...DATE_COLUMNS, containerSummary, extent, linkedResourcesColumn],
+};
+
+/** A date parameter as ArchivesSpace writes it in the info ("2020-01-01 00:00:00"). */
+const dateTime = (v: unknown) => `${String(v)} 00:00:00`;
+
+export const accessionReceiptReport: ReportDefinition = {
+  code: 'accession_receipt_report',
+  model: 'AccessionReceiptReport',
+  title: 'Accession Receipt',
+  params: [
+    { name: 'scope_by_date', kind: 'Boolean', label: 'Scope records by a date range' },
+    INCLUDE_SUPPRESSED,
+    { name: 'from', kind: 'Date', label: 'The start of report range' },
+    { name: 'to', kind: 'Date', label: 'The start of report range' },
+  ],
+  check(values) {
+    if (values.scope_by_date === true && (!values.from || !values.to)) throw errors.invalidParam(values.from ? 'to' : 'from', 'Date range not specified.');
+  },
+  scope: 'repository',
+  types: ['accession'],
+  resolve: ['linked_agents.ref'],
+  // Strictly between the two dates, as ArchivesSpace compares them.
+  where: (r, run) => run.values.scope_by_date !== true || (String(r.accession_date ?? '') > String(run.values.from) && String(r.accession_date ?? '') < String(run.values.to)),
+  async summary(_records, run): Promise<Record<string, string>> {
+    return run.values.scope_by_date === true ? { scoped_by_date_range: `${dateTime(run.values.from)} & ${dateTime(run.values.to)}` } : {};
+  },
+  columns: [accessionNumber, recordTitle, accessionDate, containerSummary, extent,
+    { name: 'names', sub: ['name', 'function', 'role'], value: names },
+    {
+      name: 'rights_statements',
+      sub: ['rights_type', 'statute_citation', 'jurisdiction', 'status', 'begin_date', 'end_date', 'determination_date', 'license_terms', 'other_rights_basis'],
+      value: (r) => list(r.rights_statements).map((s) => ({
+        rights_type: plain(s.rights_type), statute_citation: plain(s.statute_citation), jurisdiction: plain(s.jurisdiction), status: plain(s.status),
+        begin_date: plain(s.start_date), end_date: plain(s.end_date), determination_date: plain(s.determination_date), license_terms: plain(s.license_terms),
+        other_rights_basis: plain(s.other_rights_basis),
+      })),
+    }],
 };

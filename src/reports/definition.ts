@@ -56,6 +56,8 @@ export interface ReportDefinition {
   model: string;
   title: string;
   params: ReportParam[];
+  /** Checks the parameters together when the job is submitted (throws a 400). */
+  check?(values: RunParams['values']): void;
   /** A repository's records, or every repository's (locations, agents, subjects, users). */
   scope: 'repository' | 'global';
   /** The record types walked, one after the other, each in the order stored. */

@@ -6,7 +6,7 @@ import { errors } from '../errors';
 import type { Obj } from '../json';
 import { accessionReport } from './accessions';
 import {
-  accessionDeaccessionsListReport, accessionRightsTransferredReport, accessionSubjectsNamesClassificationsListReport, accessionUnprocessedReport,
+  accessionDeaccessionsListReport, accessionInventoryReport, accessionReceiptReport, accessionRightsTransferredReport, accessionSubjectsNamesClassificationsListReport, accessionUnprocessedReport,
 } from './accession-lists';
 import { REPORT_FORMATS, ReportDefinition, ReportFormat, ReportParam } from './definition';
 import {
@@ -16,6 +16,8 @@ import { agentListReport, locationReport, resourcesListReport, subjectListReport
 
 export const REPORTS: ReadonlyMap<string, ReportDefinition> = new Map([
   accessionDeaccessionsListReport,
+  accessionInventoryReport,
+  accessionReceiptReport,
   accessionReport,
   accessionRightsTransferredReport,
   accessionSubjectsNamesClassificationsListReport,
@@ -88,5 +90,6 @@ export function checkReportJob(job: Obj): CheckedReportJob {
   const raw = rawParams(job);
   const values: Record<string, string | boolean | undefined> = {};
   for (const p of [...report.params, { name: 'csv_show_json', kind: 'Boolean' as const }]) values[p.name] = checkParam(p, raw[p.name]);
+  report.check?.(values);
   return { report, format: format as ReportFormat, values };
 }

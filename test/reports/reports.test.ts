@@ -57,7 +57,8 @@ describe(`reports (${STORE})`, function () {
       subjects: [{ ref: subject.uri }],
       instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box.uri } } }],
       deaccessions: [{ scope: 'whole', description: 'Gone', notification: true, date: { date_type: 'single', label: 'deaccession', begin: '2021-05-01' }, extents: [{ portion: 'whole', number: '1', extent_type: 'linear_feet' }] }],
-      restrictions_apply: true, classifications: [{ ref: classification.uri }],
+      restrictions_apply: true, classifications: [{ ref: classification.uri }], inventory: 'Two boxes of maps',
+      rights_statements: [{ rights_type: 'copyright', status: 'copyrighted', jurisdiction: 'US', start_date: '2020-01-01' }],
     });
     const second = await p(`${base}/accessions`, { id_0: '2020', id_1: '002', title: 'Second', accession_date: '2020-02-03' });
     const event = (event_type: string, record: string, date: object) => p(`${base}/events`, {
@@ -291,6 +292,40 @@ describe(`reports (${STORE})`, function () {
       assert.ok(parseCsv((await report(code, 'csv')).text).length > 3, code);
       assert.match((await report(code, 'html')).text, /<section class="record">/, code);
       assert.match(pdfText((await report(code, 'pdf')).body), /Record Title: /, code);
+    }
+  });
+
+  it('accession inventory and receipt reports, the receipt scoped by dates', async () => {
+    const inventory = await json('accession_inventory_report');
+    assert.deepEqual(inventory.info, { total_count: 2, number_with_inventories: 1, repository: repoName });
+    assert.deepEqual(inventory.records, [{
+      accession_number: '2020.001', record_title: 'First, "quoted"', accession_date: '2020-01-02', inventory: 'Two boxes of maps', date_expression: '1900-1950',
+      begin_date: '1900', end_date: '1950', bulk_begin_date: '1910', bulk_end_date: '1920', container_summary: 'two boxes', extent: '2.00 linear_feet',
+      linked_resources: [{ identifier: 'MS.1', title: 'Papers' }],
+    }]);
+    const receipt = await json('accession_receipt_report');
+    assert.deepEqual(receipt.info, { repository: repoName });
+    assert.equal(receipt.records.length, 2);
+    assert.deepEqual(Object.keys(receipt.records[0]), ['accession_number', 'record_title', 'accession_date', 'container_summary', 'extent', 'names', 'rights_statements']);
+    assert.deepEqual(receipt.records[0].rights_statements, [{
+      rights_type: 'copyright', statute_citation: null, jurisdiction: 'US', status: 'copyrighted', begin_date: '2020-01-01', end_date: null,
+      determination_date: null, license_terms: null, other_rights_basis: null,
+    }]);
+    const scoped = await json('accession_receipt_report', { scope_by_date: true, from: '2020-01-15', to: '2020-12-31' });
+    assert.deepEqual(scoped.info, { scoped_by_date_range: '2020-01-15 00:00:00 & 2020-12-31 00:00:00', repository: repoName });
+    assert.deepEqual(scoped.records.map((r: { accession_number: string }) => r.accession_number), ['2020.002']);
+    const unscoped = await t.http.post(`${base}/jobs`).set(H)
+      .send({ job_type: 'report_job', job: { jsonmodel_type: 'report_job', report_type: 'accession_receipt_report', format: 'csv' }, job_params: '{"scope_by_date": true, "from": "2020-01-01"}' });
+    assert.equal(unscoped.status, 400);
+    assert.match(JSON.stringify(unscoped.body), /Date range not specified/);
+    const badDate = await t.http.post(`${base}/jobs`).set(H)
+      .send({ job_type: 'report_job', job: { jsonmodel_type: 'report_job', report_type: 'accession_receipt_report', format: 'csv' }, job_params: '{"scope_by_date": true, "from": "last year", "to": "2021-01-01"}' });
+    assert.equal(badDate.status, 400);
+    assert.match(JSON.stringify(badDate.body), /from/);
+    for (const code of ['accession_inventory_report', 'accession_receipt_report']) {
+      assert.ok(parseCsv((await report(code, 'csv')).text).length > 3, code);
+      assert.match((await report(code, 'html')).text, /<section class="record">/, code);
+      assert.match(pdfText((await report(code, 'pdf')).body), /Accession Number: 2020\.001/, code);
     }
   });
 
