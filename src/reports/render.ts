@@ -143,10 +143,18 @@ async function renderPdf(def: ReportDefinition, run: RunParams, info: Record<str
   await drain();
 }
 
+async function* counted(rows: AsyncIterable<Row>, progress?: (rows: number) => void): AsyncGenerator<Row> {
+  let n = 0;
+  for await (const row of rows) {
+    yield row;
+    progress?.(++n);
+  }
+}
+
 /** Writes a report in its format. */
-export async function renderReport(def: ReportDefinition, run: RunParams, write: Write, signal?: AbortSignal): Promise<void> {
+export async function renderReport(def: ReportDefinition, run: RunParams, write: Write, signal?: AbortSignal, progress?: (rows: number) => void): Promise<void> {
   const info = await reportInfo(def, run);
-  const rows = reportRows(def, run, signal);
+  const rows = counted(reportRows(def, run, signal), progress);
   switch (run.format) {
     case 'json': return renderJson(info, rows, write);
     case 'csv': return renderCsv(def, run, info, rows, write);
