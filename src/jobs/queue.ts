@@ -61,7 +61,15 @@ export async function storeJobFile(trx: Tx, s: Services, jobId: number, kind: 'i
 export async function addJobOutput(s: Services, jobId: number, filename: string, data: Buffer | string | Readable): Promise<void> {
   const file = jobFilePath(s, jobId, 'output', filename);
   if (typeof data === 'string' || Buffer.isBuffer(data)) fs.writeFileSync(file, data);
-  else await pipeline(data, fs.createWriteStream(file));
+  else {
+    try {
+      await pipeline(data, fs.createWriteStream(file));
+    } catch (err) {
+      // A stream that failed or was canceled leaves no half-written file behind.
+      fs.rmSync(file, { force: true });
+      throw err;
+    }
+  }
   await s.db.transaction((trx) => insertJobFile(trx, { job_id: jobId, kind: 'output', filename, stored: file }));
 }
 

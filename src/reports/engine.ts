@@ -11,6 +11,7 @@ import { jsonOfUris, linkersOfTypes, reportCount, reportPage } from '../store/re
 import type { ReportDefinition, Row, RunParams } from './definition';
 
 const PAGE = 200;
+const YIELD_EVERY = 20;
 
 /** The objects holding `ref`s at a dotted path (arrays crossed). */
 function holdersAt(records: Obj[], path: string): Obj[] {
@@ -77,9 +78,15 @@ export function columnsOf(def: ReportDefinition, format: RunParams['format']) {
 
 /** The report's records (those its `where` keeps), as they are read. */
 export async function* reportRecords(def: ReportDefinition, run: RunParams, signal?: AbortSignal): AsyncGenerator<Obj> {
+  let n = 0;
   for await (const records of pages(def, run)) {
-    if (signal?.aborted) throw new Error('canceled');
-    for (const record of records) if (!def.where || def.where(record, run)) yield record;
+    for (const record of records) {
+      // A report is a long run of promise steps that never waits on the event loop by itself:
+      // it steps aside now and then, so requests (and the runner's cancel) are answered meanwhile.
+      if (++n % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) throw new Error('canceled');
+      if (!def.where || def.where(record, run)) yield record;
+    }
   }
 }
 

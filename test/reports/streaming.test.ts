@@ -44,6 +44,16 @@ describe(`reports over many records (${STORE})`, function () {
     await t.http.delete(late.body.uri).set(H).expect(200);
   });
 
+  it('stops a running report when its job is canceled, leaving no output file', async () => {
+    const res = await t.http.post(`/repositories/${repo}/jobs`).set(H).send({ job_type: 'report_job', job: { jsonmodel_type: 'report_job', report_type: 'accession_report', format: 'pdf' } });
+    assert.equal(res.status, 200, res.text);
+    for (let i = 0; i < 100 && (await t.http.get(res.body.uri).set(H)).body.status !== 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await t.http.post(`${res.body.uri}/cancel`).set(H)).status, 200);
+    await t.services.jobs!.idle();
+    assert.equal((await t.http.get(res.body.uri).set(H)).body.status, 'canceled');
+    assert.deepEqual((await t.http.get(`${res.body.uri}/output_files`).set(H)).body, [], (await t.http.get(`${res.body.uri}/log`).set(H)).text);
+  });
+
   it('writes a CSV and a PDF report of every record as a job', async () => {
     for (const format of ['csv', 'pdf']) {
       const res = await t.http.post(`/repositories/${repo}/jobs`).set(H).send({ job_type: 'report_job', job: { jsonmodel_type: 'report_job', report_type: 'accession_report', format } });
