@@ -15,6 +15,7 @@ const LAYERS = [
   ['records', '^src/records/'],
   ['search', '^src/search/'],
   ['exchange', '^src/exchange/'],
+  ['reports', '^src/reports/'],
   ['jobs', '^src/jobs/'],
   ['domain', '^src/domain/[^/]+/'],
   ['composition', '^src/(domain/index\\.ts$|http/|openapi/|cli/|services\\.ts$|bootstrap\\.ts$|server\\.ts$)'],

@@ -15,6 +15,7 @@ import { mergeEndpoints } from '../records/routes/merges';
 import { schemaEndpoints } from '../records/routes/schemas';
 import { feedEndpoints } from '../domain/system/feed-routes';
 import { jobEndpoints } from '../jobs/routes';
+import { reportEndpoints } from '../reports/routes';
 import { preferenceEndpoints } from '../domain/users/preference-routes';
 import { repositorySettingEndpoints } from '../domain/repositories/settings-routes';
 import { repositoryEndpoints } from '../domain/repositories/routes';
@@ -28,5 +29,5 @@ import { slugEndpoints } from '../domain/system/slug-routes';
  * parameter that would also match it; the generic record rows last).
  */
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...sessionEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...termEndpoints(), ...slugEndpoints(), ...feedEndpoints(), ...jobEndpoints(), ...preferenceEndpoints(), ...repositorySettingEndpoints(), ...repositoryEndpoints(), ...monitoringEndpoints(registry), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...sessionEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...termEndpoints(), ...slugEndpoints(), ...feedEndpoints(), ...jobEndpoints(), ...reportEndpoints(), ...preferenceEndpoints(), ...repositorySettingEndpoints(), ...repositoryEndpoints(), ...monitoringEndpoints(registry), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
 }

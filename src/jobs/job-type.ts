@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Obj } from '../json';
 import type { Actor, Services } from '../records/context';
 
@@ -37,8 +38,8 @@ export interface JobContext {
   log(line: string): Promise<void>;
   /** Records the job created or changed (GET .../jobs/:id/records). */
   addRecords(uris: string[]): Promise<void>;
-  /** An output file (GET .../jobs/:id/output_files), e.g. a report or a PDF. */
-  addOutputFile(filename: string, data: Buffer | string): Promise<void>;
+  /** An output file (GET .../jobs/:id/output_files), e.g. a report or a PDF; a stream is written to disk as it comes. */
+  addOutputFile(filename: string, data: Buffer | string | Readable): Promise<void>;
 }
 
 export type JobEnd = 'completed' | 'failed' | 'canceled';

@@ -6,6 +6,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { errors } from '../errors';
 import type { Obj } from '../json';
 import type { Services } from '../records/context';
@@ -37,13 +39,38 @@ export async function submitJob(s: Services, repoId: number, owner: string, job:
   });
 }
 
-/** A file of a job, kept in the job's folder under JOB_FILES_DIR. */
-export async function storeJobFile(trx: Tx, s: Services, jobId: number, kind: 'input' | 'output', filename: string, data: Buffer | string): Promise<void> {
+/** Where a new file of a job goes: the job's folder under JOB_FILES_DIR. */
+function jobFilePath(s: Services, jobId: number, kind: 'input' | 'output', filename: string): string {
   const dir = path.join(s.config.jobs.filesDir, String(jobId));
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${kind}-${crypto.randomBytes(4).toString('hex')}-${path.basename(filename).replace(/[^\w.-]/g, '_')}`);
+  return path.join(dir, `${kind}-${crypto.randomBytes(4).toString('hex')}-${path.basename(filename).replace(/[^\w.-]/g, '_')}`);
+}
+
+/** A file of a job, kept in the job's folder. */
+export async function storeJobFile(trx: Tx, s: Services, jobId: number, kind: 'input' | 'output', filename: string, data: Buffer | string): Promise<void> {
+  const file = jobFilePath(s, jobId, kind, filename);
   fs.writeFileSync(file, data);
   await insertJobFile(trx, { job_id: jobId, kind, filename, stored: file });
+}
+
+/**
+ * An output file written as it is produced (a stream is written to disk as it comes, so its
+ * size never reaches memory), then listed with the job. Outside any transaction while it is
+ * written: what produces it may read the store meanwhile.
+ */
+export async function addJobOutput(s: Services, jobId: number, filename: string, data: Buffer | string | Readable): Promise<void> {
+  const file = jobFilePath(s, jobId, 'output', filename);
+  if (typeof data === 'string' || Buffer.isBuffer(data)) fs.writeFileSync(file, data);
+  else {
+    try {
+      await pipeline(data, fs.createWriteStream(file));
+    } catch (err) {
+      // A stream that failed or was canceled leaves no half-written file behind.
+      fs.rmSync(file, { force: true });
+      throw err;
+    }
+  }
+  await s.db.transaction((trx) => insertJobFile(trx, { job_id: jobId, kind: 'output', filename, stored: file }));
 }
 
 async function rowOf(s: Services, repoId: number, id: number): Promise<JobRow> {

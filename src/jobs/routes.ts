@@ -29,7 +29,9 @@ function jobObject(raw: unknown): Obj {
   if (!job || typeof job !== 'object') throw errors.paramRequired('job');
   // The job comes as {"job_type": ..., "job": {...}} or as the typed job object itself.
   const outer = job as Obj;
-  return outer.job && typeof outer.job === 'object' ? { ...outer.job, job_type: outer.job_type } : outer;
+  // job_params (a report's parameters) sits beside the typed job in ArchivesSpace's job record.
+  if (!outer.job || typeof outer.job !== 'object') return outer;
+  return { ...(outer.job_params === undefined ? {} : { job_params: outer.job_params }), ...outer.job, job_type: outer.job_type };
 }
 
 async function submit(call: Call, job: Obj, files: Upload[]) {

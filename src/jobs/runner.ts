@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import { log } from '../log';
 import type { Services } from '../records/context';
-import { appendLog, storeJobFile } from './queue';
+import { addJobOutput, appendLog } from './queue';
 import type { JobContext, JobEnd } from './job-type';
 import { jobTypeNamed } from './types';
 import {
@@ -95,7 +95,7 @@ export class JobRunner {
       inputFiles: await jobFiles(s.db, id, 'input'),
       log: (line) => appendLog(s, id, line),
       addRecords: (uris) => addJobRecords(s.db, id, uris),
-      addOutputFile: (filename, data) => s.db.transaction((trx) => storeJobFile(trx, s, id, 'output', filename, data)),
+      addOutputFile: (filename, data) => addJobOutput(s, id, filename, data),
     };
     let status: JobEnd;
     try {

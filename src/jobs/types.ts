@@ -3,12 +3,14 @@ import type { JobType } from './job-type';
 import { importJob } from './imports/import-job';
 import { bulkImportJob } from './spreadsheets/bulk-import-job';
 import { topContainerLinkerJob } from './spreadsheets/linker-job';
+import { reportJob } from './reports/report-job';
 
 /** Every job type this installation runs, by name (GET /job_types lists them in this order). */
 export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
   importJob,
   bulkImportJob,
   topContainerLinkerJob,
+  reportJob,
 ].map((t) => [t.name, t]));
 
 /** The type a submitted job names; 400 when it names none this installation runs. */

@@ -20,7 +20,7 @@ import { findingAidComponents, walkComponents } from './walker';
 
 /** Unicode fonts when the machine has them (Debian's fonts-dejavu-core), else PDF's built-in Helvetica (Latin-1 only). */
 const FONT_DIR = process.env.PDF_FONT_DIR ?? '/usr/share/fonts/truetype/dejavu';
-function fonts(): { regular: string; bold: string; italic: string } {
+export function fonts(): { regular: string; bold: string; italic: string } {
   const file = (name: string) => path.join(FONT_DIR, name);
   if (fs.existsSync(file('DejaVuSans.ttf')) && fs.existsSync(file('DejaVuSans-Bold.ttf')) && fs.existsSync(file('DejaVuSans-Oblique.ttf'))) {
     return { regular: file('DejaVuSans.ttf'), bold: file('DejaVuSans-Bold.ttf'), italic: file('DejaVuSans-Oblique.ttf') };

@@ -1,0 +1,26 @@
+/** Parameters and sub-reports several reports share. */
+import type { Obj } from '../json';
+import type { Column, ReportParam, SubRow } from './definition';
+import { extentText, joined, list, plain } from './values';
+
+export const INCLUDE_SUPPRESSED: ReportParam = { name: 'include_suppressed', kind: 'IncludeSuppressed', label: 'Include suppressed records' };
+
+/** Dates of one type (inclusive, bulk) of a record. */
+export const datesOfType = (r: Obj, type: string): Obj[] => list(r.dates).filter((d) => d.date_type === type);
+
+/** ArchivesSpace's extent sub-report: one row per extent. */
+export const extentSubreport: Column = {
+  name: 'extent',
+  sub: ['portion', 'container_summary', 'physical_details', 'dimensions', 'extent'],
+  value: (r) => list(r.extents).map((e): SubRow => ({
+    portion: plain(e.portion), container_summary: plain(e.container_summary), physical_details: plain(e.physical_details),
+    dimensions: plain(e.dimensions), extent: extentText([e]),
+  })),
+};
+
+/** A date as the resources list writes it: "label: begin - end, expression". */
+export function dateLine(d: Obj): string {
+  const range = joined([d.begin, d.end]) === null ? null : [d.begin, d.end].filter((v) => v !== undefined && v !== null).join(' - ');
+  const date = [range, d.expression ?? null].filter((v) => v !== null && v !== '').join(', ');
+  return [d.label ?? null, date || null].filter((v) => v !== null).join(': ');
+}

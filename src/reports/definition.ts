@@ -1,0 +1,79 @@
+/**
+ * What a report is: a declarative definition read by the one engine (engine.ts) and rendered by
+ * the one set of renderers (render.ts). A definition names the records it walks, the linked
+ * records each page resolves, and its columns in ArchivesSpace's order; it holds no SQL and no
+ * per-format code. Adding a report is adding a definition to a file of this folder and listing it
+ * in index.ts.
+ */
+import type { Obj } from '../json';
+import type { Services } from '../records/context';
+
+export const REPORT_FORMATS = ['json', 'csv', 'html', 'pdf'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export type Scalar = string | number | null;
+/** A row of a sub-report: its columns in order. */
+export type SubRow = Record<string, Scalar>;
+/** A report cell: a value, or a sub-report's rows (null when it has none, as ArchivesSpace answers). */
+export type Cell = Scalar | SubRow[];
+export type Row = Record<string, Cell>;
+
+/** A parameter as GET /reports describes it: [name, ArchivesSpace's input kind, label]. */
+export interface ReportParam {
+  name: string;
+  kind: 'IncludeSuppressed' | 'Date' | 'Boolean';
+  label: string;
+}
+
+/** A run's parameters, checked (params.ts). */
+export interface RunParams {
+  s: Services;
+  repoId: number;
+  format: ReportFormat;
+  includeSuppressed: boolean;
+  values: Record<string, string | boolean | undefined>;
+}
+
+export interface Column {
+  name: string;
+  value(record: Obj, run: RunParams): Cell | undefined;
+  /** A sub-report's columns, in order (CSV spreads them over columns of their own). */
+  sub?: string[];
+  /** Only in these formats (ArchivesSpace shows some columns in its data formats only). */
+  formats?: ReportFormat[];
+}
+
+/** Records of other types that link to each record, attached to it as `_linkedBy[as]`. */
+export interface LinkedBy {
+  as: string;
+  types: string[];
+}
+
+export interface ReportDefinition {
+  /** The report_type (ArchivesSpace's code). */
+  code: string;
+  /** ArchivesSpace's class name, as GET /reports shows it. */
+  model: string;
+  title: string;
+  params: ReportParam[];
+  /** Checks the parameters together when the job is submitted (throws a 400). */
+  check?(values: RunParams['values']): void;
+  /** A repository's records, or every repository's (locations, agents, subjects, users). */
+  scope: 'repository' | 'global';
+  /** The record types walked, one after the other, each in the order stored. */
+  types: string[];
+  /** Links each page follows, in order: paths to `ref`s, arrays crossed (`instances.sub_container.top_container.ref`); a later path may go through an earlier one's `_resolved`. */
+  resolve?: string[];
+  linkedBy?: LinkedBy[];
+  /** Anything else a page needs that links and linkers do not give (through named store reads). */
+  attach?(s: Services, records: Obj[], run: RunParams): Promise<void>;
+  /** Only the records for which this holds. */
+  where?(record: Obj, run: RunParams): boolean;
+  /** Totals ArchivesSpace puts in a report's info, over the report's records (read once more, ahead of the rows). */
+  summary?(records: AsyncIterable<Obj>, run: RunParams): Promise<Record<string, string | number | null>>;
+  /** The info key that counts the records walked (number_of_accessions). */
+  countAs?: string;
+  /** ArchivesSpace names the repository in a report's info; its global user report does not. */
+  noRepositoryInfo?: boolean;
+  columns: Column[];
+}

@@ -1,0 +1,118 @@
+/**
+ * The report engine: walks a definition's records a page at a time (keyset pages: memory holds
+ * one page whatever the number of records), resolves each page's links and linkers in a few
+ * batched reads, and yields the rows in the definition's columns. The renderers consume the rows
+ * as they come, so a report's size never reaches memory.
+ */
+import type { Obj } from '../json';
+import type { Services } from '../records/context';
+import { jsonOfUri } from '../store/domain-reads';
+import { jsonOfUris, linkersOfTypes, reportCount, reportPage } from '../store/report-reads';
+import type { ReportDefinition, Row, RunParams } from './definition';
+
+const PAGE = 200;
+const YIELD_EVERY = 20;
+
+/** The objects holding `ref`s at a dotted path (arrays crossed). */
+function holdersAt(records: Obj[], path: string): Obj[] {
+  const parts = path.split('.');
+  let at: unknown[] = records;
+  for (const part of parts.slice(0, -1)) {
+    at = at.flatMap((o) => {
+      const next = o && typeof o === 'object' ? (o as Obj)[part] : undefined;
+      return Array.isArray(next) ? next : next === undefined || next === null ? [] : [next];
+    });
+  }
+  const last = parts[parts.length - 1];
+  return (at as Obj[]).filter((o) => o && typeof o === 'object' && typeof o[last] === 'string');
+}
+
+async function resolvePaths(s: Services, records: Obj[], paths: string[]): Promise<void> {
+  for (const path of paths) {
+    const last = path.split('.').pop()!;
+    const holders = holdersAt(records, path);
+    const uris = [...new Set(holders.map((h) => h[last] as string))];
+    if (!uris.length) continue;
+    const byUri = new Map((await jsonOfUris(s.db, uris)).map((r) => [r.uri, JSON.parse(r.json) as Obj]));
+    for (const h of holders) h._resolved = byUri.get(h[last]);
+  }
+}
+
+async function attachLinkers(s: Services, records: Obj[], def: ReportDefinition): Promise<void> {
+  for (const link of def.linkedBy ?? []) {
+    const byTarget = new Map<string, Obj[]>();
+    for (const l of await linkersOfTypes(s.db, records.map((r) => r.uri), link.types)) {
+      const list = byTarget.get(l.to_uri) ?? [];
+      list.push(JSON.parse(l.json));
+      byTarget.set(l.to_uri, list);
+    }
+    for (const r of records) r._linkedBy = { ...(r._linkedBy ?? {}), [link.as]: byTarget.get(r.uri) ?? [] };
+  }
+}
+
+/** The report's records, page by page, with what each page needs attached. */
+async function* pages(def: ReportDefinition, run: RunParams): AsyncGenerator<Obj[]> {
+  const { s } = run;
+  for (const type of def.types) {
+    let afterRid = 0;
+    for (;;) {
+      const page = await reportPage(s.db, {
+        types: [type], repoId: def.scope === 'repository' ? run.repoId : undefined, includeSuppressed: run.includeSuppressed, afterRid, limit: PAGE,
+      });
+      if (!page.length) break;
+      afterRid = page[page.length - 1].rid;
+      const records = page.map((r) => ({ ...JSON.parse(r.json), uri: r.uri }) as Obj);
+      await resolvePaths(s, records, def.resolve ?? []);
+      await attachLinkers(s, records, def);
+      if (def.attach) await def.attach(s, records, run);
+      yield records;
+      if (page.length < PAGE) break;
+    }
+  }
+}
+
+/** The columns a format shows. */
+export function columnsOf(def: ReportDefinition, format: RunParams['format']) {
+  return def.columns.filter((c) => !c.formats || c.formats.includes(format));
+}
+
+/** The report's records (those its `where` keeps), as they are read. */
+export async function* reportRecords(def: ReportDefinition, run: RunParams, signal?: AbortSignal): AsyncGenerator<Obj> {
+  let n = 0;
+  for await (const records of pages(def, run)) {
+    for (const record of records) {
+      // A report is a long run of promise steps that never waits on the event loop by itself:
+      // it steps aside now and then, so requests (and the runner's cancel) are answered meanwhile.
+      if (++n % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) throw new Error('canceled');
+      if (!def.where || def.where(record, run)) yield record;
+    }
+  }
+}
+
+/** The report's rows, as they are read. */
+export async function* reportRows(def: ReportDefinition, run: RunParams, signal?: AbortSignal): AsyncGenerator<Row> {
+  const columns = columnsOf(def, run.format);
+  for await (const record of reportRecords(def, run, signal)) {
+    const row: Row = {};
+    for (const c of columns) {
+      const v = c.value(record, run);
+      row[c.name] = v === undefined ? null : Array.isArray(v) && !v.length ? null : v;
+    }
+    yield row;
+  }
+}
+
+/** What ArchivesSpace puts before the rows: the count it keeps, and the repository's name. */
+export async function reportInfo(def: ReportDefinition, run: RunParams): Promise<Record<string, string | number | null>> {
+  // Totals come before the rows, as ArchivesSpace writes them: one pass over the records ahead of the rows (memory stays flat).
+  const info: Record<string, string | number | null> = def.summary ? await def.summary(reportRecords(def, run), run) : {};
+  if (def.countAs) {
+    info[def.countAs] = await reportCount(run.s.db, { types: def.types, repoId: def.scope === 'repository' ? run.repoId : undefined, includeSuppressed: run.includeSuppressed });
+  }
+  if (!def.noRepositoryInfo) {
+    const repository = await jsonOfUri(run.s.db, `/repositories/${run.repoId}`);
+    info.repository = repository ? String(JSON.parse(repository).name ?? '') : '';
+  }
+  return info;
+}
