@@ -46,6 +46,8 @@ export type JobEnd = 'completed' | 'failed' | 'canceled';
 export interface JobType {
   /** The job's jsonmodel_type, as clients send it (import_job...). */
   name: string;
+  /** Left out of GET /job_types (ArchivesSpace's `hidden`), yet submitted and run like any other. */
+  hidden?: boolean;
   /** What GET /job_types shows; submitting needs every create permission in the job's repository. */
   createPermissions: string[];
   cancelPermissions: string[];

@@ -1,9 +1,22 @@
 import { errors } from '../errors';
 import type { JobType } from './job-type';
 import { importJob } from './imports/import-job';
+import { findAndReplaceJob } from './cleanups/find-and-replace';
+import { trimWhitespaceJob } from './cleanups/trim-whitespace';
+import { ns2RemoverJob } from './cleanups/ns2-remover';
+import { printToPdfJob, containerLabelsJob } from './finding-aids/finding-aid-jobs';
+import { containerConversionJob } from './containers/container-conversion';
 
 /** Every job type this installation runs, by name (GET /job_types lists them in this order). */
-export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([importJob].map((t) => [t.name, t]));
+export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
+  importJob,
+  findAndReplaceJob,
+  printToPdfJob,
+  containerLabelsJob,
+  trimWhitespaceJob,
+  ns2RemoverJob,
+  containerConversionJob,
+].map((t) => [t.name, t]));
 
 /** The type a submitted job names; 400 when it names none this installation runs. */
 export function jobTypeNamed(name: string): JobType {
