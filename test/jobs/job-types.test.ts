@@ -1,0 +1,254 @@
+import assert from 'node:assert/strict';
+import { sampleRecord } from '../fixtures';
+import { startTestApp, STORE, TestApp } from '../helpers';
+import { findAndReplaceJob } from '../../src/jobs/cleanups/find-and-replace';
+import { trimWhitespaceJob } from '../../src/jobs/cleanups/trim-whitespace';
+import type { JobContext, JobType } from '../../src/jobs/job-type';
+
+/** The job types beyond imports: find and replace, PDF and labels, the clean-ups, container conversion. */
+describe(`job types (${STORE})`, function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let H: Record<string, string>;
+  let archivist: Record<string, string>;
+  let repo: number;
+  let base: string;
+  let resourceUri: string;
+  const componentUris: string[] = [];
+
+  before(async () => {
+    t = await startTestApp();
+    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
+    repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'JT', name: 'Job types' })).body.id;
+    base = `/repositories/${repo}`;
+    const groups = await t.http.get(`${base}/groups`).query({ group_code: 'repository-archivists' }).set(H);
+    await t.http.post('/users').query({ password: 'pw', 'groups[]': [groups.body[0].uri] }).set(H).send({ username: 'jt-archivist', name: 'A' }).expect(200);
+    archivist = { 'X-ArchivesSpace-Session': (await t.http.post('/users/jt-archivist/login').query({ password: 'pw' })).body.session };
+    const resource = await t.http.post(`${base}/resources`).set(H).send({ ...sampleRecord('resource', repo), title: '  Papers of the Smith family ', publish: true });
+    assert.equal(resource.status, 200, resource.text);
+    resourceUri = resource.body.uri;
+    for (const title of ['Smith letters', 'Diaries of Jane Smith', 'Photographs']) {
+      const ao = await t.http.post(`${base}/archival_objects`).set(H).send({
+        title, level: 'file', resource: { ref: resourceUri }, dates: [{ date_type: 'single', label: 'creation', expression: 'circa 1900 Smith' }],
+      });
+      assert.equal(ao.status, 200, ao.text);
+      componentUris.push(ao.body.uri);
+    }
+  });
+  after(() => t?.close());
+
+  const submit = (job: Record<string, unknown>, as = H) => t.http.post(`${base}/jobs`).set(as).send({ job_type: job.jsonmodel_type, job });
+  const finished = async (uri: string) => {
+    await t.services.jobs!.idle();
+    const job = (await t.http.get(uri).set(H)).body;
+    const log = (await t.http.get(`${uri}/log`).set(H)).text;
+    const records = (await t.http.get(`${uri}/records`).query({ page: 1 }).set(H)).body.results.map((r: { record: { ref?: string } | string }) => (typeof r.record === 'string' ? r.record : r.record.ref));
+    return { job, log, records };
+  };
+  const read = async (uri: string) => (await t.http.get(uri).set(H)).body;
+
+  /** A context for calling a type's run directly, already canceled. */
+  const canceledContext = (job: Record<string, unknown>): JobContext & { lines: string[] } => {
+    const lines: string[] = [];
+    return {
+      s: t.services, jobId: 0, repoId: repo, actor: { username: 'admin' }, job, inputFiles: [], signal: AbortSignal.abort(), lines,
+      log: async (line) => void lines.push(line), addRecords: async () => undefined, addOutputFile: async () => undefined,
+    };
+  };
+
+  it('lists the types with ArchivesSpace\'s permissions, hidden ones left out', async () => {
+    const types = (await t.http.get('/job_types').set(H)).body;
+    assert.deepEqual(types.find_and_replace_job, { create_permissions: ['manage_repository'], cancel_permissions: ['manage_repository'] });
+    assert.deepEqual(types.ns2_remover_job, { create_permissions: ['administer_system'], cancel_permissions: ['administer_system'] });
+    assert.deepEqual(types.print_to_pdf_job, { create_permissions: [], cancel_permissions: [] });
+    assert.ok(types.container_labels_job && types.trim_whitespace_job);
+    assert.equal(types.container_conversion_job, undefined);
+  });
+
+  describe('find_and_replace_job', () => {
+    const job = (over: Record<string, unknown> = {}) => ({
+      jsonmodel_type: 'find_and_replace_job', find: 'Smith', replace: 'Smyth', record_type: 'archival_object', property: 'title', base_record_uri: resourceUri, ...over,
+    });
+
+    it('replaces a literal in one property of one record type within the tree, saving each through the engine', async () => {
+      const before = await read(componentUris[0]);
+      const res = await submit(job());
+      assert.equal(res.status, 200, res.text);
+      const { job: done, log, records } = await finished(res.body.uri);
+      assert.equal(done.status, 'completed', log);
+      assert.deepEqual(records.sort(), [componentUris[0], componentUris[1]].sort());
+      assert.match(log, /Updating archival_object\[\d+\]\.title/);
+      assert.match(log, /2 record\(s\) modified/);
+      const after = await read(componentUris[0]);
+      assert.equal(after.title, 'Smyth letters');
+      assert.equal(after.lock_version, before.lock_version + 1);
+      assert.equal((await read(componentUris[1])).title, 'Diaries of Jane Smyth');
+      assert.equal((await read(resourceUri)).title.trim(), 'Papers of the Smith family', 'the resource is another record type');
+      assert.equal((await read(componentUris[0])).dates[0].expression, 'circa 1900 Smith', 'another property is untouched');
+    });
+
+    it('takes a regular expression between slashes, with Ruby\'s group references, and reaches subrecords', async () => {
+      const res = await submit(job({ find: '/circa (\\d+)/', replace: 'ca. \\1', record_type: 'date', property: 'expression' }));
+      const { job: done, log, records } = await finished(res.body.uri);
+      assert.equal(done.status, 'completed', log);
+      assert.equal(records.length, 3);
+      assert.equal((await read(componentUris[2])).dates[0].expression, 'ca. 1900 Smith');
+    });
+
+    it('reports when nothing matched', async () => {
+      const res = await submit(job({ find: 'no such text anywhere' }));
+      const { job: done, log, records } = await finished(res.body.uri);
+      assert.equal(done.status, 'completed');
+      assert.match(log, /All done, no records modified/);
+      assert.deepEqual(records, []);
+    });
+
+    it('fails whole, writing nothing, when a change would leave a record invalid', async () => {
+      const before = await read(componentUris[2]);
+      const res = await submit(job({ find: 'file', replace: 'not_a_level', record_type: 'archival_object', property: 'level' }));
+      const { job: done, log } = await finished(res.body.uri);
+      assert.equal(done.status, 'failed', log);
+      assert.match(log, /nothing was changed/);
+      assert.equal((await read(componentUris[2])).lock_version, before.lock_version);
+    });
+
+    it('refuses a bad submission with a 400 before queueing it, and a user without manage_repository with a 403', async () => {
+      const missing = await submit({ jsonmodel_type: 'find_and_replace_job', replace: 'x', record_type: 'archival_object', property: 'title', base_record_uri: resourceUri });
+      assert.equal(missing.status, 400);
+      assert.deepEqual(missing.body, { error: { find: ['Property is required but was missing'] } });
+      assert.equal((await submit(job({ record_type: 'no_such_type' }))).status, 400);
+      assert.equal((await submit(job({ property: 'no_such_property' }))).status, 400);
+      assert.equal((await submit(job({ find: '/(unclosed/' }))).status, 400);
+      assert.equal((await submit(job({ base_record_uri: `${base}/resources/99999` }))).status, 400);
+      assert.equal((await submit(job({ base_record_uri: componentUris[0] }))).status, 400);
+      assert.equal((await submit(job(), archivist)).status, 403);
+    });
+
+    it('stops when canceled, its transaction rolled back', async () => {
+      const ctx = canceledContext(job({ find: 'Photographs', replace: 'Pictures' }));
+      assert.equal(await findAndReplaceJob.run(ctx), 'canceled');
+      assert.equal((await read(componentUris[2])).title, 'Photographs');
+      assert.match(ctx.lines.join('\n'), /canceled: nothing was changed/);
+    });
+  });
+
+  describe('print_to_pdf_job and container_labels_job', () => {
+    it('makes the finding aid PDF of the resource as the job\'s output file', async () => {
+      const res = await submit({ jsonmodel_type: 'print_to_pdf_job', source: resourceUri, include_unpublished: true }, archivist);
+      assert.equal(res.status, 200, res.text);
+      const { job, log } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed', log);
+      assert.match(log, /Generating PDF for/);
+      const files = (await t.http.get(`${res.body.uri}/output_files`).set(H)).body;
+      assert.equal(files.length, 1);
+      const pdf = await t.http.get(`${res.body.uri}/output_files/${files[0]}`).set(H).buffer(true).parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+      assert.equal(pdf.status, 200);
+      assert.equal((pdf.body as Buffer).subarray(0, 5).toString(), '%PDF-');
+    });
+
+    it('makes the container labels as a TSV output file', async () => {
+      const res = await submit({ jsonmodel_type: 'container_labels_job', source: resourceUri });
+      const { job, log } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed', log);
+      assert.match(log, /Generating Container Labels/);
+      const files = (await t.http.get(`${res.body.uri}/output_files`).set(H)).body;
+      const tsv = await t.http.get(`${res.body.uri}/output_files/${files[0]}`).set(H);
+      assert.match(tsv.text, /^Repository Name\tResource Title/);
+    });
+
+    it('refuses a job without a resource as its source', async () => {
+      const missing = await submit({ jsonmodel_type: 'print_to_pdf_job' });
+      assert.deepEqual(missing.body, { error: { source: ['Property is required but was missing'] } });
+      assert.equal((await submit({ jsonmodel_type: 'print_to_pdf_job', source: componentUris[0] })).status, 400);
+      assert.equal((await submit({ jsonmodel_type: 'print_to_pdf_job', source: resourceUri, include_uris: 'yes' })).status, 400);
+      assert.equal((await submit({ jsonmodel_type: 'container_labels_job', source: resourceUri, format: 'pdf' })).status, 400);
+    });
+  });
+
+  describe('trim_whitespace_job', () => {
+    it('trims the titles of the repository\'s records, each saved through the engine', async () => {
+      const accession = await t.http.post(`${base}/accessions`).set(H).send({ ...sampleRecord('accession', repo), title: '\tAccession with tabs  ' });
+      const res = await submit({ jsonmodel_type: 'trim_whitespace_job' });
+      const { job, log, records } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed', log);
+      assert.match(log, /Trimming whitespace from Resource titles\n?.*1 records modified/s);
+      assert.deepEqual(records.sort(), [resourceUri, accession.body.uri].sort());
+      assert.equal((await read(resourceUri)).title, 'Papers of the Smith family');
+      assert.equal((await read(accession.body.uri)).title, 'Accession with tabs');
+      const again = await finished((await submit({ jsonmodel_type: 'trim_whitespace_job' })).body.uri);
+      assert.match(again.log, /All done, no records modified/);
+    });
+
+    it('stops between records when canceled', async () => {
+      const ctx = canceledContext({ jsonmodel_type: 'trim_whitespace_job' });
+      assert.equal(await (trimWhitespaceJob as JobType).run(ctx), 'canceled');
+    });
+  });
+
+  describe('ns2_remover_job', () => {
+    let noted: string;
+    before(async () => {
+      const res = await t.http.post(`${base}/archival_objects`).set(H).send({
+        title: 'Linked', level: 'file', resource: { ref: resourceUri },
+        notes: [{ jsonmodel_type: 'note_multipart', type: 'scopecontent', subnotes: [{ jsonmodel_type: 'note_text', content: 'See <extref ns2:href="http://example.org" ns2:actuate="onRequest">this</extref>' }] }],
+      });
+      assert.equal(res.status, 200, res.text);
+      noted = res.body.uri;
+    });
+
+    it('in a dry run shows what would change and changes nothing', async () => {
+      const res = await submit({ jsonmodel_type: 'ns2_remover_job', dry_run: true });
+      const { job, log, records } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed', log);
+      assert.match(log, /would become:/);
+      assert.match(log, /1 note\(s\) would be modified\./);
+      assert.match(log, /Dry run complete, no records modified\./);
+      assert.deepEqual(records, []);
+      assert.match(JSON.stringify((await read(noted)).notes), /ns2:href/);
+    });
+
+    it('removes the ns2: prefixes from notes', async () => {
+      const res = await submit({ jsonmodel_type: 'ns2_remover_job' });
+      const { job, log, records } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed', log);
+      assert.match(log, /1 note\(s\) modified\./);
+      assert.deepEqual(records, [noted]);
+      assert.equal((await read(noted)).notes[0].subnotes[0].content, 'See <extref href="http://example.org" actuate="onRequest">this</extref>');
+    });
+
+    it('needs administer_system, and a boolean dry_run', async () => {
+      assert.equal((await submit({ jsonmodel_type: 'ns2_remover_job' }, archivist)).status, 403);
+      assert.equal((await submit({ jsonmodel_type: 'ns2_remover_job', dry_run: 'no' })).status, 400);
+    });
+  });
+
+  describe('container_conversion_job', () => {
+    it('completes without changing anything, and says why', async () => {
+      const res = await submit({ jsonmodel_type: 'container_conversion_job', format: 'csv' });
+      assert.equal(res.status, 200, res.text);
+      const { job, log, records } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed');
+      assert.match(log, /Nothing to convert/);
+      assert.deepEqual(records, []);
+      assert.equal((await submit({ jsonmodel_type: 'container_conversion_job' })).status, 400);
+      assert.equal((await submit({ jsonmodel_type: 'container_conversion_job', format: 'csv' }, archivist)).status, 403);
+    });
+  });
+
+  describe('cancel permissions', () => {
+    it('a queued job is canceled only by a user with its type\'s cancel permissions', async () => {
+      await t.services.jobs!.stop();
+      const queued = await submit({ jsonmodel_type: 'find_and_replace_job', find: 'a', replace: 'b', record_type: 'archival_object', property: 'title', base_record_uri: resourceUri });
+      assert.equal((await t.http.post(`${queued.body.uri}/cancel`).set(archivist)).status, 403);
+      assert.equal((await read(queued.body.uri)).status, 'queued');
+      assert.equal((await t.http.post(`${queued.body.uri}/cancel`).set(H)).status, 200);
+      assert.equal((await read(queued.body.uri)).status, 'canceled');
+      const pdf = await submit({ jsonmodel_type: 'print_to_pdf_job', source: resourceUri }, archivist);
+      assert.equal((await t.http.post(`${pdf.body.uri}/cancel`).set(archivist)).status, 200);
+    });
+  });
+});
