@@ -6,6 +6,7 @@ import { trimWhitespaceJob } from './cleanups/trim-whitespace';
 import { ns2RemoverJob } from './cleanups/ns2-remover';
 import { printToPdfJob, containerLabelsJob } from './finding-aids/finding-aid-jobs';
 import { containerConversionJob } from './containers/container-conversion';
+import { generateSlugsJob } from './identifiers/generate-slugs';
 
 /** Every job type this installation runs, by name (GET /job_types lists them in this order). */
 export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
@@ -13,6 +14,7 @@ export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
   findAndReplaceJob,
   printToPdfJob,
   containerLabelsJob,
+  generateSlugsJob,
   trimWhitespaceJob,
   ns2RemoverJob,
   containerConversionJob,

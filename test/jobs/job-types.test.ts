@@ -3,6 +3,7 @@ import { sampleRecord } from '../fixtures';
 import { startTestApp, STORE, TestApp } from '../helpers';
 import { findAndReplaceJob } from '../../src/jobs/cleanups/find-and-replace';
 import { trimWhitespaceJob } from '../../src/jobs/cleanups/trim-whitespace';
+import { generateSlugsJob } from '../../src/jobs/identifiers/generate-slugs';
 import type { JobContext, JobType } from '../../src/jobs/job-type';
 
 /** The job types beyond imports: find and replace, PDF and labels, the clean-ups, container conversion. */
@@ -223,6 +224,36 @@ describe(`job types (${STORE})`, function () {
     it('needs administer_system, and a boolean dry_run', async () => {
       assert.equal((await submit({ jsonmodel_type: 'ns2_remover_job' }, archivist)).status, 403);
       assert.equal((await submit({ jsonmodel_type: 'ns2_remover_job', dry_run: 'no' })).status, 400);
+    });
+  });
+
+  describe('generate_slugs_job', () => {
+    it('gives every record without a slug of its own one made from its title, unique, findable by GET /slug', async () => {
+      const manual = await t.http.post(`${base}/accessions`).set(H).send({ ...sampleRecord('accession', repo), title: 'Hand made', slug: 'photographs', is_slug_auto: false });
+      assert.equal(manual.status, 200, manual.text);
+      const res = await submit({ jsonmodel_type: 'generate_slugs_job' });
+      assert.equal(res.status, 200, res.text);
+      const { job, log } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed', log);
+      assert.match(log, /Generating slugs for Resources\n?.*=+/s);
+      assert.match(log, /-> Slug for resource id: \d+ => papers_of_the_smith_family/);
+      assert.equal((await read(manual.body.uri)).slug, 'photographs', 'a slug set by hand is kept');
+      const photographs = await read(componentUris[2]);
+      assert.equal(photographs.slug, 'photographs_1');
+      assert.equal(photographs.is_slug_auto, true);
+      assert.equal((await read(`/repositories/${repo}`)).slug, 'jt');
+      const found = await t.http.get('/slug').query({ slug: 'papers_of_the_smith_family', controller: 'resources', action: 'show' }).set(H);
+      assert.equal(found.body.id, Number(resourceUri.split('/').pop()));
+      // Run again: the same slugs, not new suffixes.
+      const again = await finished((await submit({ jsonmodel_type: 'generate_slugs_job' })).body.uri);
+      assert.equal(again.job.status, 'completed', again.log);
+      assert.equal((await read(componentUris[2])).slug, 'photographs_1');
+    });
+
+    it('needs administer_system, and writes nothing when canceled', async () => {
+      assert.equal((await submit({ jsonmodel_type: 'generate_slugs_job' }, archivist)).status, 403);
+      const ctx = canceledContext({ jsonmodel_type: 'generate_slugs_job' });
+      assert.equal(await generateSlugsJob.run(ctx), 'canceled');
     });
   });
 
