@@ -7,6 +7,7 @@ import { ns2RemoverJob } from './cleanups/ns2-remover';
 import { printToPdfJob, containerLabelsJob } from './finding-aids/finding-aid-jobs';
 import { containerConversionJob } from './containers/container-conversion';
 import { generateSlugsJob } from './identifiers/generate-slugs';
+import { generateArksJob } from './identifiers/generate-arks';
 
 /** Every job type this installation runs, by name (GET /job_types lists them in this order). */
 export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
@@ -15,6 +16,7 @@ export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
   printToPdfJob,
   containerLabelsJob,
   generateSlugsJob,
+  generateArksJob,
   trimWhitespaceJob,
   ns2RemoverJob,
   containerConversionJob,

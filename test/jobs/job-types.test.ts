@@ -257,6 +257,17 @@ describe(`job types (${STORE})`, function () {
     });
   });
 
+  describe('generate_arks_job', () => {
+    it('completes without minting (this server mints no ARKs) and says so; needs administer_system', async () => {
+      const res = await submit({ jsonmodel_type: 'generate_arks_job' });
+      const { job, log, records } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed');
+      assert.match(log, /ARK minting is not enabled/);
+      assert.deepEqual(records, []);
+      assert.equal((await submit({ jsonmodel_type: 'generate_arks_job' }, archivist)).status, 403);
+    });
+  });
+
   describe('container_conversion_job', () => {
     it('completes without changing anything, and says why', async () => {
       const res = await submit({ jsonmodel_type: 'container_conversion_job', format: 'csv' });
