@@ -8,6 +8,7 @@ import { printToPdfJob, containerLabelsJob } from './finding-aids/finding-aid-jo
 import { containerConversionJob } from './containers/container-conversion';
 import { generateSlugsJob } from './identifiers/generate-slugs';
 import { generateArksJob } from './identifiers/generate-arks';
+import { resourceDuplicateJob } from './resources/resource-duplicate';
 
 /** Every job type this installation runs, by name (GET /job_types lists them in this order). */
 export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
@@ -19,6 +20,7 @@ export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
   generateArksJob,
   trimWhitespaceJob,
   ns2RemoverJob,
+  resourceDuplicateJob,
   containerConversionJob,
 ].map((t) => [t.name, t]));
 

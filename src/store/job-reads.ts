@@ -20,3 +20,10 @@ export async function recordRowsPage(h: Handle, scope: JobScope, afterRid: numbe
   const rows = await q.orderBy('rid').limit(limit).select('rid', 'type', 'id', 'repo_id', 'uri', 'json', 'lock_version', 'create_time_ms', 'system_mtime_ms', 'user_mtime_ms', 'suppressed', 'hidden');
   return rows.map((r) => normalise(r)!);
 }
+
+/** The nodes of the tree under `rootUri` directly under `parentRid` (null: its top level), in order, with their JSON. */
+export async function childRows(h: Handle, rootUri: string, parentRid: number | null): Promise<Array<{ rid: number; uri: string; json: string }>> {
+  const rows = await sqlOf(h)('records').where({ root_uri: rootUri, parent_rid: parentRid, suppressed: false, hidden: false })
+    .orderBy('position').select('rid', 'uri', 'json');
+  return rows.map((r: { rid: number; uri: string; json: string }) => ({ rid: Number(r.rid), uri: r.uri, json: r.json }));
+}

@@ -4,6 +4,7 @@ import { startTestApp, STORE, TestApp } from '../helpers';
 import { findAndReplaceJob } from '../../src/jobs/cleanups/find-and-replace';
 import { trimWhitespaceJob } from '../../src/jobs/cleanups/trim-whitespace';
 import { generateSlugsJob } from '../../src/jobs/identifiers/generate-slugs';
+import { resourceDuplicateJob } from '../../src/jobs/resources/resource-duplicate';
 import type { JobContext, JobType } from '../../src/jobs/job-type';
 
 /** The job types beyond imports: find and replace, PDF and labels, the clean-ups, container conversion. */
@@ -265,6 +266,63 @@ describe(`job types (${STORE})`, function () {
       assert.match(log, /ARK minting is not enabled/);
       assert.deepEqual(records, []);
       assert.equal((await submit({ jsonmodel_type: 'generate_arks_job' }, archivist)).status, 403);
+    });
+  });
+
+  describe('resource_duplicate_job', () => {
+    it('copies the resource with its whole tree, instances and links, under a new identifier, unpublished', async () => {
+      const box = await t.http.post(`${base}/top_containers`).set(H).send({ indicator: 'Box 7' });
+      assert.equal(box.status, 200, box.text);
+      const nested = await t.http.post(`${base}/archival_objects`).set(H).send({
+        title: 'A letter', level: 'item', resource: { ref: resourceUri }, parent: { ref: componentUris[0] },
+        instances: [{ instance_type: 'mixed_materials', sub_container: { top_container: { ref: box.body.uri } } }],
+      });
+      assert.equal(nested.status, 200, nested.text);
+      const original = await read(resourceUri);
+      const res = await submit({ jsonmodel_type: 'resource_duplicate_job', source: resourceUri });
+      assert.equal(res.status, 200, res.text);
+      const { job, log, records } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed', log);
+      assert.match(log, /Going to duplicate resource with id \d+\./);
+      assert.match(log, /Successfully duplicated resource \d+ to resource \d+ \(5 component\(s\)\)/);
+      assert.equal(records.length, 1);
+      const copy = await read(records[0]);
+      assert.equal(copy.id_0, `[Duplicated] ${original.id_0}`);
+      assert.equal(copy.title, `[Duplicated] ${original.title}`);
+      assert.equal(copy.publish, false);
+      const tree = (await t.http.get(`${records[0]}/tree/root`).set(H)).body;
+      assert.equal(tree.child_count, 4);
+      const copies = (await t.http.get(`${base}/archival_objects`).query({ all_ids: true }).set(H)).body as number[];
+      const copied: any[] = [];
+      for (const id of copies) {
+        const ao = await read(`${base}/archival_objects/${id}`);
+        if (ao.resource.ref === records[0]) copied.push(ao);
+      }
+      assert.equal(copied.length, 5);
+      const letter = copied.find((ao) => ao.title === 'A letter');
+      assert.equal(letter.instances[0].sub_container.top_container.ref, box.body.uri);
+      assert.ok(letter.parent.ref !== componentUris[0] && copied.some((ao) => ao.uri === letter.parent.ref), 'its parent is the copy of its parent');
+      assert.notEqual(letter.ref_id, (await read(nested.body.uri)).ref_id);
+      assert.equal((await read(resourceUri)).lock_version, original.lock_version, 'the original is untouched');
+    });
+
+    it('fails whole when the copy cannot be saved (its identifier is taken), and refuses bad submissions', async () => {
+      const before = (await t.http.get(`${base}/resources`).query({ page: 1 }).set(H)).body.total;
+      const res = await submit({ jsonmodel_type: 'resource_duplicate_job', source: resourceUri });
+      const { job, log } = await finished(res.body.uri);
+      assert.equal(job.status, 'failed', log);
+      assert.match(log, /Job Failed\./);
+      assert.equal((await t.http.get(`${base}/resources`).query({ page: 1 }).set(H)).body.total, before);
+      assert.equal((await submit({ jsonmodel_type: 'resource_duplicate_job' })).status, 400);
+      assert.equal((await submit({ jsonmodel_type: 'resource_duplicate_job', source: componentUris[0] })).status, 400);
+      assert.equal((await t.http.get('/job_types').set(H)).body.resource_duplicate_job, undefined, 'hidden, as in ArchivesSpace');
+    });
+
+    it('copies nothing when canceled', async () => {
+      const before = (await t.http.get(`${base}/resources`).query({ page: 1 }).set(H)).body.total;
+      const ctx = canceledContext({ jsonmodel_type: 'resource_duplicate_job', source: resourceUri });
+      assert.equal(await resourceDuplicateJob.run(ctx), 'canceled');
+      assert.equal((await t.http.get(`${base}/resources`).query({ page: 1 }).set(H)).body.total, before);
     });
   });
 
