@@ -37,6 +37,11 @@ export interface JobContext {
   log(line: string): Promise<void>;
   /** Records the job created or changed (GET .../jobs/:id/records). */
   addRecords(uris: string[]): Promise<void>;
+  /**
+   * How far the job is (GET .../jobs/:id shows `progress`). Not from inside a transaction of the
+   * job's: on SQLite the store's one connection is that transaction's until it ends.
+   */
+  progress(done: number, total?: number): Promise<void>;
   /** An output file (GET .../jobs/:id/output_files), e.g. a report or a PDF. */
   addOutputFile(filename: string, data: Buffer | string): Promise<void>;
 }

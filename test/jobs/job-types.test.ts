@@ -54,7 +54,7 @@ describe(`job types (${STORE})`, function () {
     const lines: string[] = [];
     return {
       s: t.services, jobId: 0, repoId: repo, actor: { username: 'admin' }, job, inputFiles: [], signal: AbortSignal.abort(), lines,
-      log: async (line) => void lines.push(line), addRecords: async () => undefined, addOutputFile: async () => undefined,
+      log: async (line) => void lines.push(line), addRecords: async () => undefined, progress: async () => undefined, addOutputFile: async () => undefined,
     };
   };
 

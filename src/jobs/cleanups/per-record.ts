@@ -13,7 +13,10 @@ import { type JobScope, pagesOf, saveEdited } from '../job-records';
 export async function editEach(ctx: JobContext, scope: JobScope, edit: (record: Obj) => number, dryRun = false): Promise<{ uris: string[]; parts: number }> {
   const uris: string[] = [];
   let parts = 0;
+  let seen = 0;
   for await (const rows of pagesOf(ctx.s.db, scope)) {
+    seen += rows.length;
+    await ctx.progress(seen);
     for (const row of rows) {
       if (ctx.signal.aborted) return { uris, parts };
       const changed = edit(JSON.parse(row.json) as Obj);
