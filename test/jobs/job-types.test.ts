@@ -87,6 +87,19 @@ describe(`job types (${STORE})`, function () {
       assert.equal((await read(componentUris[1])).title, 'Diaries of Jane Smyth');
       assert.equal((await read(resourceUri)).title.trim(), 'Papers of the Smith family', 'the resource is another record type');
       assert.equal((await read(componentUris[0])).dates[0].expression, 'circa 1900 Smith', 'another property is untouched');
+      // A client still holding the version before the job cannot save over its change.
+      const stale = await t.http.post(componentUris[0]).set(H).send({ ...before, title: 'Overwritten' });
+      assert.equal(stale.status, 409, stale.text);
+    });
+
+    it('changes the resource itself when asked for its record type', async () => {
+      const res = await submit(job({ find: 'family', replace: 'Family', record_type: 'resource' }));
+      const { job: done, log, records } = await finished(res.body.uri);
+      assert.equal(done.status, 'completed', log);
+      assert.deepEqual(records, [resourceUri]);
+      assert.equal((await read(resourceUri)).title, '  Papers of the Smith Family ');
+      const back = await finished((await submit(job({ find: 'Family', replace: 'family', record_type: 'resource' }))).body.uri);
+      assert.equal(back.job.status, 'completed', back.log);
     });
 
     it('takes a regular expression between slashes, with Ruby\'s group references, and reaches subrecords', async () => {
