@@ -352,6 +352,37 @@ describe(`job types (${STORE})`, function () {
     });
   });
 
+  describe('import_job: location_csv', () => {
+    const importLocations = (csv: string) => t.http.post(`${base}/jobs_with_files`).set(H)
+      .field('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'location_csv', filenames: ['locations.csv'] } }))
+      .attach('files[]', Buffer.from(csv), 'locations.csv');
+
+    it('creates a location per row, adding a temporary value missing from its list', async () => {
+      const res = await importLocations('location_building,location_floor,location_room,location_barcode,location_coordinate_1_label,location_coordinate_1_indicator,location_temporary\n'
+        + 'Main Library,2,201,LOC-0001,Shelf,12,\n"Annex, North",B,,LOC-0002,Range,3,conservation_lab\n');
+      assert.equal(res.status, 200, res.text);
+      const { job, log, records } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed', log);
+      assert.equal(records.length, 2);
+      const annex = await read(records[1]);
+      assert.equal(annex.building, 'Annex, North');
+      assert.equal(annex.barcode, 'LOC-0002');
+      assert.equal(annex.temporary, 'conservation_lab');
+      assert.match(log, /added the value location_temporary: conservation_lab/);
+    });
+
+    it('fails the file, writing nothing, when a row is not a valid location, naming its line', async () => {
+      const res = await importLocations('location_building,location_barcode\nMain,LOC-0003\n,LOC-0004\n');
+      const { job, log, records } = await finished(res.body.uri);
+      assert.equal(job.status, 'failed', log);
+      assert.match(log, /line 3/);
+      assert.deepEqual(records, []);
+      const bad = await importLocations('title,identifier\nx,y\n');
+      const failed = await finished(bad.body.uri);
+      assert.match(failed.log, /is this a location CSV\?/);
+    });
+  });
+
   describe('cancel permissions', () => {
     it('a queued job is canceled only by a user with its type\'s cancel permissions', async () => {
       await t.services.jobs!.stop();

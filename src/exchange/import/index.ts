@@ -2,6 +2,7 @@ import { eadImporter } from './ead';
 import { marcxmlImporter } from './marcxml';
 import { eacImporter } from './eac';
 import { accessionCsvImporter } from './accession-csv';
+import { locationCsvImporter } from './location-csv';
 import type { Importer } from './types';
 
 /** Every import type, by its `import_type` name. Each importer adds its own line. */
@@ -10,6 +11,7 @@ export const importers: Record<string, Importer> = {
   [marcxmlImporter.type]: marcxmlImporter,
   [eacImporter.type]: eacImporter,
   [accessionCsvImporter.type]: accessionCsvImporter,
+  [locationCsvImporter.type]: locationCsvImporter,
 };
 
 export * from './types';
