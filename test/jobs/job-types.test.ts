@@ -383,6 +383,28 @@ describe(`job types (${STORE})`, function () {
     });
   });
 
+  describe('import_job: subject_csv', () => {
+    it('creates a subject per row with its terms in order, an external document and a rights declaration', async () => {
+      const csv = 'subject_source,subject_authority_id,term_1,term_type_1,term_2,term_type_2,external_document_title,external_document_location,external_document_publish,md_rights_dec_license\n'
+        + 'lcsh,sh85000001,Quilting,topical,Ohio,geographic,LC record,http://id.loc.gov/x,yes,public_domain\n'
+        + 'local,,Glass beads,topical,,,,,,\n';
+      const res = await t.http.post(`${base}/jobs_with_files`).set(H)
+        .field('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'subject_csv', filenames: ['subjects.csv'] } }))
+        .attach('files[]', Buffer.from(csv), 'subjects.csv');
+      assert.equal(res.status, 200, res.text);
+      const { job, log, records } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed', log);
+      assert.equal(records.length, 2);
+      const quilting = await read(records[0]);
+      assert.equal(quilting.title, 'Quilting -- Ohio');
+      assert.deepEqual(quilting.terms.map((term: any) => term.term_type), ['topical', 'geographic']);
+      assert.equal(quilting.authority_id, 'sh85000001');
+      assert.equal(quilting.external_documents[0].publish, true);
+      assert.equal(quilting.metadata_rights_declarations[0].license, 'public_domain');
+      assert.deepEqual((await t.http.get(`${base}/jobs/import_types`).set(H)).body.map((i: any) => i.name).slice(-2), ['location_csv', 'subject_csv']);
+    });
+  });
+
   describe('cancel permissions', () => {
     it('a queued job is canceled only by a user with its type\'s cancel permissions', async () => {
       await t.services.jobs!.stop();

@@ -3,6 +3,7 @@ import { marcxmlImporter } from './marcxml';
 import { eacImporter } from './eac';
 import { accessionCsvImporter } from './accession-csv';
 import { locationCsvImporter } from './location-csv';
+import { subjectCsvImporter } from './subject-csv';
 import type { Importer } from './types';
 
 /** Every import type, by its `import_type` name. Each importer adds its own line. */
@@ -12,6 +13,7 @@ export const importers: Record<string, Importer> = {
   [eacImporter.type]: eacImporter,
   [accessionCsvImporter.type]: accessionCsvImporter,
   [locationCsvImporter.type]: locationCsvImporter,
+  [subjectCsvImporter.type]: subjectCsvImporter,
 };
 
 export * from './types';
