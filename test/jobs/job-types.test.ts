@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { sampleRecord } from '../fixtures';
 import { startTestApp, STORE, TestApp } from '../helpers';
 import { findAndReplaceJob } from '../../src/jobs/cleanups/find-and-replace';
@@ -6,6 +8,9 @@ import { trimWhitespaceJob } from '../../src/jobs/cleanups/trim-whitespace';
 import { generateSlugsJob } from '../../src/jobs/identifiers/generate-slugs';
 import { resourceDuplicateJob } from '../../src/jobs/resources/resource-duplicate';
 import type { JobContext, JobType } from '../../src/jobs/job-type';
+
+const MORSE = ['/work/shared/corpus/marcxml/nyu_samuel-morse.xml', path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus', 'marcxml', 'nyu_samuel-morse.xml')]
+  .find((f) => fs.existsSync(f))!;
 
 /** The job types beyond imports: find and replace, PDF and labels, the clean-ups, container conversion. */
 describe(`job types (${STORE})`, function () {
@@ -402,6 +407,21 @@ describe(`job types (${STORE})`, function () {
       assert.equal(quilting.external_documents[0].publish, true);
       assert.equal(quilting.metadata_rights_declarations[0].license, 'public_domain');
       assert.deepEqual((await t.http.get(`${base}/jobs/import_types`).set(H)).body.map((i: any) => i.name).slice(-2), ['location_csv', 'subject_csv']);
+    });
+  });
+
+  describe('import_job: marcxml_subjects_and_agents', () => {
+    it('writes the subjects and agents of the MARC records, not the records themselves', async () => {
+      const before = (await t.http.get(`${base}/resources`).query({ page: 1 }).set(H)).body.total;
+      const res = await t.http.post(`${base}/jobs_with_files`).set(H)
+        .field('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'marcxml_subjects_and_agents', filenames: ['morse.xml'] } }))
+        .attach('files[]', fs.readFileSync(MORSE), 'morse.xml');
+      assert.equal(res.status, 200, res.text);
+      const { job, log, records } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed', log);
+      assert.ok(records.length > 0, log);
+      assert.ok(records.every((uri: string) => /^\/(subjects|agents)\//.test(uri)), JSON.stringify(records));
+      assert.equal((await t.http.get(`${base}/resources`).query({ page: 1 }).set(H)).body.total, before);
     });
   });
 

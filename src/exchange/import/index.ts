@@ -1,5 +1,5 @@
 import { eadImporter } from './ead';
-import { marcxmlImporter } from './marcxml';
+import { marcxmlImporter, marcxmlSubjectsAndAgentsImporter } from './marcxml';
 import { eacImporter } from './eac';
 import { accessionCsvImporter } from './accession-csv';
 import { locationCsvImporter } from './location-csv';
@@ -10,6 +10,7 @@ import type { Importer } from './types';
 export const importers: Record<string, Importer> = {
   [eadImporter.type]: eadImporter,
   [marcxmlImporter.type]: marcxmlImporter,
+  [marcxmlSubjectsAndAgentsImporter.type]: marcxmlSubjectsAndAgentsImporter,
   [eacImporter.type]: eacImporter,
   [accessionCsvImporter.type]: accessionCsvImporter,
   [locationCsvImporter.type]: locationCsvImporter,

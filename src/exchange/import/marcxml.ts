@@ -38,6 +38,8 @@ const clean = (text: string) => text.replace(/\s*[,:;/.]\s*$/, '').trim();
 
 class MarcImport extends ImportSession {
   private resources = 0;
+  /** marcxml_subjects_and_agents: each record's subjects and agents are written, the record itself is not. */
+  subjectsAndAgentsOnly = false;
 
   isBlock(name: string): boolean {
     return name === 'record';
@@ -56,7 +58,7 @@ class MarcImport extends ImportSession {
     const sub = (d: XmlNode | undefined, codes: string) => kids(d, 'subfield').filter((x) => codes.includes(x.attrs.code ?? '')).map((x) => textOf(x)).filter(Boolean);
     const where = `${path.join('/')}[${this.resources + 1}]`;
     const title = clean(sub(fields('245')[0], 'abnp').join(' '));
-    if (!title) throw new ImportFailed(`${this.input.name}: ${where}/datafield[245]: no title`);
+    if (!title && !this.subjectsAndAgentsOnly) throw new ImportFailed(`${this.input.name}: ${where}/datafield[245]: no title`);
     const body: Obj = { title, level: 'collection', publish: true };
     const idField = ['099', '090', '092', '096', '098'].map((t) => sub(fields(t)[0], 'a').join(' ')).find(Boolean)
       ?? sub(fields('852')[0], 'h').join(' ') ?? '';
@@ -123,7 +125,7 @@ class MarcImport extends ImportSession {
       const ref = await this.subject(termType, heading, { source: d.attrs.ind2 === '7' ? sub(d, '2')[0] : SOURCES[d.attrs.ind2 ?? ''], authfilenumber: sub(d, '0')[0] });
       if (!body.subjects.some((x: Obj) => x.ref === ref)) body.subjects.push({ ref });
     }
-    await this.create('resource', body, [where]);
+    if (!this.subjectsAndAgentsOnly) await this.create('resource', body, [where]);
     this.out.progress(++this.resources);
   }
 
@@ -133,14 +135,21 @@ class MarcImport extends ImportSession {
   }
 }
 
-export const marcxmlImporter: Importer = {
-  type: 'marcxml',
-  label: 'MARCXML (bibliographic records as resources)',
-  async run(s, repoId, actor, input, out) {
-    return s.db.transaction(async (trx) => {
-      const job = new MarcImport(s, trx, repoId, actor, input, out);
-      await readBlocks(input.path, input.name, job, out.signal);
-      return job.result();
-    });
-  },
-};
+function marcImporter(type: string, label: string, subjectsAndAgentsOnly: boolean): Importer {
+  return {
+    type,
+    label,
+    async run(s, repoId, actor, input, out) {
+      return s.db.transaction(async (trx) => {
+        const job = new MarcImport(s, trx, repoId, actor, input, out);
+        job.subjectsAndAgentsOnly = subjectsAndAgentsOnly;
+        await readBlocks(input.path, input.name, job, out.signal);
+        return job.result();
+      });
+    },
+  };
+}
+
+export const marcxmlImporter = marcImporter('marcxml', 'MARCXML (bibliographic records as resources)', false);
+/** ArchivesSpace's marcxml_subjects_and_agents: the same mapping, keeping only the subjects and agents. */
+export const marcxmlSubjectsAndAgentsImporter = marcImporter('marcxml_subjects_and_agents', 'Import only subjects and agents from a MARC XML file', true);
