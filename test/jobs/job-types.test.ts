@@ -425,6 +425,25 @@ describe(`job types (${STORE})`, function () {
     });
   });
 
+  describe('import_job: marcxml_accession', () => {
+    it('makes an accession of each MARC record, its 506 and 520 in the accession\'s own fields, no notes', async () => {
+      const res = await t.http.post(`${base}/jobs_with_files`).set(H)
+        .field('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'marcxml_accession', filenames: ['morse.xml'] } }))
+        .attach('files[]', fs.readFileSync(MORSE), 'morse.xml');
+      assert.equal(res.status, 200, res.text);
+      const { job, log, records } = await finished(res.body.uri);
+      assert.equal(job.status, 'completed', log);
+      const accessionUri = records.find((uri: string) => /\/accessions\/\d+$/.test(uri));
+      assert.ok(accessionUri, JSON.stringify(records));
+      assert.ok(!records.some((uri: string) => /\/resources\//.test(uri)));
+      const accession = await read(accessionUri);
+      assert.match(accession.title, /Morse/);
+      assert.equal(accession.accession_date, new Date().toISOString().slice(0, 10));
+      assert.ok(accession.access_restrictions_note && accession.content_description, JSON.stringify(accession));
+      assert.ok(accession.subjects.length > 0 && accession.linked_agents.length > 0);
+    });
+  });
+
   describe('cancel permissions', () => {
     it('a queued job is canceled only by a user with its type\'s cancel permissions', async () => {
       await t.services.jobs!.stop();

@@ -1,5 +1,5 @@
 import { eadImporter } from './ead';
-import { marcxmlImporter, marcxmlSubjectsAndAgentsImporter } from './marcxml';
+import { marcxmlAccessionImporter, marcxmlImporter, marcxmlSubjectsAndAgentsImporter } from './marcxml';
 import { eacImporter } from './eac';
 import { accessionCsvImporter } from './accession-csv';
 import { locationCsvImporter } from './location-csv';
@@ -11,6 +11,7 @@ export const importers: Record<string, Importer> = {
   [eadImporter.type]: eadImporter,
   [marcxmlImporter.type]: marcxmlImporter,
   [marcxmlSubjectsAndAgentsImporter.type]: marcxmlSubjectsAndAgentsImporter,
+  [marcxmlAccessionImporter.type]: marcxmlAccessionImporter,
   [eacImporter.type]: eacImporter,
   [accessionCsvImporter.type]: accessionCsvImporter,
   [locationCsvImporter.type]: locationCsvImporter,
