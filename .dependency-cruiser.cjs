@@ -1,8 +1,9 @@
 /**
  * The layers of src/, lowest first (docs/architecture.md). A module may import from its own layer
  * and the layers below it, never from a layer above; no import cycles anywhere. On top of the
- * layers: only src/store speaks SQL (imports knex), the records engine names no domain area, and
- * a domain area imports no other area (what two areas share belongs in the engine).
+ * layers: only src/store speaks SQL (imports knex), only the store (and the access cache) handles
+ * the freshness of kept values, and a domain area imports no other area (what two areas share
+ * belongs in the engine, which names no domain area: the layers see to that).
  * Run by `make check-deps` (part of `make test` and CI).
  */
 const LAYERS = [
@@ -34,6 +35,8 @@ module.exports = {
     ...upward,
     { name: 'sql-in-the-store', comment: 'only src/store speaks SQL: ask the store for a named function instead',
       severity: 'error', from: { path: '^src/', pathNot: '^src/store/' }, to: { path: '^node_modules/(knex|better-sqlite3|mysql2)/' } },
+    { name: 'freshness-in-the-store', comment: 'how fresh a kept value is, is the store\'s business (the access cache reads it to know when its grants went stale)',
+      severity: 'error', from: { path: '^src/', pathNot: '^src/(store|access)/' }, to: { path: '^src/store/freshness\\.ts$' } },
     { name: 'domain-areas-apart', comment: 'a domain area imports the engine, never another area',
       severity: 'error', from: { path: '^src/domain/([^/]+)/' }, to: { path: '^src/domain/', pathNot: '^src/domain/$1/' } },
   ],

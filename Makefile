@@ -51,12 +51,12 @@ bench: build
 bench-large: build
 	BENCH_RECORDS=$${BENCH_RECORDS:-1000000} BENCH_STORES=sqlite BENCH_PARTS=search npx tsx bench/run.ts
 
-test: build check-deps
+test: build check-deps lint
 	bash scripts/test.sh
 
 # The quick loop while working: unit tests and the SQLite leg without the long runs (the 100k-child
 # trees, the 5,244-record copy between two servers) and with 1,000 fuzz requests instead of 10,000.
-test-fast: build check-deps
+test-fast: build check-deps lint
 	TEST_STORES=sqlite FUZZ_RUNS=1000 MOCHA_ARGS="--ignore test/records/trees/trees-large.test.ts --ignore test/cli/import-from.test.ts" bash scripts/test.sh
 
 test-sqlite: build

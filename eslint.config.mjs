@@ -17,10 +17,12 @@ Module._resolveFilename = function (request, ...rest) {
 const { default: js } = await import('@eslint/js');
 const { default: tseslint } = await import('typescript-eslint');
 
+// Passing the store's handle on to a store function is fine; building a query on it is not.
 const SQL_OUTSIDE_THE_STORE = [
-  { selector: "MemberExpression[property.name='knex']", message: 'SQL belongs in src/store: call a named store function instead of reaching for the connection.' },
+  { selector: "CallExpression[callee.property.name='knex']", message: 'SQL belongs in src/store: call a named store function instead of querying a table here.' },
+  { selector: "MemberExpression[object.type='MemberExpression'][object.property.name='knex']", message: 'SQL belongs in src/store: call a named store function instead of using the connection here.' },
   { selector: "CallExpression[callee.name=/^(knex|trx|db)$/]", message: 'SQL belongs in src/store: call a named store function instead of querying a table here.' },
-  { selector: "CallExpression[callee.property.name='raw']", message: 'SQL belongs in src/store: call a named store function instead of raw SQL here.' },
+  { selector: "CallExpression[callee.property.name=/^(whereRaw|selectRaw|orderByRaw|joinRaw|havingRaw)$/]", message: 'SQL belongs in src/store: call a named store function instead of raw SQL here.' },
 ];
 
 export default tseslint.config(

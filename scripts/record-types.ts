@@ -8,7 +8,9 @@
  * (src/validation/clean.ts); only an object the schema leaves open (no `properties`, or
  * `additionalProperties`) gets one.
  */
-type Json = any; // schema nodes are free-form JSON
+// Schema nodes are free-form JSON, read by what each keyword means.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 /** The interface name of a jsonmodel_type: archival_object → ArchivalObject. */
 export function interfaceName(type: string): string {

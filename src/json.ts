@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 
-/** A JSON object as records, subrecords and request bodies arrive: every layer speaks it. */
+/**
+ * A JSON object as records, subrecords and request bodies arrive: every layer speaks it. Its
+ * shape is checked at run time by the generated validators, which know every type; the generic
+ * engine handles every type alike through it. Code that reads one type's fields names them with
+ * that type's interface from generated/types.ts, so a renamed field fails tsc there.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Obj = Record<string, any>;
 
 export function isPlainObject(v: unknown): v is Obj {

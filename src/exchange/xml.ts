@@ -8,6 +8,7 @@ export type Attributes = Record<string, string | number | boolean | null | undef
 export type Sink = (chunk: string) => void | Promise<void>;
 
 /** Characters XML 1.0 does not allow in a document at all (C0 controls but tab, LF, CR; U+FFFE/U+FFFF; lone surrogates). */
+// eslint-disable-next-line no-control-regex
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function stripInvalidXmlChars(text: string): string {

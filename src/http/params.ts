@@ -1,3 +1,4 @@
+import type { Obj } from '../json';
 import { PAGE_SIZE_PARAM, pageSize } from '../records/paging';
 import type { ParamSpec, Paging } from '../records/endpoint';
 import { ErrorMap, errors, failedValidation, PARAM_REQUIRED_MESSAGE, wantedType } from '../errors';
@@ -28,11 +29,11 @@ function coerceScalar(type: ParamSpec['type'], value: unknown): { ok: boolean; v
  * Declared parameters, checked and coerced; the reference's messages and its order
  * (missing, then wrong types, then failed checks). Undeclared parameters are ignored.
  */
-export function parseParams(specs: ParamSpec[], source: Record<string, unknown>): Record<string, any> {
+export function parseParams(specs: ParamSpec[], source: Record<string, unknown>): Obj {
   const missing: ErrorMap = {};
   const wrong: ErrorMap = {};
   const failed: ErrorMap = {};
-  const out: Record<string, any> = {};
+  const out: Obj = {};
   for (const spec of specs) {
     const raw = source[spec.name];
     if (raw === undefined || raw === '') {

@@ -9,6 +9,8 @@ import { containerConversionJob } from './containers/container-conversion';
 import { generateSlugsJob } from './identifiers/generate-slugs';
 import { generateArksJob } from './identifiers/generate-arks';
 import { resourceDuplicateJob } from './resources/resource-duplicate';
+import { bulkImportJob } from './spreadsheets/bulk-import-job';
+import { topContainerLinkerJob } from './spreadsheets/linker-job';
 
 /** Every job type this installation runs, by name (GET /job_types lists them in this order). */
 export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
@@ -22,6 +24,8 @@ export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
   ns2RemoverJob,
   resourceDuplicateJob,
   containerConversionJob,
+  bulkImportJob,
+  topContainerLinkerJob,
 ].map((t) => [t.name, t]));
 
 /** The type a submitted job names; 400 when it names none this installation runs. */

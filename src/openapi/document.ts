@@ -8,7 +8,9 @@ import type { Registry, TypeInfo } from '../registry';
 import { answeredErrors, type Endpoint, type ParamSpec } from '../records/endpoint';
 import { ERROR_KINDS } from '../errors';
 
-type Json = any; // OpenAPI and JSON Schema nodes are free-form JSON
+// OpenAPI and JSON Schema nodes are free-form JSON.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 export interface DocumentInfo {
   /** The package's version (info.version). */

@@ -104,7 +104,7 @@ export async function runBatch(
         try {
           prepareRecord(s.registry, s.enums, r.type.name, rewrite(r.body, standIns));
         } catch (err) {
-          throw new Error(`Problem with '${titleOf(r)}' (${r.uri}): ${describe(err)}`);
+          throw new Error(`Problem with '${titleOf(r)}' (${r.uri}): ${describe(err)}`, { cause: err });
         }
       }
       await status({ status: [{ id: 1, label: 'Validating records and checking links', type: 'done' }] });
@@ -221,7 +221,7 @@ async function create(
       ids.set(r.uri, Number(holder[0].split('/').pop()));
       return;
     }
-    throw new Error(`Problem creating '${titleOf(r)}' (${r.uri}): ${describe(err)}`);
+    throw new Error(`Problem creating '${titleOf(r)}' (${r.uri}): ${describe(err)}`, { cause: err });
   }
 }
 
@@ -242,6 +242,6 @@ async function reattach(
     const prepared = prepareRecord(s.registry, s.enums, r.type.name, record);
     await updateRecord(s, actor, { type: r.type, repoId: stored!.repo_id || undefined }, stored!.id, { ...prepared.record, lock_version: stored!.lock_version }, prepared.warnings, { trx });
   } catch (err) {
-    throw new Error(`Problem linking '${titleOf(r)}' (${r.uri}) to the records it links to in a circle: ${describe(err)}`);
+    throw new Error(`Problem linking '${titleOf(r)}' (${r.uri}) to the records it links to in a circle: ${describe(err)}`, { cause: err });
   }
 }

@@ -1,3 +1,4 @@
+import type { Obj } from '../json';
 import type { Actor, Services } from './context';
 import type { Prepared } from '../validation';
 import type { ErrorKind } from '../errors';
@@ -10,6 +11,8 @@ export interface ParamSpec {
   required?: boolean;
   default?: unknown;
   /** Extra check after coercion; returns the rule text for "Failed validation -- <text>". */
+  /** Takes the value as its parameter's type gives it (a number, a string, a list...). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   check?: (value: any) => string | undefined;
 }
 
@@ -30,7 +33,7 @@ export interface Call {
   token?: string;
   /** The client's address: the socket's, or the forwarded one from a proxy trusted by TRUST_PROXY. */
   client?: string;
-  params: Record<string, any>;
+  params: Obj;
   /** The path's repository, checked to exist, for /repositories/:repo_id/... routes. */
   repoId?: number;
   /** The JSON body, cleaned and validated as the endpoint's record type. */

@@ -120,6 +120,7 @@ export function collationKey(value: string): string {
 /** Lower-case with accents removed: the folding text and collated fields share. */
 export function foldText(value: string): string {
   // Plain ASCII (most values) has nothing to decompose.
+  // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(value)) return value.toLowerCase();
   return value.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }

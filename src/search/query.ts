@@ -99,14 +99,17 @@ export function resolveDateMath(value: string): string | undefined {
   return d.toISOString();
 }
 
+/** A node of the lucene package's parse tree (the package ships no types). */
+type LuceneNode = Obj;
+
 class LuceneTranslator {
   constructor(private readonly o: ParseOptions, private readonly param: string) {}
 
   translate(text: string): Query {
     if (!text.trim()) return { kind: 'none' };
-    let ast: any;
+    let ast: LuceneNode;
     try {
-      ast = lucene.parse(text);
+      ast = lucene.parse(text) as LuceneNode;
     } catch (err) {
       const e = err as { message: string; location?: { start: { column: number } } };
       const where = e.location ? ` at column ${e.location.start.column}` : '';
@@ -116,10 +119,10 @@ class LuceneTranslator {
   }
 
   /** A boolean sequence (the package nests it to the right) flattened into clauses with occurrences. */
-  private node(node: any, field: string | undefined): Query {
+  private node(node: LuceneNode, field: string | undefined): Query {
     if (node.term !== undefined || node.term_min !== undefined) return this.clause(node, field).query;
     const clauses: Array<{ query: Query; occur: Occur; explicit: boolean }> = [];
-    const visit = (n: any, conj: string | null) => {
+    const visit = (n: LuceneNode, conj: string | null) => {
       if (n.left !== undefined && !n.parenthesized && n.term === undefined) {
         visit(n.left, conj);
         if (n.right !== undefined) visit(n.right, n.operator);
@@ -144,7 +147,7 @@ class LuceneTranslator {
     return and([positive, ...mustNot.map(not)]);
   }
 
-  private clause(n: any, groupField: string | undefined): { query: Query; occur?: Occur } {
+  private clause(n: LuceneNode, groupField: string | undefined): { query: Query; occur?: Occur } {
     let field: string | undefined = n.field && n.field !== '<implicit>' ? String(n.field) : groupField;
     let prefix: string | null = n.prefix ?? null;
     // The package reads `-field:x` as a field named "-field".
@@ -184,7 +187,7 @@ class LuceneTranslator {
     return { kind: 'text', field, value: prefixOnly ? unescape(raw.slice(0, -1)) : raw, wildcard: prefixOnly ? 'prefix' : 'pattern' };
   }
 
-  private range(field: string | undefined, n: any): Query {
+  private range(field: string | undefined, n: LuceneNode): Query {
     const target = field ?? this.o.defaultField;
     const bound = (v: string) => (v === '*' ? undefined : unescape(v));
     const inclusive = String(n.inclusive ?? 'both');

@@ -177,6 +177,8 @@ export class TypesenseIndex implements SearchIndex {
   readonly kind = 'typesense' as const;
   /** Imports run side by side over HTTP: one rebuild page at a time keeps their order. */
   readonly pagesInFlight = 1;
+  // The client's generics describe documents of its own, not the ones built here.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   private readonly client: any;
   private readonly translator: TypesenseTranslator;
   private ready: Promise<void> | undefined;
@@ -184,6 +186,7 @@ export class TypesenseIndex implements SearchIndex {
   constructor(url: string, apiKey: string, private readonly collection: string, private readonly fields: FieldCatalogue) {
     const u = new URL(url);
     // Loaded here, not at the top: a server on the embedded index never pays its memory (about 8 MB).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Client } = require('typesense') as typeof import('typesense');
     this.client = new Client({
       nodes: [{ host: u.hostname, port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)), protocol: u.protocol.replace(':', '') }],

@@ -24,8 +24,8 @@ const actualCounts = (db: Db) =>
 
 /** Sibling groups whose kept count differs from the records (for `archive-records doctor`). */
 export async function childCountDrift(db: Db): Promise<Array<{ parent_key: string; kept: number; actual: number }>> {
-  const actual = new Map((await actualCounts(db)).map((r: any) => [String(r.parent_key), Number(r.n)]));
-  const kept = new Map((await db('tree_child_counts').select('parent_key', 'n')).map((r: any) => [String(r.parent_key), Number(r.n)]));
+  const actual = new Map((await actualCounts(db) as Array<{ parent_key: unknown; n: unknown }>).map((r) => [String(r.parent_key), Number(r.n)]));
+  const kept = new Map((await db('tree_child_counts').select('parent_key', 'n') as Array<{ parent_key: unknown; n: unknown }>).map((r) => [String(r.parent_key), Number(r.n)]));
   const drift: Array<{ parent_key: string; kept: number; actual: number }> = [];
   for (const key of new Set([...actual.keys(), ...kept.keys()])) {
     const a = actual.get(key) ?? 0;

@@ -143,7 +143,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       pool: {
         min: 1,
         max: 1,
-        afterCreate: (conn: any, done: (err: Error | null, conn: any) => void) => {
+        afterCreate: (conn: BetterSqlite3.Database, done: (err: Error | null, conn: BetterSqlite3.Database) => void) => {
           conn.pragma('journal_mode = WAL');
           conn.pragma('synchronous = NORMAL');
           conn.pragma('busy_timeout = 5000');

@@ -35,7 +35,7 @@ export async function missingBuiltIns(h: Handle, uris: string[]): Promise<{ uris
 /** Records per type, by type name. */
 export async function recordCountsByType(h: Handle): Promise<Record<string, number>> {
   const rows = await sqlOf(h)('records').select('type').count({ n: '*' }).groupBy('type').orderBy('type');
-  return Object.fromEntries(rows.map((r: any) => [r.type, Number(r.n)]));
+  return Object.fromEntries((rows as Array<{ type: string; n: unknown }>).map((r) => [r.type, Number(r.n)]));
 }
 
 /** Links to records that do not exist (links to a tree's own `/tree` URI left aside): how many, and a few. */

@@ -22,7 +22,7 @@ export interface JobRow {
   lock_version: number;
 }
 
-const count = async (query: { count(c: { n: string }): { first(): Promise<any> } }): Promise<number> => Number((await query.count({ n: '*' }).first())?.n ?? 0);
+const count = async (query: { count(c: { n: string }): { first(): Promise<{ n?: unknown } | undefined> } }): Promise<number> => Number((await query.count({ n: '*' }).first())?.n ?? 0);
 
 /** The next job's id (the transaction that inserts it holds the store's writer or the new row). */
 export async function nextJobId(trx: Tx): Promise<number> {

@@ -47,7 +47,7 @@ export async function waypointStarts(db: Db, parentKey: string, size: number): P
 /** 0-based index among siblings. */
 export async function logicalPosition(db: Db, place: NodePlace): Promise<number> {
   const row = await db('records').where({ parent_key: place.parent_key }).andWhere('position', '<', place.position).count({ n: '*' }).first();
-  return Number((row as any).n);
+  return Number((row as { n?: unknown }).n);
 }
 
 /** A place whose index among its siblings is known: a later pass over the group can start after it. */

@@ -17,7 +17,7 @@ function listBase(db: Queryable, q: ListQuery) {
 
 export async function countRecords(db: Queryable, q: ListQuery): Promise<number> {
   const row = await listBase(db, q).count({ n: '*' }).first();
-  return Number((row as any)?.n ?? 0);
+  return Number((row as { n?: unknown } | undefined)?.n ?? 0);
 }
 
 /**

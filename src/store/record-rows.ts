@@ -134,6 +134,8 @@ export function flagsOf(row: RecordRow | undefined): RecordRow | undefined {
   return row;
 }
 
+// Rows come back from either driver with numbers as strings or numbers and flags as 0/1.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function normalise(row: any): RecordRow | undefined {
   if (!row) return undefined;
   return {

@@ -121,7 +121,7 @@ export async function bumpEnumerationVersion(h: Handle): Promise<void> {
 /** The next id of a list or of a value. */
 export async function nextEnumerationId(h: Handle, table: 'enumerations' | 'enumeration_values'): Promise<number> {
   const row = await sqlOf(h)(table).max({ m: 'id' }).first();
-  return Number((row as any)?.m ?? 0) + 1;
+  return Number((row as { m?: unknown } | undefined)?.m ?? 0) + 1;
 }
 
 /** Every list's name and whether it is editable. */

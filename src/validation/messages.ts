@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { ErrorMap } from '../errors';
+import type { Obj } from '../json';
 import { joinPath } from './walk';
 
 /** Ruby class names, as the reference's type messages quote them. */
@@ -14,14 +15,14 @@ export function rubyClass(value: unknown): string {
 
 const URI_HINT = ' (malformed or invalid uri? check if referenced object exists.)';
 
-function expectedTypeName(schema: any): string[] {
+function expectedTypeName(schema: Obj): string[] {
   if (schema['x-ref'] && schema.type === 'string') return schema['x-ref'].map((t: string) => `JSONModel(:${t}) uri`);
   if (schema.$id) return [`JSONModel(:${schema.$id}) object`];
   if (schema['x-subrecords']) return schema['x-subrecords'].map((t: string) => `JSONModel(:${t}) object`);
   return Array.isArray(schema.type) ? schema.type : [schema.type];
 }
 
-function typeMessage(schema: any, data: unknown): string {
+function typeMessage(schema: Obj, data: unknown): string {
   const names = expectedTypeName(schema);
   const head = names.length === 1 ? `Must be a ${names[0]}` : `Must be one of: ${names.join(', ')}`;
   const isUri = names.some((n) => n.endsWith(' uri'));
@@ -48,8 +49,8 @@ export function mapAjvErrors(ajvErrors: ErrorObject[], out: ErrorMap, broken: Se
   for (const e of ajvErrors) {
     if (STEERING.has(e.keyword)) continue;
     const path = pathOf(e.instancePath);
-    const schema: any = e.parentSchema ?? {};
-    const params: any = e.params;
+    const schema: Obj = e.parentSchema ?? {};
+    const params: Obj = e.params;
     switch (e.keyword) {
       case 'required':
         broken.add(path);

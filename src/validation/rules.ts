@@ -4,6 +4,8 @@
  * its findings; the caller adds the object's path and files coded errors.
  */
 
+import type { Obj } from '../json';
+
 export interface RuleFinding {
   field: string;
   message: string;
@@ -11,7 +13,7 @@ export interface RuleFinding {
   coded?: boolean;
 }
 
-export type Rule = (obj: Record<string, any>) => RuleFinding[];
+export type Rule = (obj: Obj) => RuleFinding[];
 
 const error = (field: string, message: string): RuleFinding => ({ field, message, level: 'error' });
 const warning = (field: string, message: string): RuleFinding => ({ field, message, level: 'warning' });
@@ -35,7 +37,7 @@ const isTruthy = (value: unknown): boolean => isPresent(value) && value !== fals
  * and every previous one hold `ark:/` (a resolver's address before it is allowed), but a current
  * one marked external, which may be any address.
  */
-function checkArkName(obj: Record<string, any>): RuleFinding[] {
+function checkArkName(obj: Obj): RuleFinding[] {
   const isArk = (v: unknown) => typeof v === 'string' && /^(.*?\/)?ark:\//.test(v);
   const values = [...(obj.current !== undefined && !obj.current_is_external ? [obj.current] : []), ...(Array.isArray(obj.previous) ? obj.previous : [])];
   return values.every(isArk) ? [] : [error('ark', 'ark_format_error')];
@@ -119,7 +121,7 @@ export function parseLenientDate(text: string): Date | null {
 
 const isBefore = (a: Date, b: Date): boolean => a.getTime() < b.getTime();
 
-function checkDate(obj: Record<string, any>): RuleFinding[] {
+function checkDate(obj: Obj): RuleFinding[] {
   const findings: RuleFinding[] = [];
   const { begin, end } = obj;
   let beginDate: Date | null = null;
@@ -148,7 +150,7 @@ function checkDate(obj: Record<string, any>): RuleFinding[] {
 /** Stands in for Ruby's lenient Time.parse. */
 const isDateTime = (value: unknown): boolean => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
-function checkEvent(obj: Record<string, any>): RuleFinding[] {
+function checkEvent(obj: Obj): RuleFinding[] {
   const findings: RuleFinding[] = [];
   const hasDate = isPresent(obj.date);
   const hasTimestamp = isPresent(obj.timestamp);
@@ -170,7 +172,7 @@ function checkEvent(obj: Record<string, any>): RuleFinding[] {
   return findings;
 }
 
-function checkStructuredDateLabel(obj: Record<string, any>): RuleFinding[] {
+function checkStructuredDateLabel(obj: Obj): RuleFinding[] {
   const findings: RuleFinding[] = [];
   const hasRange = isTruthy(obj.structured_date_range);
   const hasSingle = isTruthy(obj.structured_date_single);
@@ -192,7 +194,7 @@ function checkStructuredDateLabel(obj: Record<string, any>): RuleFinding[] {
 const isStandardDate = (value: unknown): boolean =>
   typeof value === 'string' && STANDARD_DATE.exec(value)?.index === 0;
 
-function checkStructuredDateSingle(obj: Record<string, any>): RuleFinding[] {
+function checkStructuredDateSingle(obj: Obj): RuleFinding[] {
   const findings: RuleFinding[] = [];
   if (isAbsent(obj.date_role)) findings.push(error('date_role', 'is required'));
   const hasStandardized = isPresent(obj.date_standardized);
@@ -205,7 +207,7 @@ function checkStructuredDateSingle(obj: Record<string, any>): RuleFinding[] {
   return findings;
 }
 
-function checkStructuredDateRange(obj: Record<string, any>): RuleFinding[] {
+function checkStructuredDateRange(obj: Obj): RuleFinding[] {
   const findings: RuleFinding[] = [];
   const hasBeginExpression = !isEmpty(obj.begin_date_expression);
   const hasEndExpression = !isEmpty(obj.end_date_expression);
@@ -230,7 +232,7 @@ function checkStructuredDateRange(obj: Record<string, any>): RuleFinding[] {
   return [];
 }
 
-function checkRestrictionDate(obj: Record<string, any>): RuleFinding[] {
+function checkRestrictionDate(obj: Obj): RuleFinding[] {
   const restriction = obj.rights_restriction;
   if (!isTruthy(restriction) || typeof restriction !== 'object') return [];
   const findings: RuleFinding[] = [];
@@ -252,24 +254,24 @@ function checkRestrictionDate(obj: Record<string, any>): RuleFinding[] {
 
 const IDENTIFIER_PARTS = ['id_0', 'id_1', 'id_2', 'id_3'];
 
-function checkIdentifier(obj: Record<string, any>): RuleFinding[] {
+function checkIdentifier(obj: Obj): RuleFinding[] {
   const filled = IDENTIFIER_PARTS.map((part) => isPresent(obj[part]));
   const lastFilled = filled.lastIndexOf(true);
   const blankBeforeFilled = lastFilled > 0 && filled.slice(0, lastFilled).includes(false);
   return blankBeforeFilled ? [error('identifier', 'must not contain blank entries')] : [];
 }
 
-function checkLanguage(obj: Record<string, any>): RuleFinding[] {
-  const materials: unknown[] = Array.isArray(obj.lang_materials) ? obj.lang_materials : [];
-  const hasLanguage = materials.some((entry: any) => !isEmpty(entry?.language_and_script));
+function checkLanguage(obj: Obj): RuleFinding[] {
+  const materials: Obj[] = Array.isArray(obj.lang_materials) ? obj.lang_materials : [];
+  const hasLanguage = materials.some((entry: Obj) => !isEmpty(entry?.language_and_script));
   return hasLanguage ? [] : [codedError('must_contain_at_least_one_language')];
 }
 
-function checkOtherLevel(obj: Record<string, any>): RuleFinding[] {
+function checkOtherLevel(obj: Obj): RuleFinding[] {
   return obj.level === 'otherlevel' && isAbsent(obj.other_level) ? [error('other_level', MISSING)] : [];
 }
 
-function checkArchivalObject(obj: Record<string, any>): RuleFinding[] {
+function checkArchivalObject(obj: Obj): RuleFinding[] {
   if (!isEmpty(obj.dates) || !isEmpty(obj.title)) return [];
   return [
     error('dates', 'one or more required (or enter a Title)'),
@@ -277,15 +279,15 @@ function checkArchivalObject(obj: Record<string, any>): RuleFinding[] {
   ];
 }
 
-function checkDigitalObjectComponent(obj: Record<string, any>): RuleFinding[] {
+function checkDigitalObjectComponent(obj: Obj): RuleFinding[] {
   const fields = ['dates', 'title', 'label'];
   if (!fields.every((field) => isEmpty(obj[field]))) return [];
   return fields.map((field) => error(field, 'you must provide a label, title or date'));
 }
 
-function checkDatesOfExistence(obj: Record<string, any>): RuleFinding[] {
+function checkDatesOfExistence(obj: Obj): RuleFinding[] {
   const dates = obj.dates_of_existence;
-  const wrongLabel = Array.isArray(dates) && dates.some((date: any) => date?.date_label !== 'existence');
+  const wrongLabel = Array.isArray(dates) && dates.some((date: Obj) => date?.date_label !== 'existence');
   return wrongLabel ? [error('dates_of_existence', "Label must be 'existence' in this context")] : [];
 }
 
@@ -300,44 +302,44 @@ const SUBRECORDS_NOT_FOR_SOFTWARE = [
   'agent_resources',
 ];
 
-function checkAgentSoftwareSubrecords(obj: Record<string, any>): RuleFinding[] {
+function checkAgentSoftwareSubrecords(obj: Obj): RuleFinding[] {
   return SUBRECORDS_NOT_FOR_SOFTWARE.filter((name) => !isAbsent(obj[name]) && !isEmptyArray(obj[name])).map((name) =>
     error(name, 'subrecord not allowed for agent software'),
   );
 }
 
-function checkName(obj: Record<string, any>): RuleFinding[] {
+function checkName(obj: Obj): RuleFinding[] {
   return isAbsent(obj.sort_name) && !isTruthy(obj.sort_name_auto_generate)
     ? [error('sort_name', 'Property is required but was missing')]
     : [];
 }
 
-function checkAuthorityId(obj: Record<string, any>): RuleFinding[] {
+function checkAuthorityId(obj: Obj): RuleFinding[] {
   return isTruthy(obj.authority_id) && isAbsent(obj.source)
     ? [warning('source', 'is required if there is an authority id')]
     : [];
 }
 
 // The source calls `subjects.empty?` without a presence check, so only an explicit [] is reported.
-function checkAgentSubjectSubrecord(obj: Record<string, any>): RuleFinding[] {
+function checkAgentSubjectSubrecord(obj: Obj): RuleFinding[] {
   return isEmptyArray(obj.subjects) ? [error('subjects', 'Must specify a primary subject')] : [];
 }
 
-function checkAgentSources(obj: Record<string, any>): RuleFinding[] {
+function checkAgentSources(obj: Obj): RuleFinding[] {
   return ['source_entry', 'descriptive_note', 'file_uri'].every((field) => isEmpty(obj[field]))
     ? [error('agent_sources', 'Must specify one of Source Entry, Descriptive Note or File URI')]
     : [];
 }
 
 // Reported under "agent_sources" on purpose: the source reuses that field name here.
-function checkAgentAlternateSet(obj: Record<string, any>): RuleFinding[] {
+function checkAgentAlternateSet(obj: Obj): RuleFinding[] {
   return ['set_component', 'descriptive_note', 'file_uri'].every((field) => isEmpty(obj[field]))
     ? [error('agent_sources', 'Must specify one of Set Component, Descriptive Note or File URI')]
     : [];
 }
 
 // As with subjects, an absent `notes` is not checked by the source.
-function checkUsedLanguage(obj: Record<string, any>): RuleFinding[] {
+function checkUsedLanguage(obj: Obj): RuleFinding[] {
   return isAbsent(obj.language) && isEmptyArray(obj.notes)
     ? [error('language', 'Must specify either language or a note.')]
     : [];
@@ -350,20 +352,20 @@ const RIGHTS_FIELDS: Record<string, string[]> = {
   other: ['other_rights_basis', 'start_date'],
 };
 
-function checkRightsStatement(obj: Record<string, any>): RuleFinding[] {
+function checkRightsStatement(obj: Obj): RuleFinding[] {
   const fields = Object.hasOwn(RIGHTS_FIELDS, obj.rights_type) ? RIGHTS_FIELDS[obj.rights_type] : [];
   return fields.filter((field) => isAbsent(obj[field])).map((field) => error(field, MISSING));
 }
 
-function checkRightsStatementExternalDocument(obj: Record<string, any>): RuleFinding[] {
+function checkRightsStatementExternalDocument(obj: Obj): RuleFinding[] {
   return isAbsent(obj.identifier_type) ? [error('identifier_type', MISSING)] : [];
 }
 
-function checkAtLeastOneSubnote(obj: Record<string, any>): RuleFinding[] {
+function checkAtLeastOneSubnote(obj: Obj): RuleFinding[] {
   return isEmpty(obj.subnotes) ? [error('subnotes', 'Must contain at least one subnote')] : [];
 }
 
-function checkInstance(obj: Record<string, any>): RuleFinding[] {
+function checkInstance(obj: Obj): RuleFinding[] {
   if (obj.instance_type === 'digital_object') {
     return isAbsent(obj.digital_object) ? [error('digital_object', "Can't be empty")] : [];
   }
@@ -374,7 +376,7 @@ function checkInstance(obj: Record<string, any>): RuleFinding[] {
   return [];
 }
 
-function checkSubContainer(obj: Record<string, any>): RuleFinding[] {
+function checkSubContainer(obj: Obj): RuleFinding[] {
   const findings: RuleFinding[] = [];
   const [type2, indicator2] = [isPresent(obj.type_2), isPresent(obj.indicator_2)];
   const [type3, indicator3] = [isPresent(obj.type_3), isPresent(obj.indicator_3)];
@@ -386,13 +388,13 @@ function checkSubContainer(obj: Record<string, any>): RuleFinding[] {
   return findings;
 }
 
-function checkContainerLocation(obj: Record<string, any>): RuleFinding[] {
+function checkContainerLocation(obj: Obj): RuleFinding[] {
   return obj.status === 'previous' && isAbsent(obj.end_date) ? [error('end_date', 'is required if status is previous')] : [];
 }
 
 const LOCATION_FIELD_SETS = [['barcode'], ['classification'], ['coordinate_1_indicator', 'coordinate_1_label']];
 
-function checkLocation(obj: Record<string, any>): RuleFinding[] {
+function checkLocation(obj: Obj): RuleFinding[] {
   const identified = LOCATION_FIELD_SETS.some((fields) => fields.every((field) => isTruthy(obj[field])));
   return identified ? [] : [codedError('location_fields_error')];
 }
@@ -400,7 +402,7 @@ function checkLocation(obj: Record<string, any>): RuleFinding[] {
 const DIMENSIONS = ['depth', 'width', 'height'];
 
 // No presence check here, as in the source: an absent dimension fails the pattern.
-function checkContainerProfile(obj: Record<string, any>): RuleFinding[] {
+function checkContainerProfile(obj: Obj): RuleFinding[] {
   const findings = DIMENSIONS.filter((field) => !matches(obj[field], TWO_DECIMALS)).map((field) =>
     error(field, TWO_DECIMALS_MESSAGE),
   );
@@ -410,18 +412,18 @@ function checkContainerProfile(obj: Record<string, any>): RuleFinding[] {
   return findings;
 }
 
-function checkLocationProfile(obj: Record<string, any>): RuleFinding[] {
+function checkLocationProfile(obj: Obj): RuleFinding[] {
   return DIMENSIONS.filter((field) => isPresent(obj[field]) && !matches(obj[field], TWO_DECIMALS)).map((field) =>
     error(field, TWO_DECIMALS_MESSAGE),
   );
 }
 
 /** Fields that, when present, must match a pattern. */
-function checkPatterns(obj: Record<string, any>, fields: string[], regex: RegExp, message: string): RuleFinding[] {
+function checkPatterns(obj: Obj, fields: string[], regex: RegExp, message: string): RuleFinding[] {
   return fields.filter((field) => isPresent(obj[field]) && !matches(obj[field], regex)).map((field) => error(field, message));
 }
 
-function checkCollectionManagement(obj: Record<string, any>): RuleFinding[] {
+function checkCollectionManagement(obj: Obj): RuleFinding[] {
   const findings: RuleFinding[] = [];
   if (isPresent(obj.processing_total_extent) && isAbsent(obj.processing_total_extent_type)) {
     findings.push(error('processing_total_extent_type', 'is required if total extent is specified'));
@@ -430,14 +432,14 @@ function checkCollectionManagement(obj: Record<string, any>): RuleFinding[] {
   return [...findings, ...checkPatterns(obj, numbers, NINE_DIGITS_FIVE_DECIMALS, NINE_FIVE_MESSAGE)];
 }
 
-function checkUserDefined(obj: Record<string, any>): RuleFinding[] {
+function checkUserDefined(obj: Obj): RuleFinding[] {
   return [
     ...checkPatterns(obj, ['integer_1', 'integer_2', 'integer_3'], SIGNED_INTEGER, 'must be an integer'),
     ...checkPatterns(obj, ['real_1', 'real_2', 'real_3'], NINE_DIGITS_FIVE_DECIMALS, NINE_FIVE_MESSAGE),
   ];
 }
 
-function checkFieldQuery(obj: Record<string, any>): RuleFinding[] {
+function checkFieldQuery(obj: Obj): RuleFinding[] {
   return isEmpty(obj.value) && obj.comparator !== 'empty' ? [error('value', EMPTY_VALUE_MESSAGE)] : [];
 }
 

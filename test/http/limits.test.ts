@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config';
 import { answerClientErrors } from '../../src/http/limits';
 import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
-/** Every limit of the README's "Limits" section, just inside it and just over it. */
+/** Every limit of the "Limits" section of docs/security-and-guarantees.md, just inside it and just over it. */
 describe(`request limits (${STORE})`, () => {
   let t: TestApp;
   let repo: number;

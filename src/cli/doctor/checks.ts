@@ -3,7 +3,7 @@ import { databaseVersion } from '../../store/connect';
 import { childCountDrift } from '../../store/child-counts';
 import { sqlOf } from '../../store/database';
 import { appliedMigrations, danglingLinks, missingBuiltIns, missingTables as tablesMissing, recordCountsByType } from '../../store/doctor';
-import type { CheckResult, DoctorCheck, DoctorContext } from './types';
+import type { CheckResult, DoctorCheck } from './types';
 
 const MIGRATE = 'run `archive-records migrate` (or start the server once) with the same DB_URL';
 

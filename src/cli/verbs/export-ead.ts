@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import { EAD_RESOLVE, writeEad } from '../../exchange/export/ead';
-import { writeEad3 } from '../../exchange/export/ead3';
-import { writePdf } from '../../exchange/export/pdf';
+import { EAD_RESOLVE, writeEad, writeEad3, writePdf } from '../../exchange/export/ead';
 import { loadForExport } from '../../exchange/export/common';
 import { XmlWriter } from '../../exchange/xml';
 import type { Services } from '../../records/context';

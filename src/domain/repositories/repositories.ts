@@ -1,7 +1,5 @@
 import type { Tx } from '../../store/database';
 import { deleteRepositoryContents } from '../../store/repositories';
-import { errors } from '../../errors';
-import { REPOSITORY_TYPE } from '../../registry';
 import type { Services, TypeHooks } from '../../records/context';
 
 /** Repository rules: contained records deleted with it (its default groups: users/groups.ts). */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../registry';
-import { Endpoint, json } from '../../records/endpoint';
+import type { Endpoint } from '../../records/endpoint';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
 

@@ -12,6 +12,7 @@
  */
 import type { Obj } from '../../json';
 import type { Services } from '../../records/context';
+import { shownRecordsLinkingTo } from '../../store/record-finders';
 
 export interface EacMapping {
   /** EAC-CPF entityType: person, family or corporateBody. */
@@ -58,17 +59,11 @@ export function structuredDate(d: Obj): StructuredDate | undefined {
 export async function recordsLinkingTo(
   s: Services, agentUri: string, withUnpublished: (repoId: number) => boolean,
 ): Promise<Array<{ role: string; uri: string; title: string }>> {
-  const rows = await s.db.knex('records as r')
-    .join('record_refs as x', 'x.from_rid', 'r.rid')
-    .where({ 'x.to_uri': agentUri, 'r.suppressed': false, 'r.hidden': false })
-    .distinct('r.uri', 'r.repo_id', 'r.json')
-    .orderBy('r.uri');
   const out: Array<{ role: string; uri: string; title: string }> = [];
-  for (const row of rows as Array<{ uri: string; repo_id: number; json: string }>) {
-    const record = JSON.parse(row.json) as Obj;
-    if (record.publish !== true && !withUnpublished(Number(row.repo_id))) continue;
+  for (const { uri, repoId, record } of await shownRecordsLinkingTo(s.db, agentUri)) {
+    if (record.publish !== true && !withUnpublished(repoId)) continue;
     for (const link of (record.linked_agents ?? []).filter((l: Obj) => l.ref === agentUri)) {
-      out.push({ role: link.role, uri: row.uri, title: String(record.title ?? record.display_string ?? row.uri) });
+      out.push({ role: link.role, uri, title: String(record.title ?? record.display_string ?? uri) });
     }
   }
   return out;

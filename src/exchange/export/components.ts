@@ -8,6 +8,7 @@ import type { Obj } from '../../json';
 import type { Services } from '../../records/context';
 import { uriLoader } from '../../records/load';
 import { resolveLinks } from '../../records/resolve';
+import { treeNodes } from '../../store/tree-pages';
 
 export interface ComponentNode {
   record: Obj;
@@ -19,10 +20,7 @@ export interface ComponentNode {
  * are left out always; unpublished ones too unless `includeUnpublished`.
  */
 export async function componentTree(s: Services, rootUri: string, includeUnpublished: boolean, resolve: string[] = []): Promise<ComponentNode[]> {
-  const rows: Array<{ rid: number; parent_rid: number | null; position: number; json: string; suppressed: unknown }> = await s.db.knex('records')
-    .where({ root_uri: rootUri, hidden: false })
-    .select('rid', 'parent_rid', 'position', 'json', 'suppressed')
-    .orderBy('position');
+  const rows = await treeNodes(s.db, rootUri);
   interface Loaded extends ComponentNode {
     parent: number | null;
     dropped: boolean;
@@ -30,9 +28,8 @@ export async function componentTree(s: Services, rootUri: string, includeUnpubli
   }
   const byRid = new Map<number, Loaded>();
   for (const r of rows) {
-    const record = JSON.parse(r.json) as Obj;
-    const dropped = !!Number(r.suppressed) || (!includeUnpublished && record.publish !== true);
-    byRid.set(Number(r.rid), { parent: r.parent_rid === null ? null : Number(r.parent_rid), record, children: [], dropped });
+    const dropped = r.suppressed || (!includeUnpublished && r.record.publish !== true);
+    byRid.set(r.rid, { parent: r.parent_rid, record: r.record, children: [], dropped });
   }
   // Links of every component resolved in one batch per level.
   if (resolve.length) await resolveLinks([...byRid.values()].filter((n) => !n.dropped).map((n) => n.record), resolve, uriLoader(s));

@@ -136,7 +136,7 @@ export function agentNameSubfields(agent: Obj, name: Obj, extra: { relator?: Sub
   const roleTerm = relator.find(([c]) => c === 'e');
   const roleCode = relator.find(([c]) => c === '4');
   let suffix = '00';
-  let ind1 = '1';
+  let ind1: string;
   switch (agent.jsonmodel_type) {
     case 'agent_corporate_entity':
       suffix = '10';

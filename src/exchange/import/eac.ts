@@ -15,6 +15,7 @@
  */
 import type { Obj } from '../../json';
 import { ImportSession } from './session';
+import { recordsWithJsonValue } from '../../store/record-finders';
 import { descendants, kid, kids, markupOf, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
 import { ImportFailed, Importer, ImportReport } from './types';
 
@@ -69,8 +70,8 @@ class EacImport extends ImportSession {
     const names = entries.map((e, i) => ({ ...this.nameOf(e, type), authorized: i === Math.max(0, authorized), is_display_name: i === Math.max(0, authorized) }));
     const recordId = textOf(kid(this.control, 'recordId'));
     if (recordId) {
-      const existing = await this.trx('records').where({ type }).andWhereRaw('json LIKE ?', [`%"record_identifier":${JSON.stringify(recordId).replace(/[%_]/g, '_')}%`]).first('uri', 'json');
-      if (existing && (JSON.parse(existing.json).agent_record_identifiers ?? []).some((r: Obj) => r.record_identifier === recordId)) {
+      const [existing] = await recordsWithJsonValue(this.trx, { type }, 'record_identifier', recordId, 1);
+      if (existing && (existing.record.agent_record_identifiers ?? []).some((r: Obj) => r.record_identifier === recordId)) {
         this.warn(`an agent with the record id ${recordId} exists already (${existing.uri}); it was not created again`);
         this.created = existing.uri;
         return;

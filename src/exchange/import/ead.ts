@@ -25,6 +25,7 @@
 import crypto from 'node:crypto';
 import type { Obj } from '../../json';
 import { ImportSession, slug } from './session';
+import { recordsWithJsonValue } from '../../store/record-finders';
 import { descendants, kid, kids, markupOf, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
 import { ImportFailed, Importer, ImportReport } from './types';
 
@@ -394,12 +395,8 @@ class EadImport extends ImportSession {
     const key = `${type}|${indicator}|${barcode ?? ''}`;
     const cached = this.containers.get(key);
     if (cached) return cached;
-    const rows: Array<{ uri: string; json: string }> = await this.trx('records').where({ type: 'top_container', repo_id: this.repoId })
-      .andWhereRaw('json LIKE ?', [`%"indicator":${JSON.stringify(indicator).replace(/[%_]/g, '_')}%`]).limit(50).select('uri', 'json');
-    const found = rows.find((r) => {
-      const c = JSON.parse(r.json);
-      return c.indicator === indicator && (c.type ?? '') === type && (c.barcode ?? '') === (barcode ?? '');
-    })?.uri;
+    const rows = await recordsWithJsonValue(this.trx, { type: 'top_container', repoId: this.repoId }, 'indicator', indicator, 50);
+    const found = rows.find(({ record: c }) => c.indicator === indicator && (c.type ?? '') === type && (c.barcode ?? '') === (barcode ?? ''))?.uri;
     const uri = found ?? await this.create('top_container', { type, indicator, ...(barcode ? { barcode } : {}) }, [...path, 'did', 'container']);
     this.containers.set(key, uri);
     return uri;

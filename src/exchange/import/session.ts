@@ -4,13 +4,13 @@
  * and subjects matched to existing ones (authority id, then heading) or created once, warnings
  * in the log, and the report of what was created.
  */
-import type { Knex } from 'knex';
 import { ApiError } from '../../errors';
 import { isPlainObject, type Obj } from '../../json';
 import type { Actor, Services } from '../../records/context';
 import { addEnumerationValues } from '../../records/value-lists';
 import { lookupHash, lookupValue } from '../../records/keys';
 import { createRecord } from '../../records/write';
+import { recordsWithJsonValue, type StoreTransaction } from '../../store/record-finders';
 import { RecordQueries } from '../../store/records';
 import { holdDerivedRows } from '../../store/transaction-memo';
 import { prepareRecord } from '../../validation';
@@ -32,7 +32,7 @@ export class ImportSession {
   private readonly subjects = new Map<string, string>();
 
   constructor(
-    protected readonly s: Services, protected readonly trx: Knex.Transaction, protected readonly repoId: number,
+    protected readonly s: Services, protected readonly trx: StoreTransaction, protected readonly repoId: number,
     protected readonly actor: Actor, protected readonly input: ImportInput, protected readonly out: ImportOutput,
   ) {
     this.report = { file: input.name, created: [], counts: {}, warnings: [] };
@@ -131,9 +131,6 @@ export class ImportSession {
 
   /** An existing record of the type whose JSON has `key: value`, confirmed by `matches`. */
   private async findByJson(type: string, [key, value]: [string, string], matches: (r: Obj) => boolean): Promise<string | undefined> {
-    // '!' escapes LIKE's wildcards the same way in SQLite and MySQL (a backslash does not).
-    const needle = `%${`${JSON.stringify(key)}:${JSON.stringify(value)}`.replace(/[%_!]/g, (c) => `!${c}`)}%`;
-    const rows: Array<{ uri: string; json: string }> = await this.trx('records').where({ type }).andWhereRaw("json LIKE ? ESCAPE '!'", [needle]).limit(20).select('uri', 'json');
-    return rows.find((r) => matches(JSON.parse(r.json)))?.uri;
+    return (await recordsWithJsonValue(this.trx, { type }, key, value, 20)).find((r) => matches(r.record))?.uri;
   }
 }

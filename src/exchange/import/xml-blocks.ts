@@ -131,7 +131,10 @@ export function textOf(node: XmlNode | undefined): string {
   if (!node) return '';
   const parts: string[] = [];
   const walk = (n: XmlNode) => {
-    for (const c of n.children) typeof c === 'string' ? parts.push(c) : walk(c);
+    for (const c of n.children) {
+      if (typeof c === 'string') parts.push(c);
+      else walk(c);
+    }
     if (n.name === 'lb' || n.name === 'p') parts.push(' ');
   };
   walk(node);

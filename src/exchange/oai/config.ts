@@ -8,6 +8,8 @@ import { errors, ErrorMap } from '../../errors';
 import type { Obj } from '../../json';
 import type { Actor, Services } from '../../records/context';
 import { createRecord, updateRecord } from '../../records/write';
+import { poolRecordQueries } from '../../store/record-finders';
+import { RecordQueries } from '../../store/records';
 
 export const OAI_CONFIG_TYPE = 'oai_config';
 export const OAI_CONFIG_ID = 1;
@@ -46,7 +48,7 @@ function stringList(text: unknown): string[] {
 
 /** The stored configuration record, or the defaults shaped as one. */
 export async function readOaiConfigRecord(s: Services): Promise<Obj> {
-  const row = await s.db.knex('records').where({ type: OAI_CONFIG_TYPE, id: CONFIG_ID }).first('json');
+  const row = await poolRecordQueries(s.db).get(OAI_CONFIG_TYPE, CONFIG_ID);
   if (row) return JSON.parse(row.json);
   return { lock_version: 0, jsonmodel_type: OAI_CONFIG_TYPE, ...OAI_CONFIG_DEFAULTS, uri: `/oai_config/${CONFIG_ID}` };
 }
@@ -95,7 +97,7 @@ export async function saveOaiConfig(s: Services, actor: Actor, body: Obj, warnin
   checkConfig(body);
   const where = { type: s.registry.type(OAI_CONFIG_TYPE) };
   return s.db.transaction(async (trx) => {
-    const row = await trx('records').where({ type: OAI_CONFIG_TYPE, id: CONFIG_ID }).first('lock_version');
+    const row = await new RecordQueries(trx).get(OAI_CONFIG_TYPE, CONFIG_ID);
     if (!row) return createRecord(s, actor, where, body, warnings, { id: CONFIG_ID, trx });
     const lockVersion = body.lock_version ?? Number(row.lock_version);
     return updateRecord(s, actor, where, CONFIG_ID, { ...body, lock_version: lockVersion }, warnings, { trx });

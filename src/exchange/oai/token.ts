@@ -4,6 +4,7 @@
  * nothing is remembered between requests. A token is base64url JSON; one that does not decode to
  * a well-formed position is a badResumptionToken.
  */
+import type { Obj } from '../../json';
 
 export interface ListPosition {
   /** metadataPrefix, set, from and until of the request that started the list. */
@@ -33,7 +34,7 @@ export function encodeToken(p: ListPosition): string {
 /** The position a token holds, or undefined when it is not one of ours. */
 export function decodeToken(token: string): ListPosition | undefined {
   if (!/^[A-Za-z0-9_-]{1,2000}$/.test(token)) return undefined;
-  let raw: any;
+  let raw: Obj;
   try {
     raw = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {

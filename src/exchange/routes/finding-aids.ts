@@ -7,8 +7,7 @@
  */
 import { exportFilename, exportMetadata, loadForExport, xmlReply } from '../export/common';
 import { EAD_RESOLVE, writeEad } from '../export/ead';
-import { writeEad3 } from '../export/ead3';
-import { writePdf } from '../export/pdf';
+import { writeEad3, writePdf } from '../export/ead';
 import type { Obj } from '../../json';
 import { writeLabels } from '../export/labels';
 import { readRecord } from '../../records/load';

@@ -2,7 +2,7 @@ import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { exportFilename } from '../../exchange/export/common';
 import { writeLabels } from '../../exchange/export/labels';
-import { writePdf } from '../../exchange/export/pdf';
+import { writePdf } from '../../exchange/export/ead';
 import { findingAidSources } from '../../exchange/routes/finding-aids';
 import { resourceIdentifier } from '../../exchange/routes/formats';
 import type { JobContext, JobType } from '../job-type';

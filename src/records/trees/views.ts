@@ -1,10 +1,10 @@
-import type { Knex } from 'knex';
 import { errors } from '../../errors';
 import type { TreeRole, TreeViewPart, TypeInfo } from '../../registry';
 import type { Services } from '../context';
 import type { Obj } from '../../json';
-import { inOrder } from '../../store/records';
-import { publishedClause } from '../../store/connect';
+import { treeNodes, treePage, type TreeNodeRow } from '../../store/tree-pages';
+import { idsOfRids, nodeRidInTree, publishedChildCount, publishedChildCounts, recordAtIn, recordOfTypeIn, recordsByUri } from '../../store/tree-views';
+import type { Queryable } from '../../store/dialect';
 import { childCount, childCountsOf } from '../../store/child-counts';
 import { keptUntilNextWrite } from '../../store/until-next-write';
 import { ancestorsOf, logicalPosition, parentKey, placeOf, waypointStarts } from '../../store/positions';
@@ -12,33 +12,17 @@ import { ancestorsOf, logicalPosition, parentKey, placeOf, waypointStarts } from
 /** Children of any node are cut into pages of this size (trees-and-positions.md section 5). */
 export const WAYPOINT_SIZE = 200;
 
-type Db = Knex | Knex.Transaction;
+type Db = Queryable;
 
 export interface TreeTypes {
   root: TypeInfo;
   node: TypeInfo;
 }
 
-interface NodeRow {
-  rid: number;
-  id: number;
-  uri: string;
-  parent_rid: number | null;
-  record: Obj;
-}
-
-
-function siblings(s: Services, db: Db, key: string, publishedOnly: boolean) {
-  const q = db('records').where({ parent_key: key });
-  if (publishedOnly) q.andWhereRaw(publishedClause(s.db));
-  return q;
-}
-
 /** Staff views read the counts the store keeps; the public user's view counts published children. */
 async function countChildren(s: Services, db: Db, key: string, publishedOnly: boolean): Promise<number> {
   if (!publishedOnly) return childCount(db, key);
-  const row = await siblings(s, db, key, publishedOnly).count({ n: '*' }).first();
-  return Number((row as any).n);
+  return publishedChildCount(s.db, key, db);
 }
 
 /** Child counts of many nodes in one query. */
@@ -48,9 +32,7 @@ async function childCounts(s: Services, db: Db, rids: number[], publishedOnly: b
     const kept = await childCountsOf(db, rids.map((rid) => parentKey('', rid)));
     return new Map(rids.map((rid) => [rid, kept.get(parentKey('', rid)) ?? 0]));
   }
-  const q = db('records').whereIn('parent_rid', rids).andWhereRaw(publishedClause(s.db));
-  const rows = await q.groupBy('parent_rid').select('parent_rid').count({ n: '*' });
-  return new Map(rows.map((r: any) => [Number(r.parent_rid), Number(r.n)]));
+  return publishedChildCounts(s.db, rids, db);
 }
 
 function identifierOf(record: Obj): string | undefined {
@@ -96,8 +78,7 @@ async function containersOf(db: Db, record: Obj): Promise<Obj[] | undefined> {
   const instances = (record.instances ?? []).filter((i: Obj) => i.sub_container);
   if (!instances.length) return undefined;
   const uris = instances.map((i: Obj) => i.sub_container.top_container?.ref).filter(Boolean);
-  const rows = uris.length ? await db('records').whereIn('uri', uris).select('uri', 'json') : [];
-  const boxes = new Map(rows.map((r: { uri: string; json: string }) => [r.uri, JSON.parse(r.json)]));
+  const boxes = await recordsByUri(db, uris);
   return instances.map((i: Obj) => {
     const box: Obj = boxes.get(i.sub_container.top_container?.ref) ?? {};
     return pick(
@@ -114,11 +95,6 @@ function levelOf(record: Obj): string | undefined {
 function fileUriSummary(record: Obj): string | undefined {
   const uris = (record.file_versions ?? []).map((f: Obj) => f.file_uri).filter(Boolean);
   return uris.length ? uris.join(', ') : undefined;
-}
-
-async function readNodes(db: Db, query: Knex.QueryBuilder): Promise<NodeRow[]> {
-  const rows = await query.select('rid', 'id', 'uri', 'parent_rid', 'json');
-  return rows.map((r: any) => ({ rid: Number(r.rid), id: Number(r.id), uri: r.uri, parent_rid: r.parent_rid === null ? null : Number(r.parent_rid), record: JSON.parse(r.json) }));
 }
 
 /**
@@ -146,22 +122,12 @@ export async function waypoint(s: Services, db: Db, key: string, offset: number,
 async function readWaypoint(s: Services, db: Db, key: string, offset: number, publishedOnly: boolean): Promise<Obj[]> {
   const start = publishedOnly ? undefined : await waypointStart(s, db, key, offset);
   if (start === null) return [];
-  const page = start === undefined
-    ? siblings(s, db, key, publishedOnly).orderBy('position').offset(offset * WAYPOINT_SIZE).limit(WAYPOINT_SIZE)
-    : siblings(s, db, key, false).andWhere('position', '>=', start).orderBy('position').limit(WAYPOINT_SIZE);
-  let nodes: NodeRow[];
-  if (publishedOnly) nodes = await readNodes(db, page);
-  else {
-    // The siblings before the waypoint are skipped in the (parent_key, position) index; only the
-    // waypoint's 200 rows are read whole (MariaDB would otherwise read every skipped row).
-    const rids = (await page.select('rid')).map((r: { rid: number }) => Number(r.rid));
-    nodes = inOrder(rids, await readNodes(db, db('records').whereIn('rid', rids)));
-  }
+  const nodes: TreeNodeRow[] = await treePage(s.db, key, start === undefined
+    ? { skip: offset * WAYPOINT_SIZE, size: WAYPOINT_SIZE, publishedOnly }
+    : { from: start, size: WAYPOINT_SIZE }, db);
   const counts = await childCounts(s, db, nodes.map((n) => n.rid), publishedOnly);
   const parentRids = [...new Set(nodes.map((n) => n.parent_rid).filter((p): p is number => p !== null))];
-  const parentIds = new Map(
-    (parentRids.length ? await db('records').whereIn('rid', parentRids).select('rid', 'id') : []).map((r: any) => [Number(r.rid), Number(r.id)]),
-  );
+  const parentIds = await idsOfRids(db, parentRids);
   const entries: Obj[] = [];
   for (const [i, node] of nodes.entries()) {
     const r = node.record;
@@ -188,9 +154,9 @@ async function readWaypoint(s: Services, db: Db, key: string, offset: number, pu
 }
 
 async function rootRow(db: Db, types: TreeTypes, repoId: number, id: number) {
-  const row = await db('records').where({ type: types.root.name, id, repo_id: repoId }).first('rid', 'uri', 'json', 'suppressed');
+  const row = await recordOfTypeIn(db, types.root.name, id, repoId);
   if (!row) throw errors.notFound(types.root.model);
-  return { rid: Number(row.rid), uri: row.uri as string, record: JSON.parse(row.json) as Obj, suppressed: row.suppressed ? 1 : 0 };
+  return { ...row, suppressed: row.suppressed ? 1 : 0 };
 }
 
 /** GET <root>/:id/tree/root */
@@ -220,9 +186,9 @@ export async function treeRoot(s: Services, types: TreeTypes, repoId: number, id
 async function nodeByUri(db: Db, types: TreeTypes, repoId: number, uri: string, param: string) {
   const m = new RegExp(types.node.uriPattern!).exec(uri);
   if (!m) throw errors.notAUri(param, `a ${types.node.name}`, uri);
-  const row = await db('records').where({ uri, repo_id: repoId }).first('rid', 'id', 'uri', 'json');
+  const row = await recordAtIn(db, uri, repoId);
   if (!row) throw errors.notFound(types.node.model);
-  return { rid: Number(row.rid), id: Number(row.id), uri: row.uri as string, record: JSON.parse(row.json) as Obj };
+  return row;
 }
 
 /** GET <root>/:id/tree/waypoint?offset=&parent_node= */
@@ -265,11 +231,11 @@ export async function treeNodeFromRoot(s: Services, types: TreeTypes, repoId: nu
   const root = await rootRow(db, types, repoId, id);
   const out: Obj = {};
   for (const nodeId of nodeIds) {
-    const row = await db('records').where({ type: types.node.name, id: nodeId, repo_id: repoId, root_uri: root.uri }).first('rid');
+    const rid = await nodeRidInTree(db, types.node.name, nodeId, repoId, root.uri);
     // The original fails with a 500 for an unknown id.
-    if (!row) throw errors.notFound(types.node.model);
-    const chain = (await ancestorsOf(db, Number(row.rid))).reverse();
-    const path = [...chain.map((c) => c.rid), Number(row.rid)];
+    if (rid === undefined) throw errors.notFound(types.node.model);
+    const chain = (await ancestorsOf(db, rid)).reverse();
+    const path = [...chain.map((c) => c.rid), rid];
     const offsetOf = async (rid: number) => {
       const place = await placeOf(db, rid);
       // (siblings at or before the record) div 200, a 1-based count, as the source computes it.
@@ -292,9 +258,9 @@ export async function treeNodeFromRoot(s: Services, types: TreeTypes, repoId: nu
 }
 
 /** Every node of a tree, children sorted by position: for ordered_records and the full tree. */
-async function wholeTree(db: Db, rootUri: string): Promise<{ byParent: Map<number | null, NodeRow[]> }> {
-  const rows = await readNodes(db, db('records').where({ root_uri: rootUri }).orderBy('position'));
-  const byParent = new Map<number | null, NodeRow[]>();
+async function wholeTree(s: Services, rootUri: string): Promise<{ byParent: Map<number | null, TreeNodeRow[]> }> {
+  const rows = await treeNodes(s.db, rootUri, { shownOnly: false });
+  const byParent = new Map<number | null, TreeNodeRow[]>();
   for (const row of rows) byParent.set(row.parent_rid, [...(byParent.get(row.parent_rid) ?? []), row]);
   return { byParent };
 }
@@ -308,7 +274,7 @@ export async function orderedRecords(s: Services, types: TreeTypes, repoId: numb
   const uris: Obj[] = [];
   if (visible(root.record) && !root.suppressed) {
     uris.push({ ref: root.uri, display_string: root.record.title, depth: 0, level: levelOf(root.record) });
-    const { byParent } = await wholeTree(db, root.uri);
+    const { byParent } = await wholeTree(s, root.uri);
     const walk = (parent: number | null, depth: number) => {
       for (const node of byParent.get(parent) ?? []) {
         if (!visible(node.record)) continue;
@@ -325,7 +291,7 @@ export async function orderedRecords(s: Services, types: TreeTypes, repoId: numb
 export async function fullTree(s: Services, types: TreeTypes, repoId: number, id: number): Promise<Obj> {
   const db = s.db.knex;
   const root = await rootRow(db, types, repoId, id);
-  const { byParent } = await wholeTree(db, root.uri);
+  const { byParent } = await wholeTree(s, root.uri);
   const build = (parent: number | null): Obj[] =>
     (byParent.get(parent) ?? []).map((node) => {
       const children = build(node.rid);

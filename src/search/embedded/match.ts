@@ -19,6 +19,7 @@ const FILTER_CACHE = 64;
 function ftsPhrase(text: string): string | undefined {
   if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
   // FTS5's query parser ends a string at NUL; control characters are separators anyway.
+  // eslint-disable-next-line no-control-regex
   return `"${text.replace(/[\u0000-\u001f]/g, ' ').replace(/"/g, '""')}"`;
 }
 

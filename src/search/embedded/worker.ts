@@ -60,7 +60,7 @@ export class EmbeddedIndexWorker implements SearchIndex {
   readonly pagesInFlight = 2;
   private readonly worker: Worker;
   private next = 1;
-  private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (v: never) => void; reject: (e: Error) => void }>();
   private exited = false;
 
   /**
@@ -84,7 +84,7 @@ export class EmbeddedIndexWorker implements SearchIndex {
       this.pending.delete(m.id);
       if (!this.pending.size) this.worker.unref();
       if (m.error !== undefined) waiter.reject(new Error(m.error));
-      else waiter.resolve(m.result);
+      else waiter.resolve(m.result as never);
     });
     const fail = (err: Error) => {
       this.exited = true;

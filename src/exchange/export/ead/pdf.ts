@@ -2,19 +2,21 @@
  * The printable finding aid of a resource (`…/resource_descriptions/:id.pdf`, `….xml?print_pdf=true`,
  * `export-ead --pdf`): a title page, a collection overview (summary, notes, access points) and the
  * container list, components indented by level, page numbers in the footer. Made with pdfkit from
- * the same records and the same tree walk as the EAD, and streamed: each page goes out as it is
+ * the same records and the same component walk as the EAD (walker.ts), and streamed: each page goes out as it is
  * laid out, so a resource of 100,000 components prints in bounded memory.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type PDFKit from 'pdfkit';
-import type { Obj } from '../../json';
-import type { Services } from '../../records/context';
-import { dateText } from './common';
+import type { Obj } from '../../../json';
+import type { Services } from '../../../records/context';
+import { dateText } from '../common';
 import {
-  ARCHDESC_NOTES, DID_NOTES, EadOptions, humanise, identifierOf, LANGUAGES, namedAgents, noteContent, NOTE_HEADS, present,
-  repositoryAddress, subjectPoints, TreeReader,
-} from './ead';
+  accessPoints, type ArchivalObject, containedInstances, type Described, type EadOptions, notesOf, humanise, identifierOf, noteContent, noteContents, originators, present,
+  type Repository, repositoryAddress, type Resource, shownIn, subLevels,
+} from './parts';
+import { ARCHDESC_NOTES, DID_NOTES, LANGUAGES, NOTE_HEADS } from './tables';
+import { findingAidComponents, walkComponents } from './walker';
 
 /** Unicode fonts when the machine has them (Debian's fonts-dejavu-core), else PDF's built-in Helvetica (Latin-1 only). */
 const FONT_DIR = process.env.PDF_FONT_DIR ?? '/usr/share/fonts/truetype/dejavu';
@@ -45,12 +47,15 @@ const SUMMARY_LABELS: Record<string, string> = {
 };
 
 export async function writePdf(
-  s: Services, write: (chunk: Buffer) => Promise<void>, resource: Obj, repository: Obj, o: EadOptions,
+  s: Services, write: (chunk: Buffer) => Promise<void>, loaded: Obj, loadedRepository: Obj, o: EadOptions,
 ): Promise<void> {
+  const resource = loaded as Resource;
+  const repository = loadedRepository as Repository;
   const f = fonts();
   const title = plainText(present(resource.finding_aid_title) ? resource.finding_aid_title : resource.title);
   // Loaded on the first PDF, not at start: pdfkit and its font tables hold about 27 MB of memory
   // that a server which never prints a finding aid should not carry.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const PDFDocument = require('pdfkit') as typeof PDFKit;
   const doc = new PDFDocument({
     size: 'LETTER', margin: MARGIN, autoFirstPage: false,
@@ -80,7 +85,7 @@ export async function writePdf(
     await pending;
     if (failed) throw failed;
   };
-  const shown = (x: Obj | undefined) => !!x && (o.includeUnpublished || x.publish !== false);
+  const shown = shownIn(o);
   const width = () => doc.page.width - 2 * MARGIN;
   const heading = (text: string, size = 14) => doc.moveDown(0.6).font(f.bold).fontSize(size).text(text, MARGIN, undefined, { width: width() }).moveDown(0.3);
   const para = (text: string, indent = 0) => {
@@ -92,17 +97,13 @@ export async function writePdf(
     if (!value) return;
     doc.font(f.bold).fontSize(10).text(`${label}: `, MARGIN, undefined, { continued: true, width: width() }).font(f.regular).text(value);
   };
-  const dates = (r: Obj) => (r.dates ?? []).filter(shown).map((d: Obj) => `${dateText(d, '-')}${d.date_type === 'bulk' ? ' (bulk)' : ''}`).join('; ');
-  const extents = (r: Obj) => (r.extents ?? []).filter(shown)
+  const dates = (r: Described) => (r.dates ?? []).filter(shown).map((d: Obj) => `${dateText(d, '-')}${d.date_type === 'bulk' ? ' (bulk)' : ''}`).join('; ');
+  const extents = (r: Described) => (r.extents ?? []).filter(shown)
     .map((e: Obj) => [`${e.number ?? ''} ${humanise(String(e.extent_type ?? ''))}`.trim(), e.container_summary ? `(${e.container_summary})` : ''].filter(Boolean).join(' ')).join('; ');
-  const containers = (r: Obj) => (r.instances ?? []).flatMap((inst: Obj) => {
-    const sub = inst.sub_container;
-    const top = sub?.top_container?._resolved as Obj | undefined;
-    if (!top) return [];
-    const parts = [`${humanise(String(top.type ?? 'container'))} ${top.indicator ?? ''}`.trim()];
-    for (const n of [2, 3]) if (present(sub[`type_${n}`])) parts.push(`${humanise(String(sub[`type_${n}`]))} ${sub[`indicator_${n}`] ?? ''}`.trim());
-    return [parts.join(', ')];
-  }).join('; ');
+  const containers = (r: Described) => containedInstances(r).map(({ sub, top }) => [
+    `${humanise(String(top.type ?? 'container'))} ${top.indicator ?? ''}`.trim(),
+    ...subLevels(sub).map((level) => `${humanise(level.type)} ${level.indicator ?? ''}`.trim()),
+  ].join(', ')).join('; ');
 
   // Title page.
   doc.addPage();
@@ -128,14 +129,14 @@ export async function writePdf(
   field('Extent', extents(resource));
   const languages = (resource.lang_materials ?? []).map((m: Obj) => m.language_and_script?.language).filter(Boolean);
   field('Language', languages.map((l: string) => LANGUAGES[l] ?? l).join(', '));
-  field('Creator', namedAgents(resource, o, (role) => role === 'creator').map((a) => plainText(a.name)).join('; '));
+  field('Creator', originators(resource, o).filter((a) => a.role === 'creator').map((a) => plainText(a.name)).join('; '));
   field('Repository', plainText(repository.name ?? ''));
-  for (const note of (resource.notes ?? []).filter((n: Obj) => shown(n) && DID_NOTES.has(n.type))) {
+  for (const note of notesOf(resource).filter((n: Obj) => shown(n) && DID_NOTES.has(n.type))) {
     field(plainText(note.label ?? SUMMARY_LABELS[note.type] ?? humanise(String(note.type))), plainText(noteContent(note, o.includeUnpublished)));
   }
-  for (const note of (resource.notes ?? []).filter((n: Obj) => shown(n) && (ARCHDESC_NOTES.has(n.type) || n.jsonmodel_type === 'note_bibliography'))) {
+  for (const note of notesOf(resource).filter((n: Obj) => shown(n) && (ARCHDESC_NOTES.has(n.type) || n.jsonmodel_type === 'note_bibliography'))) {
     heading(plainText(note.label ?? NOTE_HEADS[note.type] ?? NOTE_HEADS.bibliography), 12);
-    for (const text of (Array.isArray(note.content) ? note.content : present(note.content) ? [note.content] : [])) para(String(text));
+    for (const text of noteContents(note)) para(text);
     for (const sub of (note.subnotes ?? []).filter(shown)) {
       if (sub.jsonmodel_type === 'note_text') para(String(sub.content ?? ''));
       else if (sub.jsonmodel_type === 'note_chronology') for (const item of sub.items ?? []) para(`${item.event_date ?? ''}: ${(item.events ?? []).join('; ')}`, 12);
@@ -144,10 +145,8 @@ export async function writePdf(
     }
     for (const item of note.items ?? []) if (typeof item === 'string') para(item, 12);
   }
-  const access = [
-    ...subjectPoints(resource).map((p) => p.terms.map((t) => t[0]).join(' -- ')),
-    ...namedAgents(resource, o, (role) => role !== 'creator', 'not-unpublished').map((a) => `${[a.name, ...a.terms.map((t) => t[0])].join(' -- ')} (${humanise(a.role)})`),
-  ].filter(Boolean).map(plainText);
+  const access = accessPoints(resource, o)
+    .map((p) => `${p.terms.map((t) => t[0]).join(' -- ')}${p.role !== undefined ? ` (${humanise(p.role)})` : ''}`).filter(Boolean).map(plainText);
   if (access.length) {
     heading('Controlled Access Headings', 12);
     for (const a of access) para(`• ${a}`, 12);
@@ -157,11 +156,9 @@ export async function writePdf(
   // Container list.
   doc.addPage();
   heading('Container List', 16);
-  const tree = new TreeReader(s, resource.uri, o);
-  await tree.init();
-  const walk = async (parent: number | null, depth: number): Promise<void> => {
-    for await (const node of tree.children(parent)) {
-      const c = node.record;
+  await walkComponents(s, String(resource.uri), findingAidComponents(o), {
+    enter: ({ record, depth }) => {
+      const c = record as ArchivalObject;
       const indent = Math.min(depth - 1, 8) * 18;
       const level = c.level === 'otherlevel' ? c.other_level : c.level;
       const line = [plainText(c.title ?? c.display_string ?? ''), dates(c)].filter(Boolean).join(', ');
@@ -169,16 +166,14 @@ export async function writePdf(
         .text(line || '[untitled]', MARGIN + indent, undefined, { width: width() - indent });
       const details = [level ? humanise(String(level)) : '', c.component_id ? String(c.component_id) : '', containers(c), extents(c)].filter(Boolean).join(' · ');
       if (details) doc.font(f.italic).fontSize(8).fillColor('#333333').text(details, MARGIN + indent, undefined, { width: width() - indent }).fillColor('black');
-      for (const note of (c.notes ?? []).filter((n: Obj) => shown(n) && (n.type === 'scopecontent' || n.type === 'abstract'))) {
+      for (const note of notesOf(c).filter((n: Obj) => shown(n) && (n.type === 'scopecontent' || n.type === 'abstract'))) {
         const text = plainText(noteContent(note, o.includeUnpublished) || (note.subnotes ?? []).filter(shown).map((x: Obj) => x.content ?? '').join('\n\n'));
         if (text) doc.font(f.regular).fontSize(8).text(text, MARGIN + indent + 9, undefined, { width: width() - indent - 9 });
       }
       doc.moveDown(0.25);
-      await walk(node.rid, depth + 1);
-      await drain();
-    }
-  };
-  await walk(null, 1);
+    },
+    leave: drain,
+  });
   doc.end();
   await ended;
   await drain();
