@@ -38,6 +38,11 @@ export interface JobContext {
   log(line: string): Promise<void>;
   /** Records the job created or changed (GET .../jobs/:id/records). */
   addRecords(uris: string[]): Promise<void>;
+  /**
+   * How far the job is (GET .../jobs/:id shows `progress`). Not from inside a transaction of the
+   * job's: on SQLite the store's one connection is that transaction's until it ends.
+   */
+  progress(done: number, total?: number): Promise<void>;
   /** An output file (GET .../jobs/:id/output_files), e.g. a report or a PDF; a stream is written to disk as it comes. */
   addOutputFile(filename: string, data: Buffer | string | Readable): Promise<void>;
 }
@@ -47,6 +52,8 @@ export type JobEnd = 'completed' | 'failed' | 'canceled';
 export interface JobType {
   /** The job's jsonmodel_type, as clients send it (import_job...). */
   name: string;
+  /** Left out of GET /job_types (ArchivesSpace's `hidden`), yet submitted and run like any other. */
+  hidden?: boolean;
   /** What GET /job_types shows; submitting needs every create permission in the job's repository. */
   createPermissions: string[];
   cancelPermissions: string[];

@@ -34,11 +34,16 @@ function jobObject(raw: unknown): Obj {
   return { ...(outer.job_params === undefined ? {} : { job_params: outer.job_params }), ...outer.job, job_type: outer.job_type };
 }
 
-async function submit(call: Call, job: Obj, files: Upload[]) {
-  const type = jobTypeNamed(String(job.jsonmodel_type ?? job.job_type ?? ''));
-  for (const permission of type.createPermissions) {
+/** The permissions a job type asks of whoever submits or cancels one of its jobs, each in the job's repository. */
+async function requireAll(call: Call, permissions: string[]): Promise<void> {
+  for (const permission of permissions) {
     if (!(await can(call.s, call.actor, permission, call.repoId))) throw errors.accessDenied();
   }
+}
+
+async function submit(call: Call, job: Obj, files: Upload[]) {
+  const type = jobTypeNamed(String(job.jsonmodel_type ?? job.job_type ?? ''));
+  await requireAll(call, type.createPermissions);
   const created = await submitJob(call.s, call.repoId!, call.actor!.username, job, files);
   call.s.jobs?.nudge();
   return json(created);
@@ -65,7 +70,7 @@ export function jobEndpoints(): Endpoint[] {
     },
     {
       method: 'get', path: '/job_types', permission: null, summary: 'List all supported job types',
-      handle: async () => json(Object.fromEntries([...JOB_TYPES.values()].map((t) => [t.name, { create_permissions: t.createPermissions, cancel_permissions: t.cancelPermissions }]))),
+      handle: async () => json(Object.fromEntries([...JOB_TYPES.values()].filter((t) => !t.hidden).map((t) => [t.name, { create_permissions: t.createPermissions, cancel_permissions: t.cancelPermissions }]))),
     },
     {
       method: 'get', path: `${base}/import_types`, permission: null, summary: 'List all supported import job types',
@@ -117,7 +122,11 @@ export function jobEndpoints(): Endpoint[] {
     },
     {
       method: 'post', path: `${base}/:id/cancel`, permission: 'cancel_job', params: [id], errors: ['NotFound'], summary: 'Cancel a job',
-      handle: async (call) => json(await cancelJob(call.s, call.repoId!, call.params.id)),
+      handle: async (call) => {
+        const job = await getJob(call.s, call.repoId!, call.params.id);
+        await requireAll(call, jobTypeNamed(String(job.job_type)).cancelPermissions);
+        return json(await cancelJob(call.s, call.repoId!, call.params.id));
+      },
     },
     {
       method: 'delete', path: `${base}/:id`, permission: 'cancel_job', params: [id], errors: ['NotFound', 'Conflict'], summary: 'Delete a job that is not running',

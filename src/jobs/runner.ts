@@ -11,7 +11,7 @@ import { addJobOutput, appendLog } from './queue';
 import type { JobContext, JobEnd } from './job-type';
 import { jobTypeNamed } from './types';
 import {
-  addJobRecords, claimJob, failJobPastLease, finishJob, firstQueuedJob, jobCancelRequested, jobCount, jobFiles, jobRecordCount, jobRow, jobsPastLease, renewJobLease,
+  addJobRecords, claimJob, failJobPastLease, finishJob, firstQueuedJob, jobCancelRequested, jobCount, jobFiles, jobRecordCount, jobRow, jobsPastLease, renewJobLease, setJobProgress,
 } from '../store/jobs';
 
 const POLL_MS = 500;
@@ -95,6 +95,7 @@ export class JobRunner {
       inputFiles: await jobFiles(s.db, id, 'input'),
       log: (line) => appendLog(s, id, line),
       addRecords: (uris) => addJobRecords(s.db, id, uris),
+      progress: (done, total) => setJobProgress(s.db, id, done, total ?? null),
       addOutputFile: (filename, data) => addJobOutput(s, id, filename, data),
     };
     let status: JobEnd;

@@ -1,6 +1,14 @@
 import { errors } from '../errors';
 import type { JobType } from './job-type';
 import { importJob } from './imports/import-job';
+import { findAndReplaceJob } from './cleanups/find-and-replace';
+import { trimWhitespaceJob } from './cleanups/trim-whitespace';
+import { ns2RemoverJob } from './cleanups/ns2-remover';
+import { printToPdfJob, containerLabelsJob } from './finding-aids/finding-aid-jobs';
+import { containerConversionJob } from './containers/container-conversion';
+import { generateSlugsJob } from './identifiers/generate-slugs';
+import { generateArksJob } from './identifiers/generate-arks';
+import { resourceDuplicateJob } from './resources/resource-duplicate';
 import { bulkImportJob } from './spreadsheets/bulk-import-job';
 import { topContainerLinkerJob } from './spreadsheets/linker-job';
 import { reportJob } from './reports/report-job';
@@ -8,6 +16,15 @@ import { reportJob } from './reports/report-job';
 /** Every job type this installation runs, by name (GET /job_types lists them in this order). */
 export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
   importJob,
+  findAndReplaceJob,
+  printToPdfJob,
+  containerLabelsJob,
+  generateSlugsJob,
+  generateArksJob,
+  trimWhitespaceJob,
+  ns2RemoverJob,
+  resourceDuplicateJob,
+  containerConversionJob,
   bulkImportJob,
   topContainerLinkerJob,
   reportJob,

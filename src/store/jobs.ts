@@ -161,3 +161,8 @@ export async function claimJob(h: Handle, id: number, holder: string, now: numbe
 export async function finishJob(h: Handle, id: number, fields: { status: JobStatus; finished_ms: number; done: number; lock_version: number }): Promise<void> {
   await sqlOf(h)('jobs').where({ id }).update({ status: fields.status, finished_ms: fields.finished_ms, lease_holder: null, lease_until_ms: null, done: fields.done, lock_version: fields.lock_version });
 }
+
+/** How far a running job is: `done` of `total` (null: not known). */
+export async function setJobProgress(h: Handle, id: number, done: number, total: number | null): Promise<void> {
+  await sqlOf(h)('jobs').where({ id, status: 'running' }).update({ done, total });
+}

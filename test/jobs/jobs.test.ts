@@ -51,7 +51,7 @@ describe(`background jobs (${STORE})`, function () {
     assert.deepEqual((await t.http.get(`${base}/jobs`).query({ page: 1 }).set(H)).body.results.map((j: any) => j.uri), [res.body.uri]);
     assert.deepEqual((await t.http.get(`${base}/jobs/archived`).query({ page: 1 }).set(viewer)).body.results.map((j: any) => j.uri), [res.body.uri]);
     assert.deepEqual((await t.http.get(`${base}/jobs/active`).set(H)).body, []);
-    assert.deepEqual((await t.http.get(`${base}/jobs/import_types`).set(H)).body.map((i: any) => i.name), ['ead_xml', 'marcxml', 'eac_xml', 'accession_csv']);
+    assert.deepEqual((await t.http.get(`${base}/jobs/import_types`).set(H)).body.map((i: any) => i.name), ['ead_xml', 'marcxml', 'marcxml_subjects_and_agents', 'marcxml_accession', 'eac_xml', 'accession_csv', 'location_csv', 'subject_csv']);
   });
 
   it('fails a job whose file cannot be imported, writing nothing of it, with the reason in the log', async () => {

@@ -36,8 +36,41 @@ const EXTENT = /^([\d.,]+)\s*(.*)$/;
 /** Trailing ISBD punctuation of a MARC subfield ("Papers, 1900-1950." → "Papers, 1900-1950"). */
 const clean = (text: string) => text.replace(/\s*[,:;/.]\s*$/, '').trim();
 
+type MarcMode = 'resource' | 'accession' | 'subjects_and_agents';
+
+/**
+ * The accession a bibliographic record makes, from what its resource mapping built: ArchivesSpace's
+ * accession converter keeps the title, identifier, dates, extents, languages, agents and subjects,
+ * drops the notes and the finding-aid fields, and reads 506 (access restrictions; ind1 1: restricted),
+ * 520 (content description), 540 (use restrictions) and 541 and 561 (provenance) into its own fields.
+ * Dated the day of the import.
+ */
+function accessionOf(resource: Obj, fieldsOf: (tag: string) => Array<{ ind1?: string; text: string }>): Obj {
+  const joined = (tag: string) => fieldsOf(tag).map((f) => f.text.trim()).filter(Boolean).join(' ');
+  const body: Obj = {
+    title: resource.title, id_0: resource.id_0, publish: resource.publish, accession_date: new Date().toISOString().slice(0, 10),
+    dates: resource.dates, extents: resource.extents, linked_agents: resource.linked_agents, subjects: resource.subjects,
+    lang_materials: (resource.lang_materials as Obj[]).filter((l) => l.language_and_script),
+  };
+  if (joined('506')) body.access_restrictions_note = joined('506');
+  if (fieldsOf('506').some((f) => f.ind1 === '1')) body.access_restrictions = true;
+  if (joined('520')) body.content_description = joined('520');
+  if (fieldsOf('540').length) {
+    body.use_restrictions = true;
+    if (joined('540')) body.use_restrictions_note = joined('540');
+  }
+  const provenance = [joined('541'), joined('561')].filter(Boolean).join(' ');
+  if (provenance) body.provenance = provenance;
+  return body;
+}
+
 class MarcImport extends ImportSession {
   private resources = 0;
+  /**
+   * What each bibliographic record becomes: a resource (marcxml), an accession (marcxml_accession),
+   * or nothing but its subjects and agents (marcxml_subjects_and_agents).
+   */
+  mode: MarcMode = 'resource';
 
   isBlock(name: string): boolean {
     return name === 'record';
@@ -56,7 +89,7 @@ class MarcImport extends ImportSession {
     const sub = (d: XmlNode | undefined, codes: string) => kids(d, 'subfield').filter((x) => codes.includes(x.attrs.code ?? '')).map((x) => textOf(x)).filter(Boolean);
     const where = `${path.join('/')}[${this.resources + 1}]`;
     const title = clean(sub(fields('245')[0], 'abnp').join(' '));
-    if (!title) throw new ImportFailed(`${this.input.name}: ${where}/datafield[245]: no title`);
+    if (!title && this.mode !== 'subjects_and_agents') throw new ImportFailed(`${this.input.name}: ${where}/datafield[245]: no title`);
     const body: Obj = { title, level: 'collection', publish: true };
     const idField = ['099', '090', '092', '096', '098'].map((t) => sub(fields(t)[0], 'a').join(' ')).find(Boolean)
       ?? sub(fields('852')[0], 'h').join(' ') ?? '';
@@ -69,7 +102,8 @@ class MarcImport extends ImportSession {
         body.dates.push({ date_type: type, label: 'creation', expression, ...(years.length ? { begin: years[0], end: years[years.length - 1] } : {}) });
       }
     }
-    if (!body.dates.length) {
+    // ArchivesSpace's accession mapping drops the 008 dates, and an accession needs none.
+    if (!body.dates.length && this.mode !== 'accession') {
       const f008 = control('008');
       const [d1, d2] = [f008.slice(7, 11), f008.slice(11, 15)];
       if (/^\d{4}$/.test(d1)) body.dates.push({ date_type: /^\d{4}$/.test(d2) && d2 !== d1 ? 'inclusive' : 'single', label: 'creation', begin: d1, ...(/^\d{4}$/.test(d2) && d2 !== d1 ? { end: d2 } : {}) });
@@ -84,7 +118,7 @@ class MarcImport extends ImportSession {
       if (!m) return [];
       return [{ portion: 'whole', number: m[1].replace(/,/g, ''), extent_type: this.value('extent_extent_type', /lin(ear|\.)?\s*(f(ee|oo)?t|ft)/i.test(m[2]) ? 'linear_feet' : clean(m[2]) || 'items') }];
     });
-    if (!body.extents.length) {
+    if (!body.extents.length && this.mode !== 'accession') {
       body.extents = [{ portion: 'whole', number: '0', extent_type: this.value('extent_extent_type', 'linear_feet'), container_summary: 'extent not stated in the imported record' }];
       this.warn(`${where}: no extent (300); recorded as 0 with a note saying it was not stated`);
     }
@@ -123,7 +157,8 @@ class MarcImport extends ImportSession {
       const ref = await this.subject(termType, heading, { source: d.attrs.ind2 === '7' ? sub(d, '2')[0] : SOURCES[d.attrs.ind2 ?? ''], authfilenumber: sub(d, '0')[0] });
       if (!body.subjects.some((x: Obj) => x.ref === ref)) body.subjects.push({ ref });
     }
-    await this.create('resource', body, [where]);
+    if (this.mode === 'resource') await this.create('resource', body, [where]);
+    if (this.mode === 'accession') await this.create('accession', accessionOf(body, (tag) => fields(tag).map((f) => ({ ind1: f.attrs.ind1, text: sub(f, 'abcdefghijklmnopqrstuvwxyz0123456789').join(' ') }))), [where]);
     this.out.progress(++this.resources);
   }
 
@@ -133,14 +168,23 @@ class MarcImport extends ImportSession {
   }
 }
 
-export const marcxmlImporter: Importer = {
-  type: 'marcxml',
-  label: 'MARCXML (bibliographic records as resources)',
-  async run(s, repoId, actor, input, out) {
-    return s.db.transaction(async (trx) => {
-      const job = new MarcImport(s, trx, repoId, actor, input, out);
-      await readBlocks(input.path, input.name, job, out.signal);
-      return job.result();
-    });
-  },
-};
+function marcImporter(type: string, label: string, mode: MarcMode): Importer {
+  return {
+    type,
+    label,
+    async run(s, repoId, actor, input, out) {
+      return s.db.transaction(async (trx) => {
+        const job = new MarcImport(s, trx, repoId, actor, input, out);
+        job.mode = mode;
+        await readBlocks(input.path, input.name, job, out.signal);
+        return job.result();
+      });
+    },
+  };
+}
+
+export const marcxmlImporter = marcImporter('marcxml', 'MARCXML (bibliographic records as resources)', 'resource');
+/** ArchivesSpace's marcxml_subjects_and_agents: the same mapping, keeping only the subjects and agents. */
+export const marcxmlSubjectsAndAgentsImporter = marcImporter('marcxml_subjects_and_agents', 'Import only subjects and agents from a MARC XML file', 'subjects_and_agents');
+/** ArchivesSpace's marcxml_accession (MarcXMLBibAccessionConverter): each record an accession. */
+export const marcxmlAccessionImporter = marcImporter('marcxml_accession', 'Import MARC XML records as Accessions', 'accession');

@@ -11,6 +11,7 @@ import { writeEad3, writePdf } from '../export/ead';
 import type { Obj } from '../../json';
 import { writeLabels } from '../export/labels';
 import { readRecord } from '../../records/load';
+import type { Services } from '../../records/context';
 import { REPOSITORY_TYPE } from '../../registry';
 import { idBeforeFormat, metadataId, resourceIdentifier, unpublishedWanted } from './formats';
 import { Call, Endpoint, json, Reply } from '../../records/endpoint';
@@ -19,11 +20,14 @@ const id = { name: 'id', type: 'integer', required: true } as const;
 const fmt = { name: 'fmt', type: 'string' } as const;
 const flag = (name: string, fallback?: boolean) => ({ name, type: 'boolean', default: fallback } as const);
 
-async function load(call: Call, resourceId: number) {
-  const resource = await loadForExport(call.s, 'resource', resourceId, call.repoId, EAD_RESOLVE);
-  const repository = await readRecord(call.s, { type: call.s.registry.type(REPOSITORY_TYPE) }, call.repoId!);
+/** A resource as its finding aid is exported from (links resolved), and its repository: the routes and the PDF and labels jobs read them so. */
+export async function findingAidSources(s: Services, repoId: number, resourceId: number): Promise<{ resource: Obj; repository: Obj }> {
+  const resource = await loadForExport(s, 'resource', resourceId, repoId, EAD_RESOLVE);
+  const repository = await readRecord(s, { type: s.registry.type(REPOSITORY_TYPE) }, repoId);
   return { resource, repository };
 }
+
+const load = (call: Call, resourceId: number) => findingAidSources(call.s, call.repoId!, resourceId);
 
 function findingAidOptions(call: Call) {
   return {

@@ -1,0 +1,90 @@
+import type { Obj } from '../../json';
+import type { Actor, Services } from '../../records/context';
+import { createRecord } from '../../records/write';
+import { prepareRecord } from '../../validation';
+import type { Tx } from '../../store/database';
+import { childRows } from '../../store/job-reads';
+import type { JobType } from '../job-type';
+import { JobCanceled, recordInRepository, requiredString, stopIfCanceled } from '../job-records';
+
+/**
+ * resource_duplicate_job (ArchivesSpace's ResourceDuplicateRunner and Lib::Resource::Duplicate,
+ * hidden from GET /job_types): a copy of the resource at `source` with its whole tree, in one
+ * transaction. The copy's id_0, title and ead_id start with "[Duplicated] " and it is unpublished;
+ * every component is created again under the copy in the same order, with a new ref_id, keeping
+ * its instances (the same top containers), linked agents, subjects, accessions and notes. A copy
+ * that fails validation (an id_0 a copy already took) fails the job, and nothing is written.
+ */
+const PREFIX = '[Duplicated] ';
+
+/** What the server sets on every record (and what names the original): left for the create to set anew. */
+const NOT_COPIED = ['uri', 'id', 'lock_version', 'created_by', 'last_modified_by', 'create_time', 'system_mtime', 'user_mtime',
+  'ref_id', 'display_string', 'position', 'parent', 'resource', 'tree', 'slug', 'ark_name', 'has_unpublished_ancestor'];
+
+function copyOf(record: Obj): Obj {
+  const copy = structuredClone(record) as Obj;
+  for (const field of NOT_COPIED) delete copy[field];
+  return copy;
+}
+
+async function create(s: Services, actor: Actor, trx: Tx, repoId: number, type: string, body: Obj): Promise<string> {
+  const prepared = prepareRecord(s.registry, s.enums, type, body);
+  return (await createRecord(s, actor, { type: s.registry.type(type), repoId }, prepared.record, prepared.warnings, { trx })).uri;
+}
+
+export const resourceDuplicateJob: JobType = {
+  name: 'resource_duplicate_job',
+  hidden: true,
+  createPermissions: [],
+  cancelPermissions: [],
+
+  async accept(s, repoId, job) {
+    const source = requiredString(job, 'source');
+    await recordInRepository(s, repoId, 'source', source, 'resource');
+    return { jsonmodel_type: 'resource_duplicate_job', source };
+  },
+
+  async run(ctx) {
+    const { s, actor, repoId } = ctx;
+    const source = await recordInRepository(s, repoId, 'source', ctx.job.source, 'resource');
+    await ctx.log(`Going to duplicate resource with id ${source.id}.`);
+    let copyUri = '';
+    let components = 0;
+    try {
+      await s.db.transaction(async (trx) => {
+        stopIfCanceled(ctx.signal);
+        const resource = copyOf(JSON.parse(source.json));
+        resource.id_0 = `${PREFIX}${resource.id_0 ?? ''}`;
+        resource.title = `${PREFIX}${resource.title ?? ''}`;
+        if (resource.ead_id) resource.ead_id = `${PREFIX}${resource.ead_id}`;
+        resource.publish = false;
+        copyUri = await create(s, actor, trx, repoId, 'resource', resource);
+        const copyTree = async (parentRid: number | null, parentUri: string | undefined) => {
+          for (const child of await childRows(trx, source.uri, parentRid)) {
+            stopIfCanceled(ctx.signal);
+            const body = copyOf(JSON.parse(child.json));
+            body.resource = { ref: copyUri };
+            if (parentUri) body.parent = { ref: parentUri };
+            const uri = await create(s, actor, trx, repoId, String(body.jsonmodel_type ?? 'archival_object'), body);
+            components++;
+            await copyTree(child.rid, uri);
+          }
+        };
+        await copyTree(null, undefined);
+      });
+    } catch (err) {
+      if (err instanceof JobCanceled) {
+        await ctx.log('canceled: nothing was copied');
+        return 'canceled';
+      }
+      const body = (err as { body?: unknown }).body;
+      await ctx.log(`error: Failed to duplicate resource from resource with id ${source.id}; ${body === undefined ? (err as Error).message : `Validation error ${JSON.stringify(body)}`}`);
+      await ctx.log('Job Failed.');
+      return 'failed';
+    }
+    await ctx.addRecords([copyUri]);
+    await ctx.log(`Successfully duplicated resource ${source.id} to resource ${copyUri.split('/').pop()} (${components} component(s)).`);
+    await ctx.log('All done. Please click refresh to get a link to the new resource.');
+    return 'completed';
+  },
+};
