@@ -51,7 +51,8 @@ function mergeRefs(body: Obj): { destinationUri: string | undefined; candidateUr
   const ref = (x: unknown) => (typeof (x as Obj)?.ref === 'string' ? String((x as Obj).ref) : undefined);
   const refs = (x: unknown) => (Array.isArray(x) ? x.map(ref) : undefined);
   const oneOf = <T>(current: T | undefined, old: T | undefined, names: string) => {
-    if (current !== undefined && old !== undefined && JSON.stringify(current) !== JSON.stringify(old)) throw bad(`${names} name different records: send one of them`);
+    const same = (x: unknown) => JSON.stringify(Array.isArray(x) ? [...x].sort() : x);
+    if (current !== undefined && old !== undefined && same(current) !== same(old)) throw bad(`${names} name different records: send one of them`);
     return current ?? old;
   };
   const destinationUri = oneOf(ref(body.merge_destination), ref(body.target), 'merge_destination and target');
