@@ -13,7 +13,14 @@ export interface MergeResult {
   id: number;
   selections: unknown[];
   merge_destination_uri: string;
+  /** Only for a request in the vocabulary before 4.1 (`target`), whose answer named the destination so. */
+  target_uri?: string;
   deleted_uris: string[];
+}
+
+/** The answer in the request's vocabulary: 3.x scripts read `target_uri`, which 4.1 renamed `merge_destination_uri`. */
+function inRequestVocabulary<T extends { merge_destination_uri: string }>(body: Obj, answer: T): T & { target_uri?: string } {
+  return body.target !== undefined ? { ...answer, target_uri: answer.merge_destination_uri } : answer;
 }
 
 const bad = errors.badMergeRequest;
@@ -30,18 +37,36 @@ export async function mergeRecords(s: Services, route: string, body: Obj, repoId
     if (repoId !== undefined && [destination, ...candidates].some((r) => r.repo_id !== repoId)) throw bad('All records to merge must be in the repository specified');
     const victims = candidates.filter((c) => c.uri !== destination.uri);
     for (const victim of victims) await mergeInto(trx, s, destination, victim);
-    return { status: 'Merged', id: destination.id, selections: [], merge_destination_uri: destination.uri, deleted_uris: victims.map((v) => v.uri) };
+    return inRequestVocabulary(body, { status: 'Merged' as const, id: destination.id, selections: [], merge_destination_uri: destination.uri, deleted_uris: victims.map((v) => v.uri) });
   });
 }
 
 /**
- * The destination and candidates a merge request names (`{"merge_destination": {"ref"}, "merge_candidates": [{"ref"}]}`):
- * they must exist, be of the route's types and of one type (ArchivesSpace's checks, answered 400 in its shape).
+ * The destination and candidate refs of a merge request. ArchivesSpace before 4.1 named them
+ * `target` and `victims` (merge_request.rb until ANW-1336), and scripts written for 3.x still send
+ * those: either vocabulary is read. A body may carry both (a script written for every version);
+ * then they must name the same records, as a destructive merge must not guess between two.
+ */
+function mergeRefs(body: Obj): { destinationUri: string | undefined; candidateUris: Array<string | undefined> } {
+  const ref = (x: unknown) => (typeof (x as Obj)?.ref === 'string' ? String((x as Obj).ref) : undefined);
+  const refs = (x: unknown) => (Array.isArray(x) ? x.map(ref) : undefined);
+  const oneOf = <T>(current: T | undefined, old: T | undefined, names: string) => {
+    const same = (x: unknown) => JSON.stringify(Array.isArray(x) ? [...x].sort() : x);
+    if (current !== undefined && old !== undefined && same(current) !== same(old)) throw bad(`${names} name different records: send one of them`);
+    return current ?? old;
+  };
+  const destinationUri = oneOf(ref(body.merge_destination), ref(body.target), 'merge_destination and target');
+  const candidateUris = oneOf(refs(body.merge_candidates), refs(body.victims), 'merge_candidates and victims') ?? [];
+  return { destinationUri, candidateUris };
+}
+
+/**
+ * The destination and candidates a merge request names (`{"merge_destination": {"ref"}, "merge_candidates": [{"ref"}]}`,
+ * or the older `target` and `victims`): they must exist, be of the route's types and of one type
+ * (ArchivesSpace's checks, answered 400 in its shape).
  */
 async function mergeParties(q: RecordQueries, s: Services, route: string, body: Obj): Promise<RecordRow[]> {
-  const ref = (x: unknown) => (typeof (x as Obj)?.ref === 'string' ? String((x as Obj).ref) : undefined);
-  const destinationUri = ref(body.merge_destination);
-  const candidateUris: Array<string | undefined> = Array.isArray(body.merge_candidates) ? body.merge_candidates.map(ref) : [];
+  const { destinationUri, candidateUris } = mergeRefs(body);
   if (!destinationUri) throw errors.propertyMissing('merge_destination');
   if (!candidateUris.length || candidateUris.some((u) => !u)) throw errors.noMergeCandidates();
   const uris = [destinationUri, ...(candidateUris as string[])];
@@ -131,7 +156,7 @@ export async function mergeDetailed(
     const type = s.registry.type(destination.type);
     const destinationJson = JSON.parse(destination.json) as Obj;
     const merged = mergeDetails(type, destinationJson, JSON.parse(candidates[0].json), choices);
-    const answer = { status: 'Merged', id: destination.id, selections: paths, merge_destination_uri: destination.uri, deleted_uris: candidates.map((c) => c.uri), result: merged };
+    const answer = inRequestVocabulary(request, { status: 'Merged', id: destination.id, selections: paths, merge_destination_uri: destination.uri, deleted_uris: candidates.map((c) => c.uri), result: merged });
     const shown = () => {
       withhold(s.registry, [answer.result], withheld);
       return answer;

@@ -164,6 +164,9 @@ async function move(
           if (key === 'ref' && typeof v === 'string') {
             if (moved.has(v)) (value as Obj).ref = moved.get(v);
             else if (!staysLinked(v)) dropped.add(v);
+          } else if (key === 'uri' && value !== record && typeof v === 'string' && v.startsWith(prefix)) {
+            // A subrecord with an address of its own (collection_management) moves with its record.
+            (value as Obj).uri = `/repositories/${to}/${v.slice(prefix.length)}`;
           } else if (key !== 'uri' && key !== 'repository' && key !== '_resolved') visit(v);
         }
       }

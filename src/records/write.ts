@@ -12,6 +12,7 @@ import { lookupKeys, ruleName, uniqueKeys } from './keys';
 import { checkRefs, collectRefs, repoint, unlink } from './refs';
 import { fetchRow, recordUri } from './load';
 import { applyGenerated } from './generated';
+import { addressSubrecords } from './subrecord-addresses';
 import { planOf } from '../validation/walk';
 
 /**
@@ -160,6 +161,7 @@ async function prepareCreate(
   const nowMs = Date.now();
   const hooks = s.hooks[where.type.name];
   const state = await hooks?.beforeSave?.(trx, s, where, body);
+  addressSubrecords(s.registry, where, id, body);
   const record = composeRecord(where, id, body, {
     lockVersion: 0, createdBy: actor.username, modifiedBy: actor.username, createMs: nowMs, nowMs,
   });
@@ -293,6 +295,7 @@ export async function updateRecord(
     const nowMs = Date.now();
     const hooks = s.hooks[where.type.name];
     const state = await hooks?.beforeSave?.(trx, s, where, body, previous);
+    addressSubrecords(s.registry, where, id, body);
     const record = composeRecord(where, id, body, {
       lockVersion: expected + 1,
       createdBy: previous.created_by,

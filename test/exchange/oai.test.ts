@@ -4,9 +4,11 @@ import { createApp } from '../../src/http/app';
 import { startTestApp, STORE, TestApp } from '../helpers';
 import { buildFormatsFixture, FormatsFixture, post } from './formats-fixture';
 import { viewerAndNobody } from './viewer';
-import { assertValid, el, xpath } from './xmllint';
+import { assertValid, el, oaiWithDcterms, xpath } from './xmllint';
 
-const FORMATS = ['oai_dc', 'oai_marc', 'oai_mods'];
+const FORMATS = ['oai_dc', 'oai_dcterms', 'oai_marc', 'oai_mods'];
+/** Whole responses with metadata in any format: oai-pmh-all.xsd and the oai_dcterms root (xmllint.ts). */
+const WITH_METADATA = oaiWithDcterms();
 const BULK = 1200;
 
 describe(`OAI-PMH provider (${STORE})`, function () {
@@ -74,7 +76,7 @@ describe(`OAI-PMH provider (${STORE})`, function () {
     for (;;) {
       assert.equal(res.status, 200);
       assert.match(res.headers['content-type'], /^text\/xml/);
-      assertValid(res.text, verb === 'ListRecords' ? 'oai-pmh-all.xsd' : 'OAI-PMH.xsd');
+      assertValid(res.text, verb === 'ListRecords' ? WITH_METADATA : 'OAI-PMH.xsd');
       assert.equal(errorCode(res.text), '', res.text.slice(0, 500));
       pages += 1;
       const ids = xpath(res.text, `//${el('header')}[not(@status)]/${el('identifier')}/text()`).split('\n').filter(Boolean);
@@ -91,7 +93,7 @@ describe(`OAI-PMH provider (${STORE})`, function () {
   it('answers Identify, ListMetadataFormats and ListSets, valid against the OAI-PMH schema', async () => {
     const identify = await oai({ verb: 'Identify' });
     assert.equal(identify.status, 200);
-    assertValid(identify.text, 'oai-pmh-all.xsd');
+    assertValid(identify.text, WITH_METADATA);
     assert.equal(xpath(identify.text, `string(//${el('repositoryName')})`), 'ArchivesSpace OAI Provider');
     assert.equal(xpath(identify.text, `string(//${el('deletedRecord')})`), 'persistent');
     assert.equal(xpath(identify.text, `string(//${el('granularity')})`), 'YYYY-MM-DDThh:mm:ssZ');
@@ -145,12 +147,60 @@ describe(`OAI-PMH provider (${STORE})`, function () {
     assert.equal(firstIds.filter((id) => nextIds.includes(id)).length, 0);
   });
 
+  it('serves oai_dcterms as ArchivesSpace maps it: listed in ListMetadataFormats, valid against DCMI terms, refinements in the terms namespace', async () => {
+    const formats = (await oai({ verb: 'ListMetadataFormats' })).text;
+    const format = `//${el('metadataFormat')}[${el('metadataPrefix')}="oai_dcterms"]`;
+    assert.equal(xpath(formats, `string(${format}/${el('schema')})`), 'http://dublincore.org/schemas/xmls/qdc/2008/02/11/dcterms.xsd');
+    assert.equal(xpath(formats, `string(${format}/${el('metadataNamespace')})`), 'http://purl.org/dc/terms/');
+    const res = await oai({ verb: 'GetRecord', identifier: `${prefix}/repositories/${f.repo}/resources/${f.resource}`, metadataPrefix: 'oai_dcterms' });
+    assertValid(res.text, WITH_METADATA);
+    const root = '//*[local-name()="dcterms" and namespace-uri()="http://www.openarchives.org/OAI/2.0/oai_dcterms/"]';
+    const terms = (name: string, ns = 'http://purl.org/dc/terms/') => xpath(res.text, `${root}/*[local-name()="${name}" and namespace-uri()="${ns}"]/text()`).split('\n').filter(Boolean);
+    const dc = (name: string) => terms(name, 'http://purl.org/dc/elements/1.1/');
+    assert.deepEqual(dc('title'), ['Marie Curie papers']);
+    assert.deepEqual(terms('alternative'), ['Guide to the Marie Curie papers']);
+    assert.deepEqual(dc('identifier'), ['MS.0042', `/repositories/${f.repo}/resources/${f.resource}`]);
+    assert.deepEqual(terms('abstract'), ['Papers of the physicist Marie Curie.']);
+    assert.ok(dc('description').some((d) => d.includes('Correspondence, notebooks')), 'scope and contents');
+    assert.ok(!dc('description').some((d) => d.includes('Papers of the physicist')), 'the abstract is no description here');
+    assert.deepEqual(terms('accessRights'), ['Open for research.']);
+    assert.deepEqual(dc('rights'), ['Copyright retained by the family.']);
+    assert.deepEqual(terms('provenance').sort(), ['Gift of the family, 1990.', 'Kept at the Institut du Radium.']);
+    assert.deepEqual(dc('coverage'), ['Paris (France)']);
+    assert.ok(dc('type').includes('Laboratory notebooks'), 'genre subjects are types');
+    assert.ok(dc('subject').includes('Radioactivity -- History -- 20th century') && !dc('subject').includes('Paris (France)'));
+    assert.ok(terms('extent').some((e) => e.startsWith('12 linear feet')));
+    assert.deepEqual(dc('language'), ['fre', 'pol', 'Latn', 'Latn'], 'languages, then scripts');
+    assert.doesNotMatch(res.text, /NOT-FOR-PUBLIC|Secret Donor/, 'unpublished notes and agents stay out');
+    assert.doesNotMatch(res.text, /<dc:format|<dcterms:title/, 'extents are dcterms:extent, the title dc:title');
+
+    const component = await oai({ verb: 'GetRecord', identifier: `${prefix}/repositories/${f.repo}/archival_objects/${f.series}`, metadataPrefix: 'oai_dcterms' });
+    assertValid(component.text, WITH_METADATA);
+    assert.equal(xpath(component.text, `string(${root}/*[local-name()="isPartOf"])`), 'Marie Curie papers, MS.0042');
+    assert.equal(xpath(component.text, `string(${root}/*[local-name()="alternative"])`), 'Guide to the Marie Curie papers');
+    assert.equal(xpath(component.text, `string(${root}/*[local-name()="identifier"][1])`), 'S1');
+  });
+
+  it('refuses oai_dcterms where it cannot serve it, as the other formats', async () => {
+    const unknown = await oai({ verb: 'GetRecord', identifier: `${prefix}/repositories/${f.repo}/resources/${f.resource}`, metadataPrefix: 'oai_dcterm' });
+    assertValid(unknown.text, 'OAI-PMH.xsd');
+    assert.equal(errorCode(unknown.text), 'cannotDisseminateFormat');
+    const missing = await oai({ verb: 'GetRecord', identifier: `${prefix}/repositories/${f.repo}/resources/999999`, metadataPrefix: 'oai_dcterms' });
+    assert.equal(errorCode(missing.text), 'idDoesNotExist');
+    const hidden = await oai({ verb: 'GetRecord', identifier: `${prefix}${unpublishedUri}`, metadataPrefix: 'oai_dcterms' });
+    assert.equal(errorCode(hidden.text), 'idDoesNotExist');
+    const none = await oai({ verb: 'ListRecords', metadataPrefix: 'oai_dcterms', from: '2999-01-01' });
+    assert.equal(errorCode(none.text), 'noRecordsMatch');
+    const noPrefix = await oai({ verb: 'ListRecords' });
+    assert.equal(errorCode(noPrefix.text), 'badArgument');
+  });
+
   it('serves GetRecord in every format, valid with the format schemas, and the deleted record as deleted', async () => {
     const identifier = `${prefix}/repositories/${f.repo}/resources/${f.resource}`;
     for (const metadataPrefix of [...FORMATS, 'oai_ead']) {
       const res = await oai({ verb: 'GetRecord', identifier, metadataPrefix });
       assert.equal(res.status, 200);
-      assertValid(res.text, 'oai-pmh-all.xsd');
+      assertValid(res.text, WITH_METADATA);
       assert.equal(errorCode(res.text), '');
       assert.match(res.text, /Marie Curie papers/);
       assert.doesNotMatch(res.text, /NOT-FOR-PUBLIC|Secret Donor/, 'unpublished notes and agents stay out');
@@ -164,7 +214,7 @@ describe(`OAI-PMH provider (${STORE})`, function () {
     assert.equal(xpath(dc, `string(//*[local-name()="dc"]/*[local-name()="identifier"])`), 'MS.0042');
     assert.equal(xpath(dc, `string(//${el('header')}/${el('setSpec')}[1])`), 'collection');
     const gone = await oai({ verb: 'GetRecord', identifier: `${prefix}${deletedUri}`, metadataPrefix: 'oai_dc' });
-    assertValid(gone.text, 'oai-pmh-all.xsd');
+    assertValid(gone.text, WITH_METADATA);
     assert.equal(xpath(gone.text, `string(//${el('header')}/@status)`), 'deleted');
     for (const hidden of [unpublishedUri, underUnpublishedUri, hiddenRepoResource, `/repositories/${f.repo}/resources/${f.suppressedResource}`, `/repositories/${f.repo}/digital_objects/${f.digitalObject}`]) {
       const res = await oai({ verb: 'GetRecord', identifier: `${prefix}${hidden}`, metadataPrefix: 'oai_dc' });
@@ -225,7 +275,7 @@ describe(`OAI-PMH provider (${STORE})`, function () {
   it('takes POST with form parameters as GET', async () => {
     const res = await t.http.post('/oai').type('form').send({ verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier: `${prefix}/repositories/${f.repo}/resources/${f.resource}` });
     assert.equal(res.status, 200);
-    assertValid(res.text, 'oai-pmh-all.xsd');
+    assertValid(res.text, WITH_METADATA);
     assert.match(res.text, /Marie Curie papers/);
   });
 
@@ -257,7 +307,7 @@ describe(`OAI-PMH provider (${STORE})`, function () {
     assert.equal(xpath(identify.text, `string(//${el('repositoryName')})`), 'Curie OAI');
     assert.equal(xpath(identify.text, `string(//${el('adminEmail')})`), 'oai@curie.example.org');
     const sets = await oai({ verb: 'ListSets' });
-    assertValid(sets.text, 'oai-pmh-all.xsd');
+    assertValid(sets.text, WITH_METADATA);
     assert.equal(xpath(sets.text, `string(//${el('set')}[${el('setSpec')}="curie_repos"]/${el('setName')})`), 'curie_repos');
     const inSet = await harvest('ListIdentifiers', { metadataPrefix: 'oai_dc', set: 'curie_repos' });
     assert.ok(inSet.seen.every((id) => id.startsWith(`oai:curie.example.org//repositories/${f.repo}/`)));

@@ -12,6 +12,12 @@
  * ("number type"), `@notes:<type>,<type>` (the text of those notes), `@repository` ("Digital object
  * made available by <name>"), `@level` (level or other level), `@join:<field>,<field>` (the
  * fields joined with ".", as identifiers are), `@first:<field>,<field>` (the first that has a value).
+ * `@creators`, `@subjects` and `@dates` take a filter: `@creators:ctb` (creators with those
+ * relators), `@dates:copyright` (dates with those labels), `@subjects:geographic` (subjects with a
+ * term of those types); `!` before the list keeps the others (`@creators:!ctb,pbl`); agents as
+ * subjects count among `@subjects` unfiltered or negated. `@collection`: the resource a component
+ * is part of ("title, identifier"). Qualified DC (`x-archive.export.dcterms`, oai_dcterms) uses
+ * the same sources for DCMI terms.
  */
 import type { Obj } from '../../json';
 import type { XmlWriter } from '../xml';
@@ -35,22 +41,32 @@ function pathValues(value: unknown, path: string[]): string[] {
   return pathValues((value as Obj)[path[0]], path.slice(1));
 }
 
+/** Whether `value` passes a derived value's filter: "" all, "a,b" those listed, "!a,b" the others. */
+function passes(filter: string, values: unknown[]): boolean {
+  if (!filter) return true;
+  const negated = filter.startsWith('!');
+  const listed = new Set((negated ? filter.slice(1) : filter).split(','));
+  const hit = values.some((v) => listed.has(String(v)));
+  return negated ? !hit : hit;
+}
+
 const DERIVED: Record<string, (record: Obj, includeUnpublished: boolean, arg: string) => string[]> = {
-  creators: (r, u) => (r.linked_agents ?? [])
-    .filter((l: Obj) => l.role === 'creator')
+  creators: (r, u, relators) => (r.linked_agents ?? [])
+    .filter((l: Obj) => l.role === 'creator' && passes(relators, [l.relator]))
     .map((l: Obj) => linkedVisible(l, u))
     .filter(Boolean)
     .map((a: Obj) => agentSortName(a)),
-  subjects: (r, u) => [
+  subjects: (r, u, termTypes) => [
     ...(r.subjects ?? []).map((l: Obj) => linkedVisible(l, u)).filter(Boolean)
+      .filter((s: Obj) => passes(termTypes, (s.terms ?? []).map((t: Obj) => t.term_type)))
       .map((s: Obj) => (s.terms ?? []).map((t: Obj) => t.term).join(' -- ')),
-    ...(r.linked_agents ?? []).filter((l: Obj) => l.role === 'subject')
+    ...(termTypes && !termTypes.startsWith('!') ? [] : r.linked_agents ?? []).filter((l: Obj) => l.role === 'subject')
       .map((l: Obj) => {
         const a = linkedVisible(l, u);
         return a ? [agentSortName(a), ...(l.terms ?? []).map((t: Obj) => t.term)].join(' -- ') : '';
       }),
   ],
-  dates: (r) => (r.dates ?? []).map((d: Obj) => dateText(d)),
+  dates: (r, _u, labels) => (r.dates ?? []).filter((d: Obj) => passes(labels, [d.label])).map((d: Obj) => dateText(d)),
   extents: (r) => (r.extents ?? []).map((e: Obj) => `${e.number ?? ''} ${String(e.extent_type ?? '').replace(/_/g, ' ')}`.trim()),
   notes: (r, u, types) => {
     const wanted = new Set(types.split(','));
@@ -62,19 +78,27 @@ const DERIVED: Record<string, (record: Obj, includeUnpublished: boolean, arg: st
   },
   level: (r) => [r.level === 'otherlevel' ? r.other_level : r.level],
   first: (r, _u, fields) => fields.split(',').map((f) => r[f]).filter((v) => v !== undefined && v !== null && v !== '').slice(0, 1),
-  join: (r, _u, fields) => [fields.split(',').map((f) => r[f]).filter((v) => v !== undefined && v !== null && v !== '').join('.')],
+  join: (r, _u, fields) => [joined(r, fields)],
+  collection: (r) => {
+    const resource = r.resource?._resolved as Obj | undefined;
+    return resource ? [[resource.title, joined(resource, 'id_0,id_1,id_2,id_3')].filter(Boolean).join(', ')] : [];
+  },
 };
 
-/** The values of each DC element for a record, in DC_ELEMENTS order, empty ones left out. */
-export function dcValues(record: Obj, mapping: DcMapping, includeUnpublished: boolean): Array<[string, string]> {
+function joined(record: Obj, fields: string): string {
+  return fields.split(',').map((f) => record[f]).filter((v) => v !== undefined && v !== null && v !== '').join('.');
+}
+
+/** The values of each DC element for a record, in DC_ELEMENTS order (or `elements`), empty ones left out. */
+export function dcValues(record: Obj, mapping: Record<string, string[] | undefined>, includeUnpublished: boolean, elements: readonly string[] = DC_ELEMENTS): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  for (const element of DC_ELEMENTS) {
+  for (const element of elements) {
     for (const source of mapping[element] ?? []) {
       let values: string[];
       if (source.startsWith('@')) {
         const [name, arg = ''] = source.slice(1).split(':');
         const derive = DERIVED[name];
-        if (!derive) throw new Error(`x-archive.export.dc: unknown derived value ${source}`);
+        if (!derive) throw new Error(`x-archive.export: unknown derived value ${source}`);
         values = derive(record, includeUnpublished, arg);
       } else values = pathValues(record, source.split('.'));
       for (const v of values) if (v && v.trim()) out.push([element, v]);

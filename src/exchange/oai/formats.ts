@@ -1,11 +1,11 @@
 /**
  * What the OAI-PMH provider harvests and in which formats, from the schemas: a record type is
  * harvested when its `x-archive.export` has an `oai` block, and is offered in each metadata
- * format whose mapping it carries (`dc` → oai_dc, `marc21` → oai_marc, `mods` → oai_mods,
- * `ead` → oai_ead, the finding aid with its tree). oai_dc is the protocol's required format,
+ * format whose mapping it carries (`dc` → oai_dc, `dcterms` → oai_dcterms, `marc21` → oai_marc,
+ * `mods` → oai_mods, `ead` → oai_ead, the finding aid with its tree). oai_dc is the protocol's required format,
  * so a harvested type needs at least its `dc` mapping.
  *
- *   "export": { "oai": {}, "dc": {...}, "mods": {...}, "marc21": {...} }
+ *   "export": { "oai": {}, "dc": {...}, "dcterms": {...}, "mods": {...}, "marc21": {...} }
  */
 import type { Obj } from '../../json';
 import type { Services } from '../../records/context';
@@ -14,6 +14,7 @@ import { resolveLinks } from '../../records/resolve';
 import type { Registry, TypeInfo } from '../../registry';
 import type { XmlWriter } from '../xml';
 import { DcMapping, OAI_DC_NS, writeOaiDc } from '../export/dc';
+import { DCTERMS_NS, DCTERMS_SCHEMA, DctermsMapping, linksRead, writeOaiDcterms } from '../export/dcterms';
 import { EAD_NS, EAD_RESOLVE, writeEad } from '../export/ead';
 import { buildMarc21, Marc21Mapping } from '../export/marc21';
 import { writeMarcRecord } from '../export/marc-record';
@@ -41,6 +42,16 @@ const FORMATS: MetadataFormat[] = [
   {
     prefix: 'oai_dc', schema: 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd', namespace: OAI_DC_NS, mappingKey: 'dc',
     write: (w, record, type) => writeOaiDc(w, record, mapping<DcMapping>(type, 'dc'), false),
+  },
+  {
+    // ArchivesSpace advertises the terms namespace, though the root element is oai_dcterms:dcterms.
+    prefix: 'oai_dcterms', schema: DCTERMS_SCHEMA, namespace: DCTERMS_NS, mappingKey: 'dcterms',
+    write: async (w, record, type, s) => {
+      const terms = mapping<DctermsMapping>(type, 'dcterms');
+      const unresolved = linksRead(terms).filter((link) => !OAI_RESOLVE.includes(link));
+      if (unresolved.length) await resolveLinks([record], unresolved, uriLoader(s));
+      writeOaiDcterms(w, record, terms, false);
+    },
   },
   {
     prefix: 'oai_marc', schema: 'https://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd', namespace: MARC_NS, mappingKey: 'marc21',
