@@ -146,11 +146,12 @@ export async function getSubscription(s: Services, id: number): Promise<Obj> {
 
 /** Changes the settings `body` holds (lock_version required); a failing subscription becomes active and its events are tried again. */
 export async function changeSubscription(s: Services, id: number, body: unknown): Promise<Obj> {
-  const row = await rowOf(s, id);
+  // A bad body is answered 400 before an unknown subscription 404, as every route does.
   const settings = await checkedSettings(s, body, false);
   const lockVersion = (body as Obj).lock_version;
+  if (lockVersion !== undefined && lockVersion !== null && !Number.isInteger(lockVersion)) throw errors.mustBe('lock_version', 'an integer');
+  const row = await rowOf(s, id);
   if (lockVersion === undefined || lockVersion === null) throw errors.missingLockVersion();
-  if (!Number.isInteger(lockVersion)) throw errors.mustBe('lock_version', 'an integer');
   if (lockVersion !== row.lock_version || !(await updateSubscription(s.db, id, lockVersion as number, settings, Date.now()))) throw errors.staleLockVersion();
   s.webhooks?.refreshSoon();
   return { status: 'Updated', id, uri: subscriptionUri(id), lock_version: row.lock_version + 1, warnings: [] };
