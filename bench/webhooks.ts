@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
 import { childBody, resourceBody } from './data';
-import { startServer } from './lib';
+import { cpuMs, startServer } from './lib';
 import { type Receiver, startReceiver } from '../test/domain/receiver';
 
 const SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 10);
@@ -87,8 +87,63 @@ async function run(store: string, dead: boolean): Promise<void> {
   }
 }
 
+/**
+ * Delivery alone: BENCH_WEBHOOK_BACKLOG changes written while a subscription is disabled, then
+ * enabled; its rate is the backlog over the time until the last event arrives.
+ */
+async function drain(store: string): Promise<void> {
+  const backlog = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 4000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-webhooks-'));
+  const dbName = `bench_webhooks_${crypto.randomBytes(4).toString('hex')}`;
+  const dbUrl = store === 'sqlite' ? `sqlite://${path.join(dir, 'archive.db')}` : `${MARIADB_URL}/${dbName}`;
+  const server = await startServer({ DB_URL: dbUrl, SEARCH_PATH: path.join(dir, 'search.db'), ADMIN_PASSWORD: 'bench' }, process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []);
+  const r = await startReceiver(SECRET);
+  try {
+    const token = (await (await fetch(`${server.base}/users/admin/login?password=bench`, { method: 'POST' })).json()).session as string;
+    const call = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(`${server.base}${p}`, { method, headers: { 'X-ArchivesSpace-Session': token, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+      return res.json();
+    };
+    const repo = (await call('POST', '/repositories', { repo_code: 'HOOKS', name: 'Hooks' })).id;
+    const resource = await call('POST', `/repositories/${repo}/resources`, resourceBody('WH', 'Webhooks bench'));
+    const sub = await call('POST', '/webhooks/subscriptions', { url: r.url, secret: SECRET, enabled: false, record_types: ['archival_object'] });
+    for (let i = 0; i < backlog; i += 500) {
+      const children = Array.from({ length: 500 }, (_, k) => childBody(i + k, resource.uri));
+      await call('POST', `/repositories/${repo}/resources/${resource.id}/children`, { jsonmodel_type: 'archival_record_children', children });
+    }
+    // The indexer's work on the backlog would count as the delivery's.
+    for (;;) {
+      const health = (await (await fetch(`${server.base}/health`)).json()) as { index: { checkpoint: number }; queue: { head: number } };
+      if (health.index.checkpoint >= health.queue.head) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const t0 = Date.now();
+    const cpu0 = cpuMs(server.child.pid);
+    await call('POST', sub.uri, { lock_version: 0, enabled: true });
+    while (r.accepted().length < backlog && Date.now() - t0 < 120_000) await new Promise((res) => setTimeout(res, 20));
+    const seconds = (Date.now() - t0) / 1000;
+    const cpuPerEvent = (cpuMs(server.child.pid) - cpu0) / backlog;
+    console.log(JSON.stringify({
+      store, scenario: 'a backlog delivered alone', events: backlog, received: r.accepted().length, seconds,
+      events_per_s: Math.round(r.accepted().length / seconds), server_cpu_ms_per_event: Math.round(cpuPerEvent * 1000) / 1000,
+    }));
+  } finally {
+    await server.stop();
+    await r.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (store !== 'sqlite') {
+      const u = new URL(MARIADB_URL);
+      const admin = knexFactory({ client: 'mysql2', connection: { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) } });
+      await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``).finally(() => admin.destroy());
+    }
+  }
+}
+
 async function main(): Promise<void> {
   for (const store of STORES) {
+    if (process.env.BENCH_WEBHOOK_PARTS !== 'delay') await drain(store);
+    if (process.env.BENCH_WEBHOOK_PARTS === 'drain') continue;
     await run(store, false);
     await run(store, true);
   }
