@@ -4,6 +4,7 @@
  * delivers a subscription at a time), and the record of recent deliveries.
  */
 import { type Database, type Handle, sqlOf } from './database';
+import { committedRows } from './statements';
 
 export type SubscriptionStatus = 'active' | 'failing';
 
@@ -152,6 +153,36 @@ export async function recordRound(
     }
     return true;
   });
+}
+
+export interface LoggedChange { seq: number; type: string; uri: string; op: string; at_ms: number }
+
+const CHANGES_SQL = 'SELECT `seq`, `type`, `uri`, `op`, `at_ms` FROM `change_log` WHERE `seq` > ? ORDER BY `seq` LIMIT ?';
+
+/**
+ * Change-log entries after `seq`, in order, read outside any transaction: on SQLite through the
+ * read connection, so a subscription's next window is not queued behind a long write on the
+ * writer's connection (a bulk load's transaction).
+ */
+export async function committedChangesAfter(db: Database, seq: number, limit: number): Promise<LoggedChange[]> {
+  const rows = await committedRows<Record<string, unknown>>(db, CHANGES_SQL, [seq, limit]);
+  return rows.map((r) => ({ seq: Number(r.seq), type: String(r.type), uri: String(r.uri), op: String(r.op), at_ms: Number(r.at_ms) }));
+}
+
+/**
+ * The operation of each of `uris`' last change-log entry before `beforeSeq` (absent: none): what
+ * tells a record's first write from a later one. Read as committedChangesAfter is.
+ */
+export async function lastOpsBefore(db: Database, uris: string[], beforeSeq: number): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < uris.length; i += 500) {
+    const chunk = uris.slice(i, i + 500);
+    const rows = await committedRows<{ uri: string; op: string }>(db,
+      `SELECT c.\`uri\`, c.\`op\` FROM \`change_log\` c JOIN (SELECT \`uri\`, MAX(\`seq\`) AS m FROM \`change_log\` WHERE \`uri\` IN (${chunk.map(() => '?').join(',')}) AND \`seq\` < ? GROUP BY \`uri\`) l ON c.\`seq\` = l.m`,
+      [...chunk, beforeSeq]);
+    for (const r of rows) out.set(String(r.uri), String(r.op));
+  }
+  return out;
 }
 
 /** The change-log entries past the cursor already delivered (a round that stopped at a failed event delivered some after it). */

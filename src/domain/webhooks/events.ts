@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import type { Services } from '../../records/context';
 import { recordQueries } from '../../store/domain-reads';
-import { lastOpsBefore } from '../../store/feeds';
+import { lastOpsBefore } from '../../store/webhooks';
 
 export const KINDS = ['create', 'update', 'delete'] as const;
 export type Kind = (typeof KINDS)[number];

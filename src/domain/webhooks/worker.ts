@@ -10,10 +10,9 @@
 import type { Services } from '../../records/context';
 import type { WebhookConfig } from '../../config';
 import { log } from '../../log';
-import { changesAfter } from '../../store/feeds';
 import { committedThrough } from '../../store/indexing';
 import {
-  type DeliveryOutcome, type DeliveryRow, deliveredAfter, finishPing, pruneDeliveries, recordRound, type SubscriptionRow,
+  committedChangesAfter, type DeliveryOutcome, type DeliveryRow, deliveredAfter, finishPing, pruneDeliveries, recordRound, type SubscriptionRow, type SubscriptionStatus,
 } from '../../store/webhooks';
 import { type Interests, type PreparedEvent, prepareEvents } from './events';
 import { type Attempt, Sender } from './sender';
@@ -27,6 +26,8 @@ const GAP_WAIT_MS = 30_000;
 const NUDGE_MS = 10;
 /** Old deliveries are pruned at most this often. */
 const PRUNE_EVERY_MS = 60_000;
+
+type Progress = Parameters<typeof recordRound>[3];
 
 interface Pending extends PreparedEvent {
   attempts: number;
@@ -57,6 +58,11 @@ export class SubscriptionWorker {
   private stopped = false;
   private prunedAt = 0;
   private pinging: Promise<void> = Promise.resolve();
+  /** What rounds left for the store and it does not hold yet (save). */
+  private unsaved: { progress?: Progress; outcomes: Map<number, DeliveryOutcome> } = { outcomes: new Map() };
+  private saving: Promise<void> | undefined;
+  /** Another process holds the subscription now. */
+  private lost = false;
   /** Pings taken and not yet recorded (the dispatcher sees them queued until then). */
   private readonly pingsTaken = new Set<number>();
 
@@ -88,13 +94,17 @@ export class SubscriptionWorker {
     this.schedule(0);
   }
 
-  /** Stops: a round in flight has its requests cut (what they carried is sent again later) and records nothing. */
+  /**
+   * Stops: a round in flight has its requests cut (what they carried is sent again later) and
+   * records nothing; what finished rounds left is written first.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     this.sender.close();
     await this.running?.catch(() => undefined);
     await this.pinging;
+    while (this.saving) await this.saving;
   }
 
   /** A write committed: look at the change log now rather than at the next poll (at most every NUDGE_MS). */
@@ -169,12 +179,12 @@ export class SubscriptionWorker {
     }
     const outcomes = this.window.length ? await this.sendDue() : [];
     if (this.stopped) return false;
-    await this.record(outcomes);
+    this.record(outcomes);
     return more && !this.window.length;
   }
 
   private async openWindow(): Promise<boolean> {
-    const rows = await changesAfter(this.s.db, this.cursor, WINDOW);
+    const rows = await committedChangesAfter(this.s.db, this.cursor, WINDOW);
     if (!rows.length) return false;
     const through = committedThrough(rows, this.cursor, Date.now(), GAP_WAIT_MS);
     if (through === this.cursor) return false;
@@ -225,14 +235,14 @@ export class SubscriptionWorker {
   }
 
   /** Writes the round's deliveries, the cursor and the subscription's status (when any of them changed). */
-  private async record(attempted: Pending[]): Promise<void> {
+  private record(attempted: Pending[]): void {
     if (!this.window.length) this.cursor = Math.max(this.cursor, this.windowEnd);
     else this.cursor = Math.max(this.cursor, this.window[0].seq - 1);
     for (const seq of this.deliveredAbove!) if (seq <= this.cursor) this.deliveredAbove!.delete(seq);
     const oldestFailure = Math.min(...this.window.map((e) => e.firstFailureMs ?? Infinity));
     const lastError = attempted.filter((e) => !e.delivered).at(-1)?.last?.error ?? (this.window.length ? this.saved.lastError : null);
     this.failing = Date.now() - oldestFailure >= this.config.retryForMs;
-    const status = this.failing ? 'failing' : 'active';
+    const status: SubscriptionStatus = this.failing ? 'failing' : 'active';
     if (!attempted.length && this.cursor === this.saved.cursor && status === this.saved.status && lastError === this.saved.lastError) return;
     const outcomes: DeliveryOutcome[] = attempted.map((e) => ({
       subscription_id: this.row.id, seq: e.seq, kind: e.kind, uri: e.uri, event: e.body,
@@ -240,19 +250,47 @@ export class SubscriptionWorker {
       error: e.delivered ? null : e.last?.error ?? null, created_ms: e.createdMs, last_attempt_ms: e.last?.atMs ?? null,
       next_attempt_ms: e.delivered || this.failing ? null : Math.round(e.nextAttemptMs), delivered_ms: e.delivered ? e.last?.atMs ?? null : null,
     }));
-    const progress = {
-      cursor_seq: this.cursor, status: status as 'failing' | 'active', failing_since_ms: this.failing ? oldestFailure : null, last_error: lastError,
-    };
-    if (!(await recordRound(this.s.db, this.row.id, this.holder, progress, outcomes))) {
-      this.stopped = true;
-      this.onLost(this.row.id);
-      return;
-    }
+    const progress: Progress = { cursor_seq: this.cursor, status, failing_since_ms: this.failing ? oldestFailure : null, last_error: lastError };
     if (this.failing && this.saved.status !== 'failing') log.warn('webhook subscription failing: its events wait', { subscription: this.row.id, error: lastError });
     this.saved = { cursor: this.cursor, status, lastError };
-    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
-      this.prunedAt = Date.now();
-      await pruneDeliveries(this.s.db, this.row.id, this.config.deliveriesKept, this.cursor);
+    this.save(progress, outcomes);
+  }
+
+  /**
+   * Queues a round's record for the store and goes on: the next window is sent while it is written
+   * (on SQLite a write waits for the writer, which a bulk load holds for its whole transaction).
+   * Records queued meanwhile are written together; a crash before they are written only sends
+   * their events again.
+   */
+  private save(progress: Progress, outcomes: DeliveryOutcome[]): void {
+    this.unsaved.progress = progress;
+    for (const o of outcomes) this.unsaved.outcomes.set(o.seq!, o);
+    this.saving ??= this.writeSaved().catch(async (err) => {
+      log.error('webhook deliveries not recorded; retrying', { subscription: this.row.id, error: (err as Error).message });
+      await new Promise((resolve) => setTimeout(resolve, this.config.pollMs));
+    })
+      .finally(() => {
+        this.saving = undefined;
+        if (this.unsaved.progress && !this.lost) this.save(this.unsaved.progress, []);
+      });
+  }
+
+  private async writeSaved(): Promise<void> {
+    while (this.unsaved.progress && !this.lost) {
+      const { progress } = this.unsaved;
+      const outcomes = [...this.unsaved.outcomes.values()];
+      if (!(await recordRound(this.s.db, this.row.id, this.holder, progress, outcomes))) {
+        this.lost = true;
+        this.stopped = true;
+        this.onLost(this.row.id);
+        return;
+      }
+      if (this.unsaved.progress === progress) this.unsaved.progress = undefined;
+      for (const o of outcomes) if (this.unsaved.outcomes.get(o.seq!) === o) this.unsaved.outcomes.delete(o.seq!);
+      if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+        this.prunedAt = Date.now();
+        await pruneDeliveries(this.s.db, this.row.id, this.config.deliveriesKept, progress.cursor_seq);
+      }
     }
   }
 
