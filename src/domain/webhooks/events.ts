@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import type { Services } from '../../records/context';
-import { recordQueries } from '../../store/domain-reads';
+import { recordReads } from '../../store/records';
 import { lastOpsBefore } from '../../store/webhooks';
 
 export const KINDS = ['create', 'update', 'delete'] as const;
@@ -43,7 +43,8 @@ export function repositoryOf(uri: string): string | undefined {
  * The events of `changes` that `interests` asks for, in order. A write is a create when it is
  * the record's first change-log entry (or the first after a delete), an update otherwise. The
  * lock_version (and a component's collection) is the record's as it stands when the event is
- * prepared, at or after the change; a deleted record has none.
+ * prepared, at or after the change; a deleted record has none. Everything is read outside the
+ * writer's connection (SQLite's read connection), so a long write does not hold the events back.
  */
 export async function prepareEvents(s: Services, changes: Change[], interests: Interests): Promise<PreparedEvent[]> {
   const wanted = changes.filter((c) => (!interests.recordTypes || interests.recordTypes.has(c.type))
@@ -59,7 +60,7 @@ export async function prepareEvents(s: Services, changes: Change[], interests: I
     if (!interests.kinds || interests.kinds.has(kind)) withKind.push({ ...c, kind });
   }
   const live = withKind.some((c) => c.kind !== 'delete')
-    ? new Map((await recordQueries(s.db).getByUris([...new Set(withKind.filter((c) => c.kind !== 'delete').map((c) => c.uri))])).map((r) => [r.uri, r]))
+    ? new Map((await recordReads(s.db).getByUris([...new Set(withKind.filter((c) => c.kind !== 'delete').map((c) => c.uri))])).map((r) => [r.uri, r]))
     : new Map();
   return withKind.map((c) => {
     const row = c.kind === 'delete' ? undefined : live.get(c.uri);
