@@ -34,6 +34,28 @@ export interface Config {
   /** Background jobs (imports): where uploaded files are kept, how many run at once, whether this process runs them. */
   jobs: { filesDir: string; concurrency: number; run: boolean; importMaxBytes: number; leaseMs: number };
   search: SearchConfig;
+  webhooks: WebhookConfig;
+}
+
+/** Webhook deliveries (docs/webhooks.md). */
+export interface WebhookConfig {
+  /** Whether this process delivers (WEBHOOKS=off: another process does, or none). */
+  run: boolean;
+  /** How long one POST may take before it counts as failed. */
+  timeoutMs: number;
+  /** The wait after a first failed attempt; each further failure doubles it, up to retryMaxDelayMs. */
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  /** How long an event is retried before its subscription is marked failing (its events then wait). */
+  retryForMs: number;
+  /** How long a process's hold on a subscription lasts unrenewed (another process takes it after a crash). */
+  leaseMs: number;
+  /** How often subscriptions are looked at for new changes when no commit of this process woke them. */
+  pollMs: number;
+  /** Deliveries of one subscription in flight at once (never two of one record). */
+  concurrency: number;
+  /** Deliveries kept per subscription for GET …/deliveries. */
+  deliveriesKept: number;
 }
 
 export interface SearchConfig {
@@ -156,6 +178,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       indexerBatchSize: intFrom(env, 'INDEXER_BATCH_SIZE', 500),
       indexerPauseMs: intFrom(env, 'INDEXER_PAUSE_MS', 0),
       indexThreadYoungMb: positiveIntFrom(env, 'INDEX_THREAD_YOUNG_MB', 8, 1024),
+    },
+    webhooks: {
+      run: env.WEBHOOKS !== 'off',
+      timeoutMs: positiveIntFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+      retryBaseMs: positiveIntFrom(env, 'WEBHOOK_RETRY_BASE_MS', 1_000),
+      retryMaxDelayMs: positiveIntFrom(env, 'WEBHOOK_RETRY_MAX_DELAY_SECONDS', 3_600) * 1000,
+      retryForMs: positiveIntFrom(env, 'WEBHOOK_RETRY_FOR_SECONDS', 86_400) * 1000,
+      leaseMs: positiveIntFrom(env, 'WEBHOOK_LEASE_SECONDS', 30) * 1000,
+      pollMs: positiveIntFrom(env, 'WEBHOOK_POLL_MS', 1_000),
+      concurrency: positiveIntFrom(env, 'WEBHOOK_CONCURRENCY', 8, 256),
+      deliveriesKept: positiveIntFrom(env, 'WEBHOOK_DELIVERIES_KEPT', 1_000),
     },
   };
 }

@@ -35,6 +35,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Server
         ? search.indexer.drain(DRAIN_MS).catch((err: Error) => log.warn('stopped before the index caught up; the next start applies the rest', { error: err.message }))
         : Promise.resolve();
       drained
+        .then(() => services.webhooks?.stop())
         .then(() => services.jobs?.stop())
         .then(() => search?.close())
         .then(() => services.db.close())
@@ -55,8 +56,9 @@ export async function startServer(config: Config = loadConfig()): Promise<Server
 }
 
 /**
- * In a cluster, the process holding the indexer's lease hears of every other process's commits
- * through the primary, so it indexes them at once rather than at its next poll.
+ * In a cluster, the process holding the indexer's lease (or a webhook subscription's) hears of
+ * every other process's commits through the primary, so it acts on them at once rather than at
+ * its next poll.
  */
 function relayCommits(services: Awaited<ReturnType<typeof openServices>>): void {
   let pending = false;
@@ -69,7 +71,9 @@ function relayCommits(services: Awaited<ReturnType<typeof openServices>>): void 
     });
   });
   process.on('message', (message: { kind?: string }) => {
-    if (message?.kind === 'committed') services.search?.indexer.nudge();
+    if (message?.kind !== 'committed') return;
+    services.search?.indexer.nudge();
+    services.webhooks?.nudge();
   });
 }
 

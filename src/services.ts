@@ -9,6 +9,7 @@ import { combineHooks } from './records/context';
 import { NAMED_HOOKS } from './domain';
 import { openSearch } from './search';
 import { openJobs } from './jobs';
+import { openWebhooks } from './domain/webhooks/dispatcher';
 
 /** Each type's hooks: its tree role's (src/records/trees) or the named set its schema declares. */
 function typeHooks(registry: Registry): Record<string, TypeHooks> {
@@ -22,8 +23,9 @@ function typeHooks(registry: Registry): Record<string, TypeHooks> {
   return hooks;
 }
 
-/** Stops what openServices started, in order: the job runner, the search index and indexer, the store's pool. */
+/** Stops what openServices started, in order: webhook deliveries, the job runner, the search index and indexer, the store's pool. */
 export async function closeServices(s: Services): Promise<void> {
+  await s.webhooks?.stop();
   await s.jobs?.stop();
   await s.search?.close();
   await s.db.close();
@@ -68,6 +70,7 @@ export async function openServices(config: Config, generatedDir?: string): Promi
   }
   services.search = openSearch(services);
   services.jobs = openJobs(services);
+  services.webhooks = openWebhooks(services);
   if (config.search.inProcessIndexer) services.search.indexer.start();
   return services;
 }

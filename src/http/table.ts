@@ -24,11 +24,12 @@ import { monitoringEndpoints } from '../domain/system/monitoring-routes';
 import type { Endpoint } from '../records/endpoint';
 import { termEndpoints } from '../domain/vocabularies/routes';
 import { slugEndpoints } from '../domain/system/slug-routes';
+import { webhookEndpoints } from '../domain/webhooks/routes';
 
 /**
  * The endpoint table: every area's rows, in the order they are matched (a fixed path before a
  * parameter that would also match it; the generic record rows last).
  */
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...sessionEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...termEndpoints(), ...slugEndpoints(), ...feedEndpoints(), ...jobEndpoints(), ...reportEndpoints(), ...preferenceEndpoints(), ...repositorySettingEndpoints(), ...repositoryEndpoints(), ...monitoringEndpoints(registry), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...subrecordEndpoints(registry), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...sessionEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...termEndpoints(), ...slugEndpoints(), ...feedEndpoints(), ...jobEndpoints(), ...reportEndpoints(), ...webhookEndpoints(), ...preferenceEndpoints(), ...repositorySettingEndpoints(), ...repositoryEndpoints(), ...monitoringEndpoints(registry), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...subrecordEndpoints(registry), ...recordEndpoints(registry)];
 }

@@ -41,6 +41,20 @@ export async function changesAfter(db: Database, seq: number, limit: number): Pr
   return rows.map((r) => ({ seq: Number(r.seq), uri: String(r.uri), at_ms: Number(r.at_ms) }));
 }
 
+/**
+ * How far a follower of the change log may move its checkpoint over `rows` (read in order after
+ * `checkpoint`): up to the first hole in the sequence, which may be a write still committing,
+ * unless the entry after it is older than `gapWaitMs` (the hole is then a rollback).
+ */
+export function committedThrough(rows: Array<{ seq: number; at_ms: number }>, checkpoint: number, nowMs: number, gapWaitMs: number): number {
+  let through = checkpoint;
+  for (const row of rows) {
+    if (row.seq !== through + 1 && nowMs - row.at_ms < gapWaitMs) break;
+    through = row.seq;
+  }
+  return through;
+}
+
 /** Takes the indexer's lease for `holder` until `untilMs`, or renews it: false when another holder's lease still runs at `nowMs`. */
 export async function takeIndexerLease(db: Database, holder: string, nowMs: number, untilMs: number): Promise<boolean> {
   const n = await db.knex('search_state')

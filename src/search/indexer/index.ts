@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import type { Services } from '../../records/context';
 import { log } from '../../log';
-import { changesAfter, latestChange, releaseIndexerLease, storeIdOf, takeIndexerLease } from '../../store/indexing';
+import { changesAfter, committedThrough, latestChange, releaseIndexerLease, storeIdOf, takeIndexerLease } from '../../store/indexing';
 import type { SearchDoc } from '../documents';
 import type { SearchIndex } from '../port';
 import { IndexedRecords, recordBatch } from './records';
@@ -181,14 +181,7 @@ export class Indexer {
     for (;;) {
       const rows = await changesAfter(this.s.db, state.checkpoint, this.batchSize);
       if (!rows.length) return applied;
-      let checkpoint = state.checkpoint;
-      const now = Date.now();
-      for (const row of rows) {
-        const seq = row.seq;
-        // A hole may be a write still committing: wait for it, unless it is old (a rollback).
-        if (seq !== checkpoint + 1 && now - row.at_ms < this.gapWaitMs) break;
-        checkpoint = seq;
-      }
+      const checkpoint = committedThrough(rows, state.checkpoint, Date.now(), this.gapWaitMs);
       const fresh = rows.filter((r) => !this.appliedAbove.has(r.seq));
       if (fresh.length) await this.apply([...new Set(fresh.map((r) => r.uri))], state.checkpoint, checkpoint, storeId);
       else if (checkpoint > state.checkpoint) await this.index.apply([], [], { checkpoint, storeId });
