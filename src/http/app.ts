@@ -17,6 +17,7 @@ import { parseParams, parsePaging } from './params';
 import { securityHeaders } from './security';
 import { routeGroups } from './routes';
 import { isStoreBusy } from '../store/connect';
+import { inReadScope } from '../store/freshness';
 
 /** The session header, under every name clients use (the spec's, ArchivesSpace's, and the CGI form). */
 const SESSION_HEADERS = ['x-archive-session', 'x-archivesspace-session', 'x_archivesspace_session'];
@@ -317,7 +318,8 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
     Object.setPrototypeOf(req, app.request);
     Object.setPrototypeOf(res, app.response);
     res.locals = Object.create(null);
-    stages(req, res).catch((err: unknown) => fail(err, res));
+    // One read of the store's freshness serves every kept value the request uses (inReadScope).
+    inReadScope(() => stages(req, res)).catch((err: unknown) => fail(err, res));
   };
   return app;
 }

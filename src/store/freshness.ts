@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Database } from './database';
 import { committedRows } from './statements';
 
@@ -55,7 +56,44 @@ export function freshnessReadsOf(db: Database): FreshnessReads {
   return r;
 }
 
-/** Both, as of this turn of the event loop (FreshnessReads.current). */
+/**
+ * A request's reads: the first freshness read of a request serves every kept value the request
+ * uses (its access check, then a GET's record, its resolved links, a listing's count), as one
+ * snapshot, however many turns of the event loop the request spans. A commit of this process
+ * starts a new read, so a request sees its own writes.
+ */
+interface ReadScope {
+  read?: Promise<Freshness> | Freshness;
+  commits: number;
+}
+
+const scopes = new AsyncLocalStorage<ReadScope>();
+const commitsOf = new WeakMap<Database, { n: number }>();
+
+function commitCount(db: Database): { n: number } {
+  let c = commitsOf.get(db);
+  if (!c) {
+    const counter = (c = { n: 0 });
+    commitsOf.set(db, counter);
+    db.onCommit.push(() => { counter.n++; });
+  }
+  return c;
+}
+
+/** Runs `fn` (one request) in a read scope of its own (see ReadScope). */
+export function inReadScope<T>(fn: () => T): T {
+  return scopes.run({ commits: -1 }, fn);
+}
+
+/** Both, as of the caller's request (inReadScope) or else this turn of the event loop (FreshnessReads.current). */
 export function committedFreshness(db: Database): Promise<Freshness> | Freshness {
-  return freshnessReadsOf(db).current();
+  const scope = scopes.getStore();
+  if (!scope) return freshnessReadsOf(db).current();
+  const commits = commitCount(db).n;
+  if (scope.read === undefined || scope.commits !== commits) {
+    const read = (scope.read = freshnessReadsOf(db).current());
+    scope.commits = commits;
+    if (read instanceof Promise) read.catch(() => { if (scope.read === read) scope.read = undefined; });
+  }
+  return scope.read;
 }
