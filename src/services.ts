@@ -9,6 +9,8 @@ import { combineHooks } from './records/context';
 import { NAMED_HOOKS } from './domain';
 import { openSearch } from './search';
 import { openJobs } from './jobs';
+import { setHistoryPolicy } from './store/history';
+import { startHistoryPruner } from './records/history';
 
 /** Each type's hooks: its tree role's (src/records/trees) or the named set its schema declares. */
 function typeHooks(registry: Registry): Record<string, TypeHooks> {
@@ -22,8 +24,9 @@ function typeHooks(registry: Registry): Record<string, TypeHooks> {
   return hooks;
 }
 
-/** Stops what openServices started, in order: the job runner, the search index and indexer, the store's pool. */
+/** Stops what openServices started, in order: the history pruner, the job runner, the search index and indexer, the store's pool. */
 export async function closeServices(s: Services): Promise<void> {
+  s.historyPruner?.stop();
   await s.jobs?.stop();
   await s.search?.close();
   await s.db.close();
@@ -58,6 +61,7 @@ export async function openServices(config: Config, generatedDir?: string): Promi
   const registry = loadRegistry(generatedDir);
   const db = await connect(config.dbUrl);
   const hooks = typeHooks(registry);
+  setHistoryPolicy(db.knex, config.history);
   let services: Services;
   try {
     services = await bootstrap({ config, db, registry, hooks });
@@ -68,6 +72,7 @@ export async function openServices(config: Config, generatedDir?: string): Promi
   }
   services.search = openSearch(services);
   services.jobs = openJobs(services);
+  if (config.jobs.run) services.historyPruner = startHistoryPruner(services);
   if (config.search.inProcessIndexer) services.search.indexer.start();
   return services;
 }

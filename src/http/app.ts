@@ -17,6 +17,7 @@ import { parseParams, parsePaging } from './params';
 import { securityHeaders } from './security';
 import { routeGroups } from './routes';
 import { isStoreBusy } from '../store/connect';
+import { withWriteSource } from '../store/write-source';
 
 /** The session header, under every name clients use (the spec's, ArchivesSpace's, and the CGI form). */
 const SESSION_HEADERS = ['x-archive-session', 'x-archivesspace-session', 'x_archivesspace_session'];
@@ -205,7 +206,8 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     }
     call.maySeeSuppressed = await maySeeSuppressed(s, call.actor, call.repoId);
     call.withheld = await withheldFrom(s, call.actor);
-    await send(res, await endpoint.handle(call));
+    const handled = req.method === 'GET' ? endpoint.handle(call) : withWriteSource({ by: call.actor?.username, via: `${req.method} ${req.path}` }, () => endpoint.handle(call));
+    await send(res, await handled);
   };
 }
 

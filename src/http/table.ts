@@ -12,6 +12,7 @@ import { formatEndpoints } from '../exchange/routes/formats';
 import { oaiEndpoints } from '../exchange/routes/oai';
 import { findingAidEndpoints } from '../exchange/routes/finding-aids';
 import { mergeEndpoints } from '../records/routes/merges';
+import { historyEndpoints } from '../records/routes/history';
 import { schemaEndpoints } from '../records/routes/schemas';
 import { feedEndpoints } from '../domain/system/feed-routes';
 import { jobEndpoints } from '../jobs/routes';
@@ -28,5 +29,5 @@ import { slugEndpoints } from '../domain/system/slug-routes';
  * parameter that would also match it; the generic record rows last).
  */
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...sessionEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...termEndpoints(), ...slugEndpoints(), ...feedEndpoints(), ...jobEndpoints(), ...preferenceEndpoints(), ...repositorySettingEndpoints(), ...repositoryEndpoints(), ...monitoringEndpoints(registry), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...sessionEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...termEndpoints(), ...slugEndpoints(), ...feedEndpoints(), ...jobEndpoints(), ...preferenceEndpoints(), ...repositorySettingEndpoints(), ...repositoryEndpoints(), ...monitoringEndpoints(registry), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...historyEndpoints(registry), ...recordEndpoints(registry)];
 }

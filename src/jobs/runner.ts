@@ -10,6 +10,7 @@ import { ImportFailed } from '../exchange/import/types';
 import { log } from '../log';
 import type { Services } from '../records/context';
 import { appendLog } from './queue';
+import { withWriteSource } from '../store/write-source';
 import {
   addJobRecords, claimJob, failJobPastLease, finishJob, firstQueuedJob, jobCancelRequested, jobCount, jobFiles, jobRecordCount, jobRow, jobsPastLease, renewJobLease,
 } from '../store/jobs';
@@ -98,14 +99,14 @@ export class JobRunner {
     for (const f of files) {
       if (signal.aborted) break;
       try {
-        const report = await importer.run(this.s, job.repo_id, actor, { path: f.stored, name: f.filename }, {
+        const report = await withWriteSource({ by: job.owner, via: `job ${id} (${spec.import_type})` }, () => importer.run(this.s, job.repo_id, actor, { path: f.stored, name: f.filename }, {
           signal,
           log: (level, message) => void appendLog(this.s, id, `${level}: ${message}`),
           // Not written while a file imports: on SQLite the pool's one connection is the import's
           // until it commits, so a write from here would only wait for the end (and a failed one
           // would have no caller to answer to). The job's `done` is set when it finishes.
           progress: () => undefined,
-        });
+        }));
         await addJobRecords(db, id, report.created);
         await appendLog(this.s, id, `${f.filename}: imported (${Object.entries(report.counts).map(([t, n]) => `${n} ${t}`).join(', ')}), ${report.warnings.length} warning(s)`);
       } catch (err) {

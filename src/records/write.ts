@@ -136,6 +136,13 @@ function checkRepositoryScope(where: Where): void {
   }
 }
 
+/** A deleted record created again from a kept version (records/history.ts): its next lock_version, and who created it when. */
+export interface Restoring {
+  lockVersion: number;
+  createdBy: string;
+  createMs: number;
+}
+
 /** A record of a create up to its insert: its row and place, and what finishing the create needs (finishCreate). */
 interface PendingCreate {
   where: Where;
@@ -152,7 +159,7 @@ interface PendingCreate {
 /** A create up to the record's insert: its id, the type's beforeSave, the composed record and its row and place. */
 async function prepareCreate(
   q: RecordQueries, trx: Tx, s: Services, actor: Actor, where: Where, body: Obj, warnings: ErrorMap,
-  options: { id?: number; idFirst?: number; hidden?: boolean; placeLast?: boolean },
+  options: { id?: number; idFirst?: number; hidden?: boolean; placeLast?: boolean; restoring?: Restoring },
 ): Promise<PendingCreate> {
   let id = options.id ?? options.idFirst;
   if (id === undefined) id = await q.nextId(where.type.name);
@@ -160,8 +167,11 @@ async function prepareCreate(
   const nowMs = Date.now();
   const hooks = s.hooks[where.type.name];
   const state = await hooks?.beforeSave?.(trx, s, where, body);
+  const restoring = options.restoring;
+  const lockVersion = restoring?.lockVersion ?? 0;
+  const createMs = restoring?.createMs ?? nowMs;
   const record = composeRecord(where, id, body, {
-    lockVersion: 0, createdBy: actor.username, modifiedBy: actor.username, createMs: nowMs, nowMs,
+    lockVersion, createdBy: restoring?.createdBy ?? actor.username, modifiedBy: actor.username, createMs, nowMs,
   });
   const row: RecordRow = {
     type: where.type.name,
@@ -169,8 +179,8 @@ async function prepareCreate(
     repo_id: where.repoId ?? 0,
     uri: record.uri,
     json: JSON.stringify(record),
-    lock_version: 0,
-    create_time_ms: nowMs,
+    lock_version: lockVersion,
+    create_time_ms: createMs,
     system_mtime_ms: nowMs,
     user_mtime_ms: nowMs,
     hidden: options.hidden ?? false,
@@ -192,8 +202,8 @@ async function finishCreate(q: RecordQueries, trx: Tx, s: Services, actor: Actor
   }
   await hooks?.afterSave?.(trx, s, saved);
   await hooks?.derive?.(trx, s, saved);
-  await q.appendChange(where.type.name, record.uri, 'upsert', pending.row.create_time_ms);
-  return { status: 'Created' as const, id, lock_version: 0, stale: null, uri: record.uri, warnings: warningsOf(pending.warnings) };
+  await q.appendChange(where.type.name, record.uri, 'upsert', pending.row.system_mtime_ms);
+  return { status: 'Created' as const, id, lock_version: pending.row.lock_version, stale: null, uri: record.uri, warnings: warningsOf(pending.warnings) };
 }
 
 export async function createRecord(
@@ -202,7 +212,7 @@ export async function createRecord(
   where: Where,
   body: Obj,
   warnings: ErrorMap,
-  options: { id?: number; hidden?: boolean; trx?: Tx } = {},
+  options: { id?: number; hidden?: boolean; trx?: Tx; restoring?: Restoring } = {},
 ): Promise<WriteResult> {
   checkRepositoryScope(where);
   applyGenerated(s.registry, where.type.name, body);
@@ -305,7 +315,7 @@ export async function updateRecord(
       lock_version: expected + 1,
       system_mtime_ms: nowMs,
       user_mtime_ms: nowMs,
-    });
+    }, row);
     if (!updated) throw errors.staleLockVersion();
     await saveDerived(q, s, where, row.rid!, record, false, previous);
     const saved = { where, rid: row.rid!, id, record, created: false, actor, state, previous };
@@ -358,7 +368,7 @@ export async function rewriteStored(q: RecordQueries, s: Services, row: { type: 
   const nowMs = Date.now();
   record.lock_version = current.lock_version + 1;
   record.system_mtime = isoSeconds(nowMs);
-  if (!await q.update(current.rid!, current.lock_version, { json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs })) {
+  if (!await q.update(current.rid!, current.lock_version, { json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs }, current, 'rewrite')) {
     throw new LostRace(`${current.uri} changed while it was being rewritten`);
   }
   await saveDerived(q, s, { type, repoId: current.repo_id || undefined }, current.rid!, record, false);

@@ -3,9 +3,10 @@ import type { Migration } from './migrations/migration';
 import { genericStore } from './migrations/generic-store';
 import { services } from './migrations/services';
 import { linksAndTrees } from './migrations/links-and-trees';
+import { history } from './migrations/history';
 
 /** Every migration, in the order they run (migrations/: one file per group). */
-const migrations: Migration[] = [...genericStore, ...services, ...linksAndTrees];
+const migrations: Migration[] = [...genericStore, ...services, ...linksAndTrees, ...history];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */
 export const migrationNames = migrations.map((m) => m.name);
