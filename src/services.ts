@@ -61,7 +61,7 @@ export async function openServices(config: Config, generatedDir?: string): Promi
   const registry = loadRegistry(generatedDir);
   const db = await connect(config.dbUrl);
   const hooks = typeHooks(registry);
-  setHistoryPolicy(db.knex, config.history);
+  setHistoryPolicy(db, config.history);
   let services: Services;
   try {
     services = await bootstrap({ config, db, registry, hooks });

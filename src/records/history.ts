@@ -1,9 +1,7 @@
 import { type ErrorMap, errors } from '../errors';
 import type { Obj } from '../json';
-import { countVersions, keptVersion, latestVersion, listVersions, pruneHistory, type VersionRow } from '../store/history';
-import { logicalPosition, parentKey } from '../store/positions';
-import { RecordQueries, type RecordRow } from '../store/records';
-import { treeRowOfUri } from '../store/trees';
+import { countVersions, indexAmongSiblingsNow, keptVersion, latestVersion, listVersions, nextKeptLockVersion, pruneHistory, type VersionRow } from '../store/history';
+import { recordReads, type RecordRow } from '../store/records';
 import { log } from '../log';
 import { prepareRecord } from '../validation';
 import type { Actor, Services, Where } from './context';
@@ -38,13 +36,13 @@ interface Located {
 }
 
 async function locate(s: Services, where: Where, id: number): Promise<Located> {
-  const current = await new RecordQueries(s.db.knex).get(where.type.name, id);
+  const current = await recordReads(s.db).get(where.type.name, id);
   const scoped = where.type.scope === 'repository';
   if (current) {
     if (scoped && (current.repo_id !== where.repoId || (current.suppressed && !where.showSuppressed))) throw errors.notFound(where.type.model);
     return { current };
   }
-  const latest = await latestVersion(s.db.knex, where.type.name, id);
+  const latest = await latestVersion(s.db, where.type.name, id);
   if (!latest || latest.uri !== recordUri(where, id)) throw errors.notFound(where.type.model);
   return { latest };
 }
@@ -64,13 +62,12 @@ function entryOf(json: string, lockVersion: number, uri: string, kept?: VersionR
 /** GET <uri>/:id/history: the current version (while the record exists) then the kept ones, newest first, a page at a time. */
 export async function listHistory(s: Services, where: Where, id: number, page: number, pageSize: number) {
   const { current } = await locate(s, where, id);
-  const db = s.db.knex;
-  const total = (await countVersions(db, where.type.name, id)) + (current ? 1 : 0);
+  const total = (await countVersions(s.db, where.type.name, id)) + (current ? 1 : 0);
   const offset = (page - 1) * pageSize;
   const results: VersionEntry[] = [];
   if (current && offset === 0) results.push(entryOf(current.json, current.lock_version, current.uri));
   const keptOffset = current ? Math.max(0, offset - 1) : offset;
-  for (const kept of await listVersions(db, where.type.name, id, keptOffset, pageSize - results.length)) {
+  for (const kept of await listVersions(s.db, where.type.name, id, keptOffset, pageSize - results.length)) {
     results.push(entryOf(kept.json, kept.lock_version, kept.uri, kept));
   }
   return { first_page: 1, last_page: Math.max(1, Math.ceil(total / pageSize)), this_page: page, total, results };
@@ -79,7 +76,7 @@ export async function listHistory(s: Services, where: Where, id: number, page: n
 /** A version's stored JSON: the current record's, or a kept one's. */
 async function versionJson(s: Services, where: Where, id: number, located: Located, lockVersion: number): Promise<{ json: string; kept?: VersionRow }> {
   if (located.current?.lock_version === lockVersion) return { json: located.current.json };
-  const kept = await keptVersion(s.db.knex, where.type.name, id, lockVersion);
+  const kept = await keptVersion(s.db, where.type.name, id, lockVersion);
   if (!kept) throw errors.versionNotFound(lockVersion);
   return { json: kept.json, kept };
 }
@@ -109,9 +106,8 @@ export async function diffVersions(
 
 /** The lock_version of the version after `lockVersion`: the next one kept, else the current one. */
 async function nextVersion(s: Services, where: Where, id: number, located: Located, lockVersion: number): Promise<number> {
-  const total = await countVersions(s.db.knex, where.type.name, id);
-  const newer = (await listVersions(s.db.knex, where.type.name, id, 0, total)).map((v) => v.lock_version).filter((n) => n > lockVersion);
-  if (newer.length) return Math.min(...newer);
+  const kept = await nextKeptLockVersion(s.db, where.type.name, id, lockVersion);
+  if (kept !== undefined) return kept;
   if (located.current && located.current.lock_version > lockVersion) return located.current.lock_version;
   throw errors.versionNotFound(lockVersion + 1);
 }
@@ -126,7 +122,7 @@ const SERVER_FIELDS = ['uri', 'lock_version', 'created_by', 'last_modified_by', 
 async function dropBrokenLinks(s: Services, where: Where, record: Obj, warnings: ErrorMap): Promise<void> {
   const refs = collectRefs(s.registry, where.type.name, record);
   const uris = [...new Set(refs.map((r) => r.uri).filter((u) => !u.endsWith('/tree')))];
-  const found = new Map((await new RecordQueries(s.db.knex).existing(uris)).map((row) => [row.uri, row]));
+  const found = new Map((await recordReads(s.db).getByUris(uris)).map((row) => [row.uri, row]));
   for (const uri of uris) {
     const row = found.get(uri);
     const elsewhere = row && s.registry.types[row.type]?.scope === 'repository' && where.type.scope === 'repository' && row.repo_id !== where.repoId;
@@ -147,10 +143,9 @@ async function placeInTree(s: Services, where: Where, record: Obj, deleted: Vers
   if (!tree || deleted.position === null) return;
   const rootUri: string | undefined = record[tree.rootProperty]?.ref;
   if (!rootUri) return;
-  const parent = deleted.parent_uri ? await treeRowOfUri(s.db.knex, deleted.parent_uri) : undefined;
+  // A parent deleted since: the link is dropped (with its warning) and the node goes to the top.
   if (deleted.parent_uri) record[tree.parentProperty] = { ref: deleted.parent_uri };
-  const key = parentKey(rootUri, parent ? Number(parent.rid) : null);
-  record.position = await logicalPosition(s.db.knex, { rid: 0, parent_rid: null, parent_key: key, position: deleted.position, root_uri: rootUri });
+  record.position = await indexAmongSiblingsNow(s.db, rootUri, deleted.parent_uri, deleted.position);
 }
 
 /**
@@ -193,7 +188,7 @@ export function startHistoryPruner(s: Services): { stop(): void } | undefined {
   if (!policy.keep || (!policy.keepVersions && !policy.keepDays)) return undefined;
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
-    running ??= pruneHistory(s.db.knex, policy)
+    running ??= pruneHistory(s.db, policy)
       .catch((err: Error) => log.error('history pruning', { error: err.message }))
       .finally(() => (running = undefined));
   }, policy.pruneSeconds * 1000);

@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
-import type { Knex } from 'knex';
+import { type Handle, sqlOf } from './database';
 import type { Queryable } from './dialect';
+import { logicalPosition, parentKey } from './positions';
 import { writeSource } from './write-source';
 
 /**
@@ -24,8 +25,8 @@ const KEEP_ALL: HistoryPolicy = { keep: true, keepVersions: 0, keepDays: 0 };
 /** Per store (its Knex client's configuration, which the clients of its transactions share): the services set it from the configuration. */
 const policies = new WeakMap<object, HistoryPolicy>();
 
-export function setHistoryPolicy(knex: Knex, policy: HistoryPolicy): void {
-  policies.set(knex.client.config, policy);
+export function setHistoryPolicy(h: Handle, policy: HistoryPolicy): void {
+  policies.set(sqlOf(h).client.config, policy);
 }
 
 export function historyPolicy(db: Queryable): HistoryPolicy {
@@ -113,28 +114,34 @@ function versionOf(row: Record<string, unknown>): VersionRow {
 }
 
 /** The kept versions of a record, newest first (a lock_version kept twice, by an import's copy: the later first). */
-function versionsOf(db: Queryable, type: string, id: number) {
-  return db('record_history').where({ type, id }).orderBy([{ column: 'lock_version', order: 'desc' }, { column: 'hid', order: 'desc' }]);
+function versionsOf(h: Handle, type: string, id: number) {
+  return sqlOf(h)('record_history').where({ type, id }).orderBy([{ column: 'lock_version', order: 'desc' }, { column: 'hid', order: 'desc' }]);
 }
 
-export async function countVersions(db: Queryable, type: string, id: number): Promise<number> {
-  return Number((await db('record_history').where({ type, id }).count({ n: '*' }).first())?.n ?? 0);
+export async function countVersions(h: Handle, type: string, id: number): Promise<number> {
+  return Number((await sqlOf(h)('record_history').where({ type, id }).count({ n: '*' }).first())?.n ?? 0);
 }
 
 /** `limit` kept versions of a record from the `offset`-th, newest first. */
-export async function listVersions(db: Queryable, type: string, id: number, offset: number, limit: number): Promise<VersionRow[]> {
-  return (await versionsOf(db, type, id).offset(offset).limit(limit)).map(versionOf);
+export async function listVersions(h: Handle, type: string, id: number, offset: number, limit: number): Promise<VersionRow[]> {
+  return (await versionsOf(h, type, id).offset(offset).limit(limit)).map(versionOf);
 }
 
 /** The kept version of a record with `lockVersion` (the one kept last, should there be two). */
-export async function keptVersion(db: Queryable, type: string, id: number, lockVersion: number): Promise<VersionRow | undefined> {
-  const row = await versionsOf(db, type, id).where({ lock_version: lockVersion }).first();
+export async function keptVersion(h: Handle, type: string, id: number, lockVersion: number): Promise<VersionRow | undefined> {
+  const row = await versionsOf(h, type, id).where({ lock_version: lockVersion }).first();
   return row ? versionOf(row) : undefined;
 }
 
+/** The lowest lock_version above `lockVersion` among a record's kept versions. */
+export async function nextKeptLockVersion(h: Handle, type: string, id: number, lockVersion: number): Promise<number | undefined> {
+  const row = await sqlOf(h)('record_history').where({ type, id }).andWhere('lock_version', '>', lockVersion).min('lock_version as n').first();
+  return row?.n === null || row?.n === undefined ? undefined : Number(row.n);
+}
+
 /** The version of a record kept last: where a deleted record's history ends. */
-export async function latestVersion(db: Queryable, type: string, id: number): Promise<VersionRow | undefined> {
-  const row = await db('record_history').where({ type, id }).orderBy('hid', 'desc').first();
+export async function latestVersion(h: Handle, type: string, id: number): Promise<VersionRow | undefined> {
+  const row = await sqlOf(h)('record_history').where({ type, id }).orderBy('hid', 'desc').first();
   return row ? versionOf(row) : undefined;
 }
 
@@ -145,7 +152,8 @@ const PRUNED_AT_ONCE = 1000;
  * Deletes the versions the policy no longer keeps: replaced more than keepDays ago, and beyond the
  * keepVersions newest of each record. Answers how many went.
  */
-export async function pruneHistory(db: Knex, policy: HistoryPolicy, nowMs = Date.now()): Promise<number> {
+export async function pruneHistory(h: Handle, policy: HistoryPolicy, nowMs = Date.now()): Promise<number> {
+  const db = sqlOf(h);
   let pruned = 0;
   const deleteHids = async (hids: number[]) => {
     if (hids.length) pruned += await db('record_history').whereIn('hid', hids).delete();
@@ -162,4 +170,14 @@ export async function pruneHistory(db: Knex, policy: HistoryPolicy, nowMs = Date
     while (await deleteHids((await beyond()).map(Number)) === PRUNED_AT_ONCE);
   }
   return pruned;
+}
+
+/**
+ * Where a deleted tree node kept at `position` under `parentUri` (null, or a parent deleted since:
+ * the top of the tree at `rootUri`) goes back now: its index among the siblings there.
+ */
+export async function indexAmongSiblingsNow(h: Handle, rootUri: string, parentUri: string | null, position: number): Promise<number> {
+  const db = sqlOf(h);
+  const parent = parentUri ? await db('records').where({ uri: parentUri }).first('rid') : undefined;
+  return logicalPosition(db, { rid: 0, parent_rid: null, parent_key: parentKey(rootUri, parent ? Number(parent.rid) : null), position, root_uri: rootUri });
 }
