@@ -159,11 +159,11 @@ export async function restoreVersion(
 ): Promise<WriteResult & { restored_from: number }> {
   const located = await locate(s, where, id);
   const { current, latest } = located;
+  const old = JSON.parse((await versionJson(s, where, id, located, lockVersion)).json) as Obj;
   if (current) {
     if (currentLock === undefined) throw errors.missingLockVersion();
     if (currentLock !== current.lock_version) throw errors.staleLockVersion();
   }
-  const old = JSON.parse((await versionJson(s, where, id, located, lockVersion)).json) as Obj;
   const body: Obj = {};
   for (const [key, value] of Object.entries(old)) if (!SERVER_FIELDS.includes(key)) body[key] = value;
   if (latest) await placeInTree(s, where, body, latest);
