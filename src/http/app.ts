@@ -206,7 +206,8 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     }
     call.maySeeSuppressed = await maySeeSuppressed(s, call.actor, call.repoId);
     call.withheld = await withheldFrom(s, call.actor);
-    const handled = req.method === 'GET' ? endpoint.handle(call) : withWriteSource({ by: call.actor?.username, via: `${req.method} ${req.path}` }, () => endpoint.handle(call));
+    // The source is for the versions history keeps: with HISTORY=off a write pays nothing for it.
+    const handled = req.method === 'GET' || !s.config.history.keep ? endpoint.handle(call) : withWriteSource({ by: call.actor?.username, via: `${req.method} ${req.path}` }, () => endpoint.handle(call));
     await send(res, await handled);
   };
 }
