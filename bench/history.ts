@@ -15,6 +15,7 @@ import { closeServices, openServices } from '../src/services';
 import { loadConfig } from '../src/config';
 import { createRecord, updateRecord } from '../src/records/write';
 import { recordReads } from '../src/store/records';
+import { compactHistory } from '../src/store/history';
 import { cpuMs, describe, log, loop, ROOT, type Server, startServer, type Stats } from './lib';
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -103,6 +104,7 @@ async function storage(): Promise<{ historyBytes: number; versionsJson: number; 
       const record = JSON.parse(stored.json);
       await updateRecord(s, actor, where, id, { ...record, title: `Title ${i}`, general_note: `Edited ${i}` }, {});
     }
+    await compactHistory(s.db);
     const db = new Database(file, { readonly: true });
     const pages = db.prepare("SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name = 'record_history' OR name LIKE 'record_history_%'").get() as { bytes: number };
     const recordsJson = Number((db.prepare('SELECT SUM(LENGTH(json)) AS n FROM records WHERE type = ?').get('accession') as { n: number }).n);

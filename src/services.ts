@@ -10,7 +10,7 @@ import { NAMED_HOOKS } from './domain';
 import { openSearch } from './search';
 import { openJobs } from './jobs';
 import { setHistoryPolicy } from './store/history';
-import { startHistoryPruner } from './records/history';
+import { startHistoryUpkeep } from './records/history';
 
 /** Each type's hooks: its tree role's (src/records/trees) or the named set its schema declares. */
 function typeHooks(registry: Registry): Record<string, TypeHooks> {
@@ -24,9 +24,9 @@ function typeHooks(registry: Registry): Record<string, TypeHooks> {
   return hooks;
 }
 
-/** Stops what openServices started, in order: the history pruner, the job runner, the search index and indexer, the store's pool. */
+/** Stops what openServices started, in order: history's upkeep, the job runner, the search index and indexer, the store's pool. */
 export async function closeServices(s: Services): Promise<void> {
-  s.historyPruner?.stop();
+  s.historyUpkeep?.stop();
   await s.jobs?.stop();
   await s.search?.close();
   await s.db.close();
@@ -72,7 +72,7 @@ export async function openServices(config: Config, generatedDir?: string): Promi
   }
   services.search = openSearch(services);
   services.jobs = openJobs(services);
-  if (config.jobs.run) services.historyPruner = startHistoryPruner(services);
+  if (config.jobs.run) services.historyUpkeep = startHistoryUpkeep(services);
   if (config.search.inProcessIndexer) services.search.indexer.start();
   return services;
 }

@@ -1,6 +1,6 @@
 import { type ErrorMap, errors } from '../errors';
 import type { Obj } from '../json';
-import { countVersions, indexAmongSiblingsNow, keptVersion, latestVersion, listVersions, nextKeptLockVersion, pruneHistory, type VersionRow } from '../store/history';
+import { compactHistory, countVersions, indexAmongSiblingsNow, keptVersion, latestVersion, listVersions, nextKeptLockVersion, pruneHistory, type VersionRow } from '../store/history';
 import { recordReads, type RecordRow } from '../store/records';
 import { log } from '../log';
 import { prepareRecord } from '../validation';
@@ -179,19 +179,29 @@ export async function restoreVersion(
   return { ...(await createRecord(s, actor, where, prepared.record, warnings, { id, restoring })), restored_from: lockVersion };
 }
 
+/** How often kept versions are deflated (store/history.ts compactHistory). */
+const COMPACT_EVERY_MS = 30_000;
+
 /**
- * Prunes history in the background, as HISTORY_KEEP_VERSIONS and HISTORY_KEEP_DAYS say, every
- * HISTORY_PRUNE_SECONDS: in the processes that run jobs, off the requests' path.
+ * History's upkeep in the background, off the requests' path, in the processes that run jobs:
+ * versions deflated every COMPACT_EVERY_MS, and pruned as HISTORY_KEEP_VERSIONS and
+ * HISTORY_KEEP_DAYS say every HISTORY_PRUNE_SECONDS.
  */
-export function startHistoryPruner(s: Services): { stop(): void } | undefined {
+export function startHistoryUpkeep(s: Services): { stop(): void } | undefined {
   const policy = s.config.history;
-  if (!policy.keep || (!policy.keepVersions && !policy.keepDays)) return undefined;
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    running ??= pruneHistory(s.db, policy)
-      .catch((err: Error) => log.error('history pruning', { error: err.message }))
-      .finally(() => (running = undefined));
-  }, policy.pruneSeconds * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  if (!policy.keep) return undefined;
+  const timers: NodeJS.Timeout[] = [];
+  const every = (ms: number, task: () => Promise<unknown>) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      task().catch((err: Error) => log.error('history upkeep', { error: err.message })).finally(() => (running = false));
+    }, ms);
+    timer.unref();
+    timers.push(timer);
+  };
+  every(COMPACT_EVERY_MS, () => compactHistory(s.db));
+  if (policy.keepVersions || policy.keepDays) every(policy.pruneSeconds * 1000, () => pruneHistory(s.db, policy));
+  return { stop: () => timers.forEach(clearInterval) };
 }

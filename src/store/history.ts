@@ -1,13 +1,15 @@
 import zlib from 'node:zlib';
-import { type Handle, sqlOf } from './database';
+import { type Database, type Handle, sqlOf } from './database';
 import type { Queryable } from './dialect';
 import { logicalPosition, parentKey } from './positions';
 import { writeSource } from './write-source';
 
 /**
  * The versions of records the store keeps (migration 020): a write that replaces a record's row
- * (a new lock_version) or deletes it keeps the row it replaces, its JSON deflated, with who
- * replaced it, when and through what (write-source.ts). A created record keeps nothing: its first
+ * (a new lock_version) or deletes it keeps the row it replaces, with who replaced it, when and
+ * through what (write-source.ts). The JSON is written as it is, one plain INSERT on the write's
+ * path, and deflated in the background (compactHistory): compressing it in the write cost an
+ * update more than the INSERT did. A created record keeps nothing: its first
  * version is the record itself. Read by records/history.ts; pruned by pruneHistory.
  */
 
@@ -71,7 +73,8 @@ export function versionRow(db: Queryable, replaced: ReplacedRow, how: ReplacedHo
     id: replaced.id,
     lock_version: replaced.lock_version,
     uri: replaced.uri,
-    json: zlib.deflateRawSync(replaced.json),
+    json: Buffer.from(replaced.json),
+    deflated: false,
     replaced_ms: Date.now(),
     replaced_by: source?.by ?? null,
     replaced_via: source?.via.slice(0, 255) ?? null,
@@ -103,7 +106,7 @@ function versionOf(row: Record<string, unknown>): VersionRow {
     id: Number(row.id),
     lock_version: Number(row.lock_version),
     uri: String(row.uri),
-    json: zlib.inflateRawSync(row.json as Buffer).toString(),
+    json: (row.deflated ? zlib.inflateRawSync(row.json as Buffer) : (row.json as Buffer)).toString(),
     replaced_ms: Number(row.replaced_ms),
     replaced_by: (row.replaced_by as string | null) ?? null,
     replaced_via: (row.replaced_via as string | null) ?? null,
@@ -143,6 +146,30 @@ export async function nextKeptLockVersion(h: Handle, type: string, id: number, l
 export async function latestVersion(h: Handle, type: string, id: number): Promise<VersionRow | undefined> {
   const row = await sqlOf(h)('record_history').where({ type, id }).orderBy('hid', 'desc').first();
   return row ? versionOf(row) : undefined;
+}
+
+/** Versions compactHistory deflates per transaction. */
+const DEFLATED_AT_ONCE = 200;
+
+/** Rows below this id were all deflated by this process's last pass (ids only grow): the next pass starts there. */
+const deflatedBelow = new WeakMap<object, number>();
+
+/** Deflates the JSON of the versions kept since the last pass, a transaction per DEFLATED_AT_ONCE. Answers how many. */
+export async function compactHistory(db: Database): Promise<number> {
+  let from = deflatedBelow.get(db) ?? 0;
+  let done = 0;
+  for (;;) {
+    const rows: Array<{ hid: number; json: Buffer }> = await db.knex('record_history').where('hid', '>=', from).andWhere({ deflated: false })
+      .orderBy('hid').limit(DEFLATED_AT_ONCE).select('hid', 'json');
+    if (!rows.length) break;
+    await db.transaction(async (trx) => {
+      for (const row of rows) await trx('record_history').where({ hid: row.hid }).update({ json: zlib.deflateRawSync(row.json), deflated: true });
+    });
+    done += rows.length;
+    from = Number(rows[rows.length - 1].hid) + 1;
+    deflatedBelow.set(db, from);
+  }
+  return done;
 }
 
 /** Versions a round of pruning deletes at most per statement: a long prune never holds the store for long. */

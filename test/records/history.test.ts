@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { pruneHistory } from '../../src/store/history';
+import { compactHistory, pruneHistory } from '../../src/store/history';
 import { sampleRecord } from '../fixtures';
 import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
 
@@ -147,10 +147,15 @@ describe(`revision history (${STORE})`, function () {
     assert.deepEqual([denied.status, denied.body], [403, { error: 'Access denied' }]);
   });
 
-  it('prunes beyond the versions kept per record and past the days kept', async () => {
+  it('deflates kept versions in the background, and prunes beyond the versions kept per record and past the days kept', async () => {
     const a = await accession();
     for (let i = 1; i <= 5; i++) await update(a.uri, { title: `Title ${i}` });
     const knex = t.services.db.knex;
+    // Deflated in the background: the versions read the same before and after.
+    const before = await ok(t.http.get(`${a.uri}/history/3`).set(H));
+    assert.ok((await compactHistory(t.services.db)) >= 5);
+    assert.equal(await compactHistory(t.services.db), 0);
+    assert.deepEqual(await ok(t.http.get(`${a.uri}/history/3`).set(H)), before);
     assert.equal(await pruneHistory(knex, { keep: true, keepVersions: 2, keepDays: 0 }), 3);
     const list = await ok(t.http.get(`${a.uri}/history`).set(H));
     assert.deepEqual(list.results.map((v: any) => v.lock_version), [5, 4, 3]);

@@ -6,7 +6,7 @@ export const history: Migration[] = [
     name: '020_record_history',
     async up(knex) {
       const onMysql = knex.client.config.client === 'mysql2';
-      // A version is kept when a write replaces or deletes it: its JSON deflated, and who replaced
+      // A version is kept when a write replaces or deletes it: its JSON (deflated soon after), and who replaced
       // it, when, through which route or job. Keyed by type and id, which a record keeps when it
       // moves to another repository (its URI does not): its history goes with it.
       await knex.schema.createTable('record_history', (t) => {
@@ -18,6 +18,8 @@ export const history: Migration[] = [
         // MySQL's BLOB stops at 64 KB; a large finding aid's top record is more.
         if (onMysql) t.specificType('json', 'longblob').notNullable();
         else t.binary('json').notNullable();
+        // Written plain (the write's path pays no compression) and deflated by compactHistory.
+        t.boolean('deflated').notNullable().defaultTo(false);
         t.bigInteger('replaced_ms').notNullable();
         t.string('replaced_by', 255).nullable();
         t.string('replaced_via', 255).nullable();
