@@ -118,7 +118,9 @@ function versionOf(row: Record<string, unknown>): VersionRow {
 
 /** The kept versions of a record, newest first (a lock_version kept twice, by an import's copy: the later first). */
 function versionsOf(h: Handle, type: string, id: number) {
-  return sqlOf(h)('record_history').where({ type, id }).orderBy([{ column: 'lock_version', order: 'desc' }, { column: 'hid', order: 'desc' }]);
+  return sqlOf(h)('record_history').where({ type, id }).orderBy([
+    { column: 'lock_version', order: 'desc' }, { column: 'replaced_ms', order: 'desc' }, { column: 'hid', order: 'desc' },
+  ]);
 }
 
 export async function countVersions(h: Handle, type: string, id: number): Promise<number> {
@@ -144,7 +146,8 @@ export async function nextKeptLockVersion(h: Handle, type: string, id: number, l
 
 /** The version of a record kept last: where a deleted record's history ends. */
 export async function latestVersion(h: Handle, type: string, id: number): Promise<VersionRow | undefined> {
-  const row = await sqlOf(h)('record_history').where({ type, id }).orderBy('hid', 'desc').first();
+  const row = await sqlOf(h)('record_history').where({ type, id })
+    .orderBy([{ column: 'replaced_ms', order: 'desc' }, { column: 'lock_version', order: 'desc' }, { column: 'hid', order: 'desc' }]).first();
   return row ? versionOf(row) : undefined;
 }
 
@@ -154,16 +157,24 @@ const DEFLATED_AT_ONCE = 200;
 /** Rows below this id were all deflated by this process's last pass (ids only grow): the next pass starts there. */
 const deflatedBelow = new WeakMap<object, number>();
 
-/** Deflates the JSON of the versions kept since the last pass, a transaction per DEFLATED_AT_ONCE. Answers how many. */
+/**
+ * Deflates the JSON of the versions kept since the last pass, a transaction per DEFLATED_AT_ONCE.
+ * Each row is written again as a new row (a new hid) rather than shrunk in place: SQLite appends
+ * rows at the end of the table and never reuses the room a row shrunk in place leaves in its page,
+ * so the store kept the plain size; pages whose rows all moved are reused whole. Order among a
+ * record's versions therefore goes by replaced_ms, not hid. Answers how many were deflated.
+ */
 export async function compactHistory(db: Database): Promise<number> {
   let from = deflatedBelow.get(db) ?? 0;
   let done = 0;
   for (;;) {
-    const rows: Array<{ hid: number; json: Buffer }> = await db.knex('record_history').where('hid', '>=', from).andWhere({ deflated: false })
-      .orderBy('hid').limit(DEFLATED_AT_ONCE).select('hid', 'json');
+    const rows: Array<Record<string, unknown> & { hid: number; json: Buffer }> = await db.knex('record_history')
+      .where('hid', '>=', from).andWhere({ deflated: false }).orderBy('hid').limit(DEFLATED_AT_ONCE).select('*');
     if (!rows.length) break;
     await db.transaction(async (trx) => {
-      for (const row of rows) await trx('record_history').where({ hid: row.hid }).update({ json: zlib.deflateRawSync(row.json), deflated: true });
+      await trx('record_history').whereIn('hid', rows.map((r) => r.hid)).delete();
+      const deflated = rows.map(({ hid: _hid, ...row }) => ({ ...row, json: zlib.deflateRawSync(row.json), deflated: true }));
+      for (let i = 0; i < deflated.length; i += 50) await trx('record_history').insert(deflated.slice(i, i + 50));
     });
     done += rows.length;
     from = Number(rows[rows.length - 1].hid) + 1;
@@ -192,7 +203,7 @@ export async function pruneHistory(h: Handle, policy: HistoryPolicy, nowMs = Dat
   }
   if (policy.keepVersions > 0) {
     const ranked = db('record_history')
-      .select('hid', db.raw('ROW_NUMBER() OVER (PARTITION BY `type`, `id` ORDER BY `lock_version` DESC, `hid` DESC) AS `n`'));
+      .select('hid', db.raw('ROW_NUMBER() OVER (PARTITION BY `type`, `id` ORDER BY `lock_version` DESC, `replaced_ms` DESC, `hid` DESC) AS `n`'));
     const beyond = () => db.from(ranked.as('v')).where('n', '>', policy.keepVersions).limit(PRUNED_AT_ONCE).pluck('hid');
     while (await deleteHids((await beyond()).map(Number)) === PRUNED_AT_ONCE);
   }
