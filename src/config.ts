@@ -34,6 +34,8 @@ export interface Config {
   /** Background jobs (imports): where uploaded files are kept, how many run at once, whether this process runs them. */
   jobs: { filesDir: string; concurrency: number; run: boolean; importMaxBytes: number; leaseMs: number };
   search: SearchConfig;
+  /** Revision history (docs/history.md): whether writes keep versions, how many and how long, how often pruning runs. */
+  history: { keep: boolean; keepVersions: number; keepDays: number; pruneSeconds: number };
   webhooks: WebhookConfig;
 }
 
@@ -167,6 +169,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       importMaxBytes: positiveIntFrom(env, 'IMPORT_MAX_BYTES', 200 * 1024 * 1024),
       // How long a running job's process may go silent before the job counts as dead (renewed every 0.5 s).
       leaseMs: positiveIntFrom(env, 'JOB_LEASE_SECONDS', 30) * 1000,
+    },
+    history: {
+      keep: env.HISTORY !== 'off',
+      keepVersions: nonNegativeIntFrom(env, 'HISTORY_KEEP_VERSIONS', 0, Number.MAX_SAFE_INTEGER),
+      keepDays: nonNegativeIntFrom(env, 'HISTORY_KEEP_DAYS', 0, Number.MAX_SAFE_INTEGER),
+      pruneSeconds: positiveIntFrom(env, 'HISTORY_PRUNE_SECONDS', 3600),
     },
     search: {
       adapter: env.SEARCH_ADAPTER === 'typesense' ? 'typesense' : 'embedded',

@@ -131,6 +131,7 @@ export const errors = {
     oneParam('member_usernames', usernames.length === 1 ? `User ${usernames[0]} does not exist` : `Users ${usernames.join(', ')} do not exist`),
   globalRepositoryRecord: () =>
     new ApiError(400, { error: 'The global repository cannot contain archival records' }),
+  versionNotFound: (lockVersion: number) => new ApiError(404, { error: `Version ${lockVersion} not found` }),
   staleLockVersion: () =>
     new ApiError(409, { error: 'The record you tried to update has been modified since you fetched it.' }),
   missingLockVersion: () =>

@@ -10,6 +10,8 @@ import { NAMED_HOOKS } from './domain';
 import { openSearch } from './search';
 import { openJobs } from './jobs';
 import { openWebhooks } from './domain/webhooks/dispatcher';
+import { setHistoryPolicy } from './store/history';
+import { startHistoryUpkeep } from './records/history';
 
 /** Each type's hooks: its tree role's (src/records/trees) or the named set its schema declares. */
 function typeHooks(registry: Registry): Record<string, TypeHooks> {
@@ -23,9 +25,10 @@ function typeHooks(registry: Registry): Record<string, TypeHooks> {
   return hooks;
 }
 
-/** Stops what openServices started, in order: webhook deliveries, the job runner, the search index and indexer, the store's pool. */
+/** Stops what openServices started, in order: webhook deliveries, history's upkeep, the job runner, the search index and indexer, the store's pool. */
 export async function closeServices(s: Services): Promise<void> {
   await s.webhooks?.stop();
+  s.historyUpkeep?.stop();
   await s.jobs?.stop();
   await s.search?.close();
   await s.db.close();
@@ -60,6 +63,7 @@ export async function openServices(config: Config, generatedDir?: string): Promi
   const registry = loadRegistry(generatedDir);
   const db = await connect(config.dbUrl);
   const hooks = typeHooks(registry);
+  setHistoryPolicy(db, config.history);
   let services: Services;
   try {
     services = await bootstrap({ config, db, registry, hooks });
@@ -71,6 +75,7 @@ export async function openServices(config: Config, generatedDir?: string): Promi
   services.search = openSearch(services);
   services.jobs = openJobs(services);
   services.webhooks = openWebhooks(services);
+  if (config.jobs.run) services.historyUpkeep = startHistoryUpkeep(services);
   if (config.search.inProcessIndexer) services.search.indexer.start();
   return services;
 }

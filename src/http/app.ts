@@ -18,6 +18,7 @@ import { securityHeaders } from './security';
 import { routeGroups } from './routes';
 import { isStoreBusy } from '../store/connect';
 import { inReadScope } from '../store/freshness';
+import { withWriteSource } from '../store/write-source';
 
 /** The session header, under every name clients use (the spec's, ArchivesSpace's, and the CGI form). */
 const SESSION_HEADERS = ['x-archive-session', 'x-archivesspace-session', 'x_archivesspace_session'];
@@ -206,7 +207,9 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     }
     call.maySeeSuppressed = await maySeeSuppressed(s, call.actor, call.repoId);
     call.withheld = await withheldFrom(s, call.actor);
-    await send(res, await endpoint.handle(call));
+    // The source is for the versions history keeps: with HISTORY=off a write pays nothing for it.
+    const handled = req.method === 'GET' || !s.config.history.keep ? endpoint.handle(call) : withWriteSource({ by: call.actor?.username, via: `${req.method} ${req.path}` }, () => endpoint.handle(call));
+    await send(res, await handled);
   };
 }
 

@@ -13,6 +13,7 @@ import { oaiEndpoints } from '../exchange/routes/oai';
 import { findingAidEndpoints } from '../exchange/routes/finding-aids';
 import { mergeEndpoints } from '../records/routes/merges';
 import { subrecordEndpoints } from '../records/routes/subrecords';
+import { historyEndpoints } from '../records/routes/history';
 import { schemaEndpoints } from '../records/routes/schemas';
 import { feedEndpoints } from '../domain/system/feed-routes';
 import { jobEndpoints } from '../jobs/routes';
@@ -31,5 +32,5 @@ import { webhookEndpoints } from '../domain/webhooks/routes';
  * parameter that would also match it; the generic record rows last).
  */
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...sessionEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...termEndpoints(), ...slugEndpoints(), ...feedEndpoints(), ...jobEndpoints(), ...reportEndpoints(), ...webhookEndpoints(), ...preferenceEndpoints(), ...repositorySettingEndpoints(), ...repositoryEndpoints(), ...monitoringEndpoints(registry), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...subrecordEndpoints(registry), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...sessionEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...termEndpoints(), ...slugEndpoints(), ...feedEndpoints(), ...jobEndpoints(), ...reportEndpoints(), ...webhookEndpoints(), ...preferenceEndpoints(), ...repositorySettingEndpoints(), ...repositoryEndpoints(), ...monitoringEndpoints(registry), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...subrecordEndpoints(registry), ...historyEndpoints(registry), ...recordEndpoints(registry)];
 }

@@ -10,6 +10,7 @@ import type { Services } from '../records/context';
 import { addJobOutput, appendLog } from './queue';
 import type { JobContext, JobEnd } from './job-type';
 import { jobTypeNamed } from './types';
+import { withWriteSource } from '../store/write-source';
 import {
   addJobRecords, claimJob, failJobPastLease, finishJob, firstQueuedJob, jobCancelRequested, jobCount, jobFiles, jobRecordCount, jobRow, jobsPastLease, renewJobLease, setJobProgress,
 } from '../store/jobs';
@@ -100,7 +101,7 @@ export class JobRunner {
     };
     let status: JobEnd;
     try {
-      status = await jobTypeNamed(row.job_type).run(ctx);
+      status = await withWriteSource({ by: row.owner, via: `job ${id} (${row.job_type})` }, () => jobTypeNamed(row.job_type).run(ctx));
     } catch (err) {
       status = signal.aborted ? 'canceled' : 'failed';
       await appendLog(s, id, status === 'canceled' ? 'canceled' : `error: ${(err as Error).message}`);

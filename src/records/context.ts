@@ -22,6 +22,8 @@ export interface Services {
   enums: EnumerationCatalog;
   /** Domain rules of the few types that have them, by type name. */
   hooks: Record<string, TypeHooks>;
+  /** Deflates and prunes revision history in the background (records/history.ts). */
+  historyUpkeep?: { stop(): void };
 }
 
 

@@ -137,6 +137,13 @@ function checkRepositoryScope(where: Where): void {
   }
 }
 
+/** A deleted record created again from a kept version (records/history.ts): its next lock_version, and who created it when. */
+export interface Restoring {
+  lockVersion: number;
+  createdBy: string;
+  createMs: number;
+}
+
 /** A record of a create up to its insert: its row and place, and what finishing the create needs (finishCreate). */
 interface PendingCreate {
   where: Where;
@@ -153,7 +160,7 @@ interface PendingCreate {
 /** A create up to the record's insert: its id, the type's beforeSave, the composed record and its row and place. */
 async function prepareCreate(
   q: RecordQueries, trx: Tx, s: Services, actor: Actor, where: Where, body: Obj, warnings: ErrorMap,
-  options: { id?: number; idFirst?: number; hidden?: boolean; placeLast?: boolean },
+  options: { id?: number; idFirst?: number; hidden?: boolean; placeLast?: boolean; restoring?: Restoring },
 ): Promise<PendingCreate> {
   let id = options.id ?? options.idFirst;
   if (id === undefined) id = await q.nextId(where.type.name);
@@ -162,8 +169,11 @@ async function prepareCreate(
   const hooks = s.hooks[where.type.name];
   const state = await hooks?.beforeSave?.(trx, s, where, body);
   addressSubrecords(s.registry, where, id, body);
+  const restoring = options.restoring;
+  const lockVersion = restoring?.lockVersion ?? 0;
+  const createMs = restoring?.createMs ?? nowMs;
   const record = composeRecord(where, id, body, {
-    lockVersion: 0, createdBy: actor.username, modifiedBy: actor.username, createMs: nowMs, nowMs,
+    lockVersion, createdBy: restoring?.createdBy ?? actor.username, modifiedBy: actor.username, createMs, nowMs,
   });
   const row: RecordRow = {
     type: where.type.name,
@@ -171,8 +181,8 @@ async function prepareCreate(
     repo_id: where.repoId ?? 0,
     uri: record.uri,
     json: JSON.stringify(record),
-    lock_version: 0,
-    create_time_ms: nowMs,
+    lock_version: lockVersion,
+    create_time_ms: createMs,
     system_mtime_ms: nowMs,
     user_mtime_ms: nowMs,
     hidden: options.hidden ?? false,
@@ -194,8 +204,8 @@ async function finishCreate(q: RecordQueries, trx: Tx, s: Services, actor: Actor
   }
   await hooks?.afterSave?.(trx, s, saved);
   await hooks?.derive?.(trx, s, saved);
-  await q.appendChange(where.type.name, record.uri, 'upsert', pending.row.create_time_ms);
-  return { status: 'Created' as const, id, lock_version: 0, stale: null, uri: record.uri, warnings: warningsOf(pending.warnings) };
+  await q.appendChange(where.type.name, record.uri, 'upsert', pending.row.system_mtime_ms);
+  return { status: 'Created' as const, id, lock_version: pending.row.lock_version, stale: null, uri: record.uri, warnings: warningsOf(pending.warnings) };
 }
 
 export async function createRecord(
@@ -204,7 +214,7 @@ export async function createRecord(
   where: Where,
   body: Obj,
   warnings: ErrorMap,
-  options: { id?: number; hidden?: boolean; trx?: Tx } = {},
+  options: { id?: number; hidden?: boolean; trx?: Tx; restoring?: Restoring } = {},
 ): Promise<WriteResult> {
   checkRepositoryScope(where);
   applyGenerated(s.registry, where.type.name, body);
@@ -308,7 +318,7 @@ export async function updateRecord(
       lock_version: expected + 1,
       system_mtime_ms: nowMs,
       user_mtime_ms: nowMs,
-    });
+    }, row);
     if (!updated) throw errors.staleLockVersion();
     await saveDerived(q, s, where, row.rid!, record, false, previous);
     const saved = { where, rid: row.rid!, id, record, created: false, actor, state, previous };
@@ -361,7 +371,7 @@ export async function rewriteStored(q: RecordQueries, s: Services, row: { type: 
   const nowMs = Date.now();
   record.lock_version = current.lock_version + 1;
   record.system_mtime = isoSeconds(nowMs);
-  if (!await q.update(current.rid!, current.lock_version, { json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs })) {
+  if (!await q.update(current.rid!, current.lock_version, { json: JSON.stringify(record), lock_version: record.lock_version, system_mtime_ms: nowMs }, current, 'rewrite')) {
     throw new LostRace(`${current.uri} changed while it was being rewritten`);
   }
   await saveDerived(q, s, { type, repoId: current.repo_id || undefined }, current.rid!, record, false);

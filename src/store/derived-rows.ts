@@ -106,6 +106,11 @@ export class DerivedRows {
     await this.writeOrHold('record_refs', refs.map((r) => ({ from_rid: rid, property: r.property, to_uri: r.uri })));
   }
 
+  /** Versions of records replaced or deleted (history.ts), held back with the derived rows where the transaction holds them. */
+  protected async keepVersions(rows: object[]): Promise<void> {
+    await this.writeOrHold('record_history', rows);
+  }
+
   /**
    * Rows of a table the transaction may hold back (holdDerivedRows): held there, else written now.
    * A thousand held rows of a table are written at once (ten statements): an import of 20,000

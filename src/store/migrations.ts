@@ -3,10 +3,11 @@ import type { Migration } from './migrations/migration';
 import { genericStore } from './migrations/generic-store';
 import { services } from './migrations/services';
 import { linksAndTrees } from './migrations/links-and-trees';
+import { history } from './migrations/history';
 import { webhooks } from './migrations/webhooks';
 
 /** Every migration, in the order they run (migrations/: one file per group). */
-const migrations: Migration[] = [...genericStore, ...services, ...linksAndTrees, ...webhooks];
+const migrations: Migration[] = [...genericStore, ...services, ...linksAndTrees, ...history, ...webhooks];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */
 export const migrationNames = migrations.map((m) => m.name);

@@ -7,6 +7,7 @@ import { lockedRead, type Linking, normalise, ROW_KEYS, rowKeys, type RowKeys, t
 import { countRecords, listRecordIds, listRecordIdsOn, listRecords, listRecordTextOn } from './record-listing';
 import { noteDeletion, transactionMemo } from './transaction-memo';
 import type BetterSqlite3 from 'better-sqlite3';
+import { deletedVersionRows, type ReplacedHow, type ReplacedRow, versionRow } from './history';
 
 export * from './record-rows';
 export { changeLogHead, committedChangeLogHead, recordReads } from './record-reads';
@@ -148,9 +149,15 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
     inserted.set(row.uri, { rid, type: row.type, root_uri: place?.root_uri ?? null });
   }
 
-  /** Optimistic update: false when the stored lock_version is not `expectedLock`. */
-  async update(rid: number, expectedLock: number, fields: Partial<RecordRow>): Promise<boolean> {
-    return (await (await this.st()).update('records', fields, { rid, lock_version: expectedLock })).changes === 1;
+  /**
+   * Optimistic update: false when the stored lock_version is not `expectedLock`. `replaced`: the
+   * row as read before (its lock_version `expectedLock`), kept as a version of the record (history.ts).
+   */
+  async update(rid: number, expectedLock: number, fields: Partial<RecordRow>, replaced: ReplacedRow, how: ReplacedHow = 'update'): Promise<boolean> {
+    if ((await (await this.st()).update('records', fields, { rid, lock_version: expectedLock })).changes !== 1) return false;
+    const kept = versionRow(this.db, replaced, how);
+    if (kept) await this.keepVersions([kept]);
+    return true;
   }
 
   /**
@@ -223,6 +230,7 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
   }
 
   async delete(rid: number): Promise<void> {
+    await this.keepVersions(await deletedVersionRows(this.db, [rid]));
     await this.writeHeldRows();
     // Child rows go first: MySQL and SQLite both cascade, but only with foreign keys enforced.
     await this.db('unique_keys').where({ rid }).delete();
@@ -267,6 +275,9 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
    * place in a tree until it is given one (setTreePlace).
    */
   async replaceRow(rid: number, fields: Partial<RecordRow>): Promise<void> {
+    const replaced = await this.db('records').where({ rid }).first('type', 'id', 'uri', 'lock_version', 'json');
+    const kept = replaced && versionRow(this.db, { ...replaced, id: Number(replaced.id), lock_version: Number(replaced.lock_version) }, 'replace');
+    if (kept) await this.keepVersions([kept]);
     await this.db('records').where({ rid }).update({ ...fields, parent_key: null, parent_rid: null, position: null, root_uri: null });
   }
 

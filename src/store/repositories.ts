@@ -2,6 +2,7 @@
 import { bumpAccessVersion } from './access';
 import { type Handle, sqlOf, type Tx } from './database';
 import { RecordQueries } from './records';
+import { deletedVersionRows } from './history';
 import { noteDeletion } from './transaction-memo';
 
 interface SettingKey {
@@ -39,6 +40,11 @@ export async function replaceSetting(trx: Tx, key: SettingKey, json: string): Pr
 export async function deleteRepositoryContents(trx: Tx, repoId: number, types: string[]): Promise<void> {
   const contained = () => trx('records').select('rid').where({ repo_id: repoId }).whereIn('type', types);
   const uris = await trx('records').select('type', 'uri').where({ repo_id: repoId }).whereIn('type', types);
+  const rids = (await contained()).map((r: { rid: number }) => Number(r.rid));
+  for (let i = 0; i < rids.length; i += 500) {
+    const kept = await deletedVersionRows(trx, rids.slice(i, i + 500));
+    for (let j = 0; j < kept.length; j += 100) await trx('record_history').insert(kept.slice(j, j + 100));
+  }
   for (const table of ['unique_keys', 'lookup_keys']) await trx(table).whereIn('rid', contained()).delete();
   await trx('record_refs').whereIn('from_rid', contained()).delete();
   for (const table of ['group_members', 'group_grants']) await trx(table).whereIn('group_rid', contained()).delete();

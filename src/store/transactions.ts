@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { type Knex, KnexTimeoutError } from 'knex';
 import { Statements } from './statements';
 import { RecordQueries } from './records';
@@ -175,7 +176,8 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, wai
 
   return <T>(fn: Work<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      const call: Call = { fn, resolve: resolve as (value: unknown) => void, reject, attempt: 1 };
+      // Run in the caller's async context, not in that of the group it joins: what it writes names its own source (write-source.ts).
+      const call: Call = { fn: AsyncResource.bind(fn), resolve: resolve as (value: unknown) => void, reject, attempt: 1 };
       // Behind a long transaction (an import), a write waits as long as it would for a pooled
       // connection (DB_WAIT_SECONDS), then is answered that the store is busy.
       call.timer = setTimeout(() => {

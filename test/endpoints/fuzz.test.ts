@@ -267,6 +267,8 @@ function pathCase(w: World, e: Endpoint, existing?: number): fc.Arbitrary<Case> 
     const numeric = decoded !== undefined && /^-?\d+$/.test(decoded) && Number.isSafeInteger(Number(decoded));
     // A leading zero or sign may name a real record ("01" is 1): those are not bad ids.
     if (numeric && Number(decoded) > 0 && Number(decoded) < 1_000_000) segment = `-${segment}`;
+    // A record's history starts at lock_version 0 ("-0" and "00" name it too).
+    if (numeric && name === 'version' && Number(decoded) === 0) segment = '-1';
     const spec = declared(e, name);
     const intParam = name === 'repo_id' || spec?.type === 'integer';
     const base: Omit<Case, 'expect'> = { kind: `path-${name}`, method: e.method, url: fill(w, e, { [name]: segment }, existing), who: by };

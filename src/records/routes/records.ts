@@ -14,13 +14,13 @@ const idParam = { name: 'id', type: 'integer', required: true } as const;
 const resolveParam = { name: 'resolve', type: 'string[]', default: [] } as const;
 
 /** Who writes: a type whose writes need no permission code (its hooks decide) still needs a logged-in caller. */
-function writer(call: Call): Actor {
+export function writer(call: Call): Actor {
   if (!call.actor) throw errors.accessDenied();
   return call.actor;
 }
 
 /** Where a call's records live; repository listings and reads hide suppressed records from most callers. */
-async function where(type: TypeInfo, call: Call): Promise<Where> {
+export async function where(type: TypeInfo, call: Call): Promise<Where> {
   return { type, repoId: call.repoId, showSuppressed: type.scope === 'repository' && call.maySeeSuppressed };
 }
 
