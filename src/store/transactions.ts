@@ -203,11 +203,15 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, wai
 /**
  * `fn` in one transaction as Knex runs it: never run again after a lost race, its change-log
  * entries written as they come (the imports, which report where in their input they failed, and
- * the export's read snapshot); what its changes touch is touched at its end, as in any transaction.
+ * the export's read snapshot); what its changes touch is touched at its end, as in any transaction,
+ * unless `touch` is false (a copy of another store, whose records come with the system_mtimes its
+ * own touches gave them).
  */
-export function transactionOnce<T>(db: { knex: Knex; touches: TouchRules }, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+export function transactionOnce<T>(
+  db: { knex: Knex; touches: TouchRules }, fn: (trx: Knex.Transaction) => Promise<T>, options: { touch?: boolean } = {},
+): Promise<T> {
   return db.knex.transaction(async (trx) => {
-    collectTouches(trx, db.touches);
+    if (options.touch !== false) collectTouches(trx, db.touches);
     const answer = await fn(trx);
     await touchWhatChanged(new RecordQueries(trx), trx);
     return answer;
