@@ -4,7 +4,7 @@ import type { Database } from './database';
 import type { Queryable } from './dialect';
 import { lockedRead } from './record-rows';
 import { Statements } from './statements';
-import { takeTouchCollector, type TouchCollector, touchCollector, type TouchRules, type TouchStep } from './transaction-memo';
+import { takeTouchCollector, type TouchCollector, touchCollector, type TouchStep } from './transaction-memo';
 
 /**
  * ArchivesSpace's touch of related records (its TouchRecords mixin): a change to a record of a
@@ -15,8 +15,6 @@ import { takeTouchCollector, type TouchCollector, touchCollector, type TouchRule
  * the transaction (once each: an import of thousands of components touches its resource once) and
  * touched when it ends.
  */
-
-export type { TouchRules, TouchStep } from './transaction-memo';
 
 /** URIs per statement when following a path (see LINKS_ASKED in records.ts: larger lists made MariaDB read the whole table). */
 const ASKED = 100;
