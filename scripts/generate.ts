@@ -107,6 +107,10 @@ export function checkSchemaNames(manifest: Manifest): void {
     const recordTransferEvent = type.transfer?.event;
     if (recordTransferEvent && !manifest.types[recordTransferEvent.type]) problems.push(`${file}: x-archive.transfer.event.type names the type "${recordTransferEvent.type}", which has no schema`);
     if (type.transfer?.route && !type.permissions?.update) problems.push(`${file}: x-archive.transfer.route needs x-archive.permissions.update (the permission a transfer asks in both repositories)`);
+    for (const step of (type.touches ?? []).flat()) {
+      const linking = step.startsWith('linkedFrom:') ? step.slice('linkedFrom:'.length) : undefined;
+      if (linking && !manifest.types[linking]) problems.push(`${file}: x-archive.touches names the type "${linking}", which has no schema`);
+    }
     if (type.hooks && !NAMED_HOOKS[type.hooks]) problems.push(`${file}: x-archive.hooks names "${type.hooks}", which src/domain/index.ts does not define`);
     for (const [field, derivation] of Object.entries(type.generated ?? {})) {
       if (!DERIVATIONS[derivation]) problems.push(`${file}: x-archive.generated.${field} names "${derivation}", which src/records/generated.ts does not define`);

@@ -5,6 +5,7 @@ import { migrate } from './store/migrations';
 import { sqlOf } from './store/database';
 import { hasRecord } from './store/domain-reads';
 import { ensureIdSequences } from './store/setup';
+import { declareTouches } from './store/touches';
 import { credentialsOf } from './store/users';
 import { seedEnumerations, EnumerationCatalog } from './validation/enumerations';
 import { prepareRecord } from './validation';
@@ -33,6 +34,7 @@ const BUILT_IN = [
  * several processes at once: a record another process created first is simply kept.
  */
 export async function bootstrap(s: Omit<Services, 'enums'>): Promise<Services> {
+  declareTouches(s.db, s.registry.types);
   const applied = await migrate(sqlOf(s.db));
   if (applied.length) await recordSystemEvent(sqlOf(s.db), 'MIGRATIONS_APPLIED', applied.join(', '));
   await ignoreRace(() => seedEnumerations(s.db));

@@ -154,6 +154,15 @@ export interface TypeInfo {
    * their tree's nodes'): they show in a container's `collection` and answer GET …/:id/top_containers.
    */
   containerCollection?: boolean;
+  /**
+   * What a change to a record of this type touches (ArchivesSpace's touch_records): a create,
+   * update, move, publish, suppress or delete gives the records these paths lead to a new
+   * system_mtime (not a new lock_version) and a change-log entry, so harvesters asking what changed
+   * since (modified_since, OAI-PMH from) see the collection. Each path is a list of steps from the
+   * changed record: `root` (its tree's root record), `linkedFrom:<type>` (the records of that type
+   * that link to it). src/store/touches.ts follows them.
+   */
+  touches?: string[][];
   /** How records of this type become search documents; absent: the type is not searched. */
   search?: SearchMapping;
   /**

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { Knex } from 'knex';
 import { SAFETY_NET_PAGES, startCheckpointer } from './checkpointer';
 import { groupedTransactions, transactionPerCall } from './transactions';
+import type { TouchRules } from './transaction-memo';
 
 import type { Database } from './database';
 
@@ -160,6 +161,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       },
     });
     const onCommit: Array<() => void> = [];
+    const touches: TouchRules = new Map();
     const onWrite = ownWrites(knex, onCommit);
     let reader: BetterSqlite3.Database | undefined;
     const snapshot = new ReadSnapshot();
@@ -183,7 +185,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       await knex.destroy();
       await checkpointer?.stop();
     };
-    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: groupedTransactions(knex, onCommit, storeWaitMs()), onCommit, onWrite, readConnection, close };
+    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: groupedTransactions(knex, onCommit, storeWaitMs(), touches), touches, onCommit, onWrite, readConnection, close };
   }
   const match = /^(?:mysql|mariadb):\/\/(.*)$/.exec(dbUrl);
   if (match) {
@@ -221,8 +223,9 @@ export async function connect(dbUrl: string): Promise<Database> {
       acquireConnectionTimeout: storeWaitMs(),
     });
     const onCommit: Array<() => void> = [];
+    const touches: TouchRules = new Map();
     const onWrite = ownWrites(knex, onCommit);
-    return { knex, dialect: 'mysql', describe: socketPath ? `mysql ${database} through ${socketPath}` : `mysql ${url.hostname || '127.0.0.1'}:${url.port || 3306}/${database}`, transaction: transactionPerCall(knex, onCommit), onCommit, onWrite, close: () => knex.destroy() };
+    return { knex, dialect: 'mysql', describe: socketPath ? `mysql ${database} through ${socketPath}` : `mysql ${url.hostname || '127.0.0.1'}:${url.port || 3306}/${database}`, transaction: transactionPerCall(knex, onCommit, touches), touches, onCommit, onWrite, close: () => knex.destroy() };
   }
   throw new Error(`DB_URL must start with sqlite:// or mysql:// (got ${dbUrl})`);
 }

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
+import type { TouchRules } from './transaction-memo';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -27,6 +28,11 @@ export interface Database {
    * commit, and goes through the pool; WAL lets this one read the last commit meanwhile.
    */
   readConnection?: () => BetterSqlite3.Database;
+  /**
+   * What a change to a record of each type touches (x-archive.touches, touches.ts): filled once the
+   * registry is loaded (declareTouches), read by every transaction.
+   */
+  touches: TouchRules;
   /** Lets the store go: the pool and the read connection. */
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from './dialect';
 import { isUniqueViolation } from './store-errors';
 import { Statements } from './statements';
-import { type ExplainClash, type HeldKey, heldChanges, heldKeys, heldRows } from './transaction-memo';
+import { type ExplainClash, type HeldKey, heldChanges, heldKeys, heldRows, noteChanges } from './transaction-memo';
 import type { KeyRow, LookupRow, RefRow } from './record-rows';
 
 /** Derived rows of a table a transaction holds back at most (DerivedRows.writeOrHold, setUniqueKeys). */
@@ -154,6 +154,8 @@ export class DerivedRows {
   }
 
   async appendChanges(records: Array<{ type: string; uri: string }>, op: 'upsert' | 'delete', atMs: number): Promise<void> {
+    // What these changes touch is followed from here (touches.ts): no write path can miss it.
+    noteChanges(this.db, records, op);
     const rows = records.map((r) => ({ type: r.type, uri: r.uri, op, at_ms: atMs }));
     const held = heldChanges(this.db);
     if (held) held.push(...rows);

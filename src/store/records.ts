@@ -6,6 +6,7 @@ import { DerivedRows } from './derived-rows';
 import { lockedRead, type Linking, normalise, ROW_KEYS, rowKeys, type RowKeys, type RecordGetter, type RecordRow, rowsOfUris, type ListQuery, type ListedRow } from './record-rows';
 import { countRecords, listRecordIds, listRecordIdsOn, listRecords, listRecordTextOn } from './record-listing';
 import { noteDeletion, transactionMemo } from './transaction-memo';
+import { noteTouchesOfDeletion } from './touches';
 import type BetterSqlite3 from 'better-sqlite3';
 import { deletedVersionRows, type ReplacedHow, type ReplacedRow, versionRow } from './history';
 
@@ -232,6 +233,8 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
   async delete(rid: number): Promise<void> {
     await this.keepVersions(await deletedVersionRows(this.db, [rid]));
     await this.writeHeldRows();
+    // ArchivesSpace finds what a deletion touches before the record and its links go.
+    await noteTouchesOfDeletion(this.db, rid);
     // Child rows go first: MySQL and SQLite both cascade, but only with foreign keys enforced.
     await this.db('unique_keys').where({ rid }).delete();
     await this.db('lookup_keys').where({ rid }).delete();

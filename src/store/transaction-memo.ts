@@ -49,8 +49,31 @@ export interface TransactionMemo {
    * only where the opener gives back the unused ones before commit (Database.transaction).
    */
   idBlocks?: Map<string, { next: number; last: number }>;
+  /** What the transaction's changes touch (touches.ts): present from holdChanges or collectTouches on, until applyTouches. */
+  touches?: TouchCollector;
   deletions: number;
   off: boolean;
+}
+
+/** One step of a touch path (x-archive.touches): the record's tree root, or the records of a type that link to it. */
+export type TouchStep = { root: true } | { linkedFrom: string };
+
+/** Type → the paths from a changed record of it to the records its change touches. */
+export type TouchRules = Map<string, TouchStep[][]>;
+
+/**
+ * The touches a transaction collects (touches.ts): the records it upserted whose type touches
+ * others (their targets are found when it ends, from the records and links as they are then),
+ * the targets found before a deletion (the row and its links are about to go), and every URI it
+ * wrote or deleted (a record the transaction wrote has a new system_mtime already).
+ */
+export interface TouchCollector {
+  rules: TouchRules;
+  changed: Map<string, string>;
+  targets: Set<string>;
+  written: Set<string>;
+  /** Row ids whose deletion's targets were found already (a tree's nodes, found together). */
+  deletionsNoted: Set<number>;
 }
 
 /** Turns a clash of a record's unique key (the rule, the record that holds the key) into the error its writer reports. */
@@ -134,6 +157,42 @@ export function releaseHeldChanges(trx: Knex.Transaction): NonNullable<Transacti
   const held = memo?.pendingChanges ?? [];
   if (memo) memo.pendingChanges = undefined;
   return held;
+}
+
+/** `trx` collects what its changes touch (touches.ts), by `rules`: nothing where no type touches another. */
+export function collectTouches(trx: Knex.Transaction, rules: TouchRules): void {
+  if (!rules.size) return;
+  memoFor(trx).touches = { rules, changed: new Map(), targets: new Set(), written: new Set(), deletionsNoted: new Set() };
+}
+
+/**
+ * The touch collector of the transaction `db` runs in: the outermost one's (a savepoint's changes
+ * touch on behalf of its transaction; one that rolls back may leave a target touched, which only
+ * costs a harvester a record it did not need).
+ */
+export function touchCollector(db: Knex | Knex.Transaction): TouchCollector | undefined {
+  let trx = db as unknown as Transactor;
+  if (!trx.isTransaction) return undefined;
+  while (trx.parentTransaction) trx = trx.parentTransaction;
+  return memos.get(trx)?.touches;
+}
+
+/** Takes the collector of `trx` away (what it collected is applied), so the touches' own change-log entries are not collected. */
+export function takeTouchCollector(trx: Knex.Transaction): TouchCollector | undefined {
+  const memo = memos.get(trx);
+  const collector = memo?.touches;
+  if (memo) memo.touches = undefined;
+  return collector;
+}
+
+/** Records entered in the change log: written, and where their type touches others, to be followed at the end. */
+export function noteChanges(db: Knex | Knex.Transaction, records: Array<{ type: string; uri: string }>, op: 'upsert' | 'delete'): void {
+  const collector = touchCollector(db);
+  if (!collector) return;
+  for (const r of records) {
+    collector.written.add(r.uri);
+    if (op === 'upsert' && collector.rules.has(r.type)) collector.changed.set(r.uri, r.type);
+  }
 }
 
 /**

@@ -3,7 +3,8 @@ import { type Knex, KnexTimeoutError } from 'knex';
 import { Statements } from './statements';
 import { RecordQueries } from './records';
 import { isBusy, isRetryable } from './store-errors';
-import { holdChanges, releaseHeldChanges, startOwnMemo } from './transaction-memo';
+import { collectTouches, holdChanges, releaseHeldChanges, startOwnMemo, type TouchRules } from './transaction-memo';
+import { applyTouches } from './touches';
 
 /**
  * How Database.transaction runs a caller's function: in a transaction of its own on MySQL, and on
@@ -17,27 +18,37 @@ type Work<T> = (trx: Knex.Transaction) => Promise<T>;
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
 
 /**
- * Runs `fn`, then gives back the ids it took and did not use (RecordQueries.nextId) and writes the
- * derived rows (holdDerivedRows) and change-log entries it held back: one statement per 100 rather
- * than one per record written (an import writes thousands).
+ * Runs `fn`, then gives back the ids it took and did not use (RecordQueries.nextId), writes the
+ * derived rows (holdDerivedRows), touches what its changes touch (touches.ts), and writes the
+ * change-log entries it held back: one statement per 100 rather than one per record written (an
+ * import writes thousands).
  */
-async function runHoldingChanges<T>(trx: Knex.Transaction, fn: Work<T>): Promise<T> {
+async function runHoldingChanges<T>(trx: Knex.Transaction, fn: Work<T>, touches: TouchRules): Promise<T> {
   holdChanges(trx);
+  collectTouches(trx, touches);
   const answer = await fn(trx);
   const q = new RecordQueries(trx);
   await q.releaseIdBlocks();
-  await q.writeHeldRows();
+  await touchWhatChanged(q, trx);
   const held = releaseHeldChanges(trx);
   if (held.length) await (await Statements.of(trx)).insertMany('change_log', held);
   return answer;
 }
 
+/** Touches what the transaction's changes touch (touches.ts), with their change-log entries. */
+async function touchWhatChanged(q: RecordQueries, trx: Knex.Transaction): Promise<void> {
+  // The links the paths follow may still be held back.
+  await q.writeHeldRows();
+  const { touched, atMs } = await applyTouches(trx);
+  if (touched.length) await q.appendChanges(touched, 'upsert', atMs);
+}
+
 /** One transaction per call, again from the start when it lost a race (MySQL: InnoDB groups commits itself). */
-export function transactionPerCall(knex: Knex, onCommit: Array<() => void>) {
+export function transactionPerCall(knex: Knex, onCommit: Array<() => void>, touches: TouchRules) {
   return async <T>(fn: Work<T>): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await knex.transaction((trx) => runHoldingChanges(trx, fn));
+        const result = await knex.transaction((trx) => runHoldingChanges(trx, fn, touches));
         for (const listener of onCommit) listener();
         return result;
       } catch (err) {
@@ -99,7 +110,7 @@ interface Call {
  * is rolled back and its callers run again from the start (retryable errors) or get the error.
  * A caller that lost a race of its own (a unique index) runs again on its own.
  */
-export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, waitMs: number) {
+export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, waitMs: number, touches: TouchRules) {
   const queue: Call[] = [];
   let draining = false;
 
@@ -116,7 +127,7 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, wai
     const started = Date.now();
     try {
       await knex.transaction(async (outer) => {
-        ran[0].value = await runHoldingChanges(outer, first.fn);
+        ran[0].value = await runHoldingChanges(outer, first.fn, touches);
         ran[0].ok = true;
         for (;;) {
           if (ran.length >= GROUP_MAX_CALLS || Date.now() - started >= GROUP_MAX_MS) break;
@@ -127,7 +138,7 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, wai
           if (!queue.length) break;
           const call = take();
           try {
-            const value = await inSavepoint(outer, () => runHoldingChanges(outer, call.fn));
+            const value = await inSavepoint(outer, () => runHoldingChanges(outer, call.fn, touches));
             ran.push({ call, ok: true, value });
           } catch (err) {
             // Another process's write made the group's snapshot stale: the group again.
@@ -194,10 +205,19 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, wai
 /**
  * `fn` in one transaction as Knex runs it: never run again after a lost race, its change-log
  * entries written as they come (the imports, which report where in their input they failed, and
- * the export's read snapshot).
+ * the export's read snapshot); what its changes touch is touched at its end, as in any transaction,
+ * unless `touch` is false (a copy of another store, whose records come with the system_mtimes its
+ * own touches gave them).
  */
-export function transactionOnce<T>(db: { knex: Knex }, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  return db.knex.transaction(fn);
+export function transactionOnce<T>(
+  db: { knex: Knex; touches: TouchRules }, fn: (trx: Knex.Transaction) => Promise<T>, options: { touch?: boolean } = {},
+): Promise<T> {
+  return db.knex.transaction(async (trx) => {
+    if (options.touch !== false) collectTouches(trx, db.touches);
+    const answer = await fn(trx);
+    await touchWhatChanged(new RecordQueries(trx), trx);
+    return answer;
+  });
 }
 
 /** `fn` in a savepoint of `trx`: what it wrote is undone when it throws, and the transaction goes on. */

@@ -4,6 +4,7 @@ import { parentKey } from './positions';
 import { RecordQueries } from './records';
 import { Statements } from './statements';
 import { transactionMemo } from './transaction-memo';
+import { noteTouchesOfDeletions } from './touches';
 
 /**
  * The tree questions and moves of the records engine (records/trees): which rows sit in a tree or
@@ -96,8 +97,15 @@ export async function setTreePlace(trx: Tx, rid: number, rootUri: string, parent
 export async function deleteRecordRows(trx: Tx, rids: number[]): Promise<void> {
   const q = new RecordQueries(trx);
   const now = Date.now();
+  const rows = new Map<number, { rid: number; type: string; uri: string }>();
+  for (let i = 0; i < rids.length; i += 500) {
+    for (const row of await trx('records').whereIn('rid', rids.slice(i, i + 500)).select('rid', 'type', 'uri')) rows.set(Number(row.rid), { ...row, rid: Number(row.rid) });
+  }
+  // What the nodes touch, found for all of them at once before any goes (RecordQueries.delete would ask node by node).
+  await q.writeHeldRows();
+  await noteTouchesOfDeletions(trx, [...rows.values()]);
   for (const rid of rids) {
-    const row = await trx('records').where({ rid }).first('type', 'uri');
+    const row = rows.get(rid);
     if (!row) continue;
     await q.delete(rid);
     await q.appendChange(row.type, row.uri, 'delete', now);

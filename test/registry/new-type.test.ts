@@ -148,6 +148,7 @@ describe(`adding a record type by dropping a schema (${STORE})`, function () {
       [(s) => { s.properties.kind = { type: 'string', 'x-enum': 'no_such_list' }; }, /property kind names the value list "no_such_list"/],
       [(s) => { s.properties.dates = { type: 'array', items: { $ref: 'no_such_subrecord' } }; }, /property dates names the type no_such_subrecord/],
       [(s) => { s['x-archive'].tree = { root: 'no_such_root', rootProperty: 'show', parentProperty: 'parent', childrenBody: 'x' }; }, /x-archive\.tree\.root names the type "no_such_root"/],
+      [(s) => { s['x-archive'].touches = [['linkedFrom:no_such_linker', 'root']]; }, /x-archive\.touches names the type "no_such_linker"/],
     ];
     for (const [breakIt, message] of cases) {
       const broken = structuredClone(EXHIBITION) as any;

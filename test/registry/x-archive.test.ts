@@ -54,6 +54,8 @@ describe('the x-archive block has a schema of its own (src/registry/x-archive.sc
       [(x) => { x.unique = [{ fields: 'code', within: 'global', errorPath: 'code', message: 'taken' }]; }, /schemas\/gallery\.json: x-archive\.unique\[0\]\.fields must be array \(got "code"\)/],
       [(x) => { x.search.fields.code = { path: 'code', transform: 'upper' }; }, /schemas\/gallery\.json: x-archive\.search\.fields\.code must be a field spec, or a one-element array of one/],
       [(x) => { x.export = { dc: { title: 'title' } }; }, /schemas\/gallery\.json: x-archive\.export\.dc\.title must be array/],
+      [(x) => { x.touches = [['parent']]; }, /schemas\/gallery\.json: x-archive\.touches\[0\]\[0\] must match pattern "\^\(root\|linkedFrom:\[a-z_\]\+\)\$" \(got "parent"\)/],
+      [(x) => { x.touches = [[]]; }, /schemas\/gallery\.json: x-archive\.touches\[0\] must NOT have fewer than 1 items/],
     ];
     for (const [breakIt, message] of cases) assert.throws(manifestWith(breakIt), message);
   });

@@ -149,10 +149,12 @@ class Copy {
     this.onProgress({ label, done, total });
     for (const batch of batches) {
       const records = await batch();
+      // The copies keep the source's system_mtimes, which its own touches set: a component copied in
+      // a later batch than its resource must not touch the copy of the resource again.
       await transactionOnce(this.s.db, async (trx) => {
         for (const raw of records) await this.copyRecord(trx, type, raw, waiting);
         await this.writer.reserveIds(trx);
-      });
+      }, { touch: false });
       done += records.length;
       this.onProgress({ label, done, total: Math.max(total, done) });
     }
