@@ -142,9 +142,11 @@ describe(`webhooks (${STORE})`, function () {
       await until(() => r.accepted().some((e) => e.uri === ao.body.uri), 'the component\'s event');
       const events = r.accepted();
       assert.ok(r.all.every((x) => x.status === 200), 'every signature verified');
-      // The record's lock_version as the event was prepared (at or after the change); none once deleted.
-      assert.deepEqual(eventsOf(events, a).map((e) => typeof e.lock_version), ['number', 'number', 'number', 'object']);
-      assert.equal(eventsOf(events, a)[3].lock_version, null);
+      // The record's lock_version as the event was prepared (at or after the change: a worker that
+      // prepares it after the delete finds none); none for the delete itself.
+      const locks = eventsOf(events, a).map((e) => e.lock_version);
+      locks.slice(0, 3).forEach((v, i) => assert.ok(v === null || (typeof v === 'number' && v >= i), `event ${i}: lock_version ${v}`));
+      assert.equal(locks[3], null);
       assert.deepEqual(eventsOf(events, a).map((e) => e.kind), ['create', 'update', 'update', 'delete']);
       assert.deepEqual(eventsOf(events, b).map((e) => e.kind), ['create']);
       const ids = events.map((e) => e.id);
