@@ -1,11 +1,11 @@
-import type { Knex } from 'knex';
+import type { Queryable } from './dialect';
 
 /**
  * Children per sibling group (`parent_key`), kept in `tree_child_counts` by triggers on
  * `records` (migration 014): every path that writes a tree keeps them exact without knowing it.
  */
 
-type Db = Knex | Knex.Transaction;
+type Db = Queryable;
 
 export async function childCount(db: Db, parentKey: string): Promise<number> {
   const row = await db('tree_child_counts').where({ parent_key: parentKey }).first('n');

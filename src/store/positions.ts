@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { onMysql } from './dialect';
+import { onMysql, type Queryable } from './dialect';
 import { Statements } from './statements';
 import { transactionMemo } from './transaction-memo';
 
@@ -11,7 +10,7 @@ import { transactionMemo } from './transaction-memo';
  */
 export const STEP = 1000;
 
-type Db = Knex | Knex.Transaction;
+type Db = Queryable;
 
 export function parentKey(rootUri: string, parentRid: number | null): string {
   return parentRid === null ? `root:${rootUri}` : `node:${parentRid}`;

@@ -4,18 +4,10 @@
  * link to one (an agent's export lists them). Plus the record queries on the pool, for readers
  * outside any transaction.
  */
-import type { Knex } from 'knex';
 import type { Obj } from '../json';
-import type { Database } from './database';
-import { RecordQueries } from './records';
+import type { Database, Tx } from './database';
 
-/** A transaction of the store's, as Database.transaction hands it to its callback. */
-export type StoreTransaction = Knex.Transaction;
 
-/** The generic record queries on the pool (reads outside any transaction). */
-export function poolRecordQueries(db: Database): RecordQueries {
-  return new RecordQueries(db.knex);
-}
 
 /**
  * Up to `limit` records of `type` (in repository `repoId`, when given) whose JSON holds
@@ -23,7 +15,7 @@ export function poolRecordQueries(db: Database): RecordQueries {
  * parsed record (the same text may stand deeper in another field).
  */
 export async function recordsWithJsonValue(
-  within: Database | Knex.Transaction, where: { type: string; repoId?: number }, key: string, value: unknown, limit: number,
+  within: Database | Tx, where: { type: string; repoId?: number }, key: string, value: unknown, limit: number,
 ): Promise<Array<{ uri: string; record: Obj }>> {
   const db = typeof within === 'function' ? within : within.knex;
   // '!' escapes LIKE's wildcards the same way in SQLite and MySQL (a backslash does not).

@@ -3,14 +3,14 @@
  * order, a page at a time. One reader serves the tree views (waypoints) and every export walk
  * (EAD, EAD3, PDF, container labels), so each reads along the (parent_key, position) index alike.
  */
-import type { Knex } from 'knex';
 import type { Obj } from '../json';
 import { childCountsOf } from './child-counts';
 import { publishedClause, type Database } from './connect';
 import { inOrder } from './records';
 import { parentKey } from './positions';
+import type { Queryable } from './dialect';
 
-type Db = Knex | Knex.Transaction;
+type Db = Queryable;
 
 /** One node of a tree page, its record parsed. */
 export interface TreeNodeRow {

@@ -9,7 +9,7 @@ import type { Services } from '../../records/context';
 import type { Registry } from '../../registry';
 import { decorateRecords, uriLoader } from '../../records/load';
 import { resolveLinks } from '../../records/resolve';
-import { poolRecordQueries } from '../../store/record-finders';
+import { recordQueries } from '../../store/domain-reads';
 import { XmlWriter } from '../xml';
 
 /** A streamed answer as the endpoint table takes it (src/records/endpoint Reply), without importing that layer. */
@@ -27,7 +27,7 @@ export async function loadForExport(
   s: Services, typeName: string, id: number, repoId: number | undefined, resolve: string[] = [],
 ): Promise<Obj> {
   const type = s.registry.type(typeName);
-  const row = await poolRecordQueries(s.db).get(typeName, id);
+  const row = await recordQueries(s.db).get(typeName, id);
   const inRepo = type.scope !== 'repository' || row?.repo_id === repoId;
   if (!row || !inRepo || row.suppressed || row.hidden) throw errors.notFound(type.model);
   const record = JSON.parse(row.json) as Obj;

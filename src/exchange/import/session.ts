@@ -10,7 +10,8 @@ import type { Actor, Services } from '../../records/context';
 import { addEnumerationValues } from '../../records/value-lists';
 import { lookupHash, lookupValue } from '../../records/keys';
 import { createRecord } from '../../records/write';
-import { recordsWithJsonValue, type StoreTransaction } from '../../store/record-finders';
+import { recordsWithJsonValue } from '../../store/record-finders';
+import type { Tx } from '../../store/database';
 import { RecordQueries } from '../../store/records';
 import { holdDerivedRows } from '../../store/transaction-memo';
 import { prepareRecord } from '../../validation';
@@ -32,7 +33,7 @@ export class ImportSession {
   private readonly subjects = new Map<string, string>();
 
   constructor(
-    protected readonly s: Services, protected readonly trx: StoreTransaction, protected readonly repoId: number,
+    protected readonly s: Services, protected readonly trx: Tx, protected readonly repoId: number,
     protected readonly actor: Actor, protected readonly input: ImportInput, protected readonly out: ImportOutput,
   ) {
     this.report = { file: input.name, created: [], counts: {}, warnings: [] };

@@ -8,7 +8,7 @@ import { errors, ErrorMap } from '../../errors';
 import type { Obj } from '../../json';
 import type { Actor, Services } from '../../records/context';
 import { createRecord, updateRecord } from '../../records/write';
-import { poolRecordQueries } from '../../store/record-finders';
+import { recordQueries } from '../../store/domain-reads';
 import { RecordQueries } from '../../store/records';
 
 export const OAI_CONFIG_TYPE = 'oai_config';
@@ -48,7 +48,7 @@ function stringList(text: unknown): string[] {
 
 /** The stored configuration record, or the defaults shaped as one. */
 export async function readOaiConfigRecord(s: Services): Promise<Obj> {
-  const row = await poolRecordQueries(s.db).get(OAI_CONFIG_TYPE, CONFIG_ID);
+  const row = await recordQueries(s.db).get(OAI_CONFIG_TYPE, CONFIG_ID);
   if (row) return JSON.parse(row.json);
   return { lock_version: 0, jsonmodel_type: OAI_CONFIG_TYPE, ...OAI_CONFIG_DEFAULTS, uri: `/oai_config/${CONFIG_ID}` };
 }

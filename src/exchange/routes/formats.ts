@@ -14,7 +14,7 @@ import { DcMapping, writeDublinCore } from '../export/dc';
 import { writeMets } from '../export/mets';
 import { ModsMapping, writeMods } from '../export/mods';
 import { can } from '../../access/permissions';
-import { poolRecordQueries } from '../../store/record-finders';
+import { recordQueries } from '../../store/domain-reads';
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { PUBLIC_USERNAME } from '../../search/service';
@@ -98,7 +98,7 @@ function agentEndpoints(registry: Registry): Endpoint[] {
       summary: `Get an EAC-CPF representation of an agent (${plural})`,
       handle: async (call) => {
         const agent = await loadAgent(call, name, AGENT_RESOLVE);
-        const repository = JSON.parse((await poolRecordQueries(call.s.db).get('repository', call.repoId!))!.json);
+        const repository = JSON.parse((await recordQueries(call.s.db).get('repository', call.repoId!))!.json);
         const viewer = await can(call.s, call.actor, 'view_repository', call.repoId);
         const linkedRecords = await recordsLinkingTo(call.s, agent.uri, (repoId) => viewer && repoId === call.repoId);
         const mapping = exportMapping<EacMapping>(call.s.registry, name, 'eac_cpf')!;

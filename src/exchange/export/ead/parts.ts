@@ -7,7 +7,7 @@
 import type { ArchivalObject, Instance, Repository, Resource, SubContainer, TopContainer } from '../../../../generated/types';
 import type { Obj } from '../../../json';
 import type { Services } from '../../../records/context';
-import { poolRecordQueries } from '../../../store/record-finders';
+import { recordQueries } from '../../../store/domain-reads';
 import { isPublished } from '../common';
 import { AGENT_ELEMENTS, SUBJECT_ELEMENTS } from './tables';
 
@@ -72,7 +72,7 @@ export function noteContent(note: Obj, includeUnpublished: boolean): string {
 export async function repositoryAddress(s: Services, repository: Repository): Promise<string[]> {
   const ref = repository.agent_representation?.ref;
   if (!ref) return [];
-  const [row] = await poolRecordQueries(s.db).getByUris([ref]);
+  const [row] = await recordQueries(s.db).getByUris([ref]);
   const contact = row ? JSON.parse(row.json).agent_contacts?.[0] : undefined;
   if (!contact) return [];
   const lines = [contact.address_1, contact.address_2, contact.address_3].filter(present).map(String);
