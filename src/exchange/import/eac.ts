@@ -14,7 +14,7 @@
  * reports it as matched).
  */
 import type { Obj } from '../../json';
-import { ImportSession } from './session';
+import { ImportSession, importTransaction } from './session';
 import { recordsWithJsonValue } from '../../store/record-finders';
 import { descendants, kid, kids, markupOf, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
 import { ImportFailed, Importer, ImportReport } from './types';
@@ -142,7 +142,7 @@ export const eacImporter: Importer = {
   type: 'eac_xml',
   label: 'EAC-CPF (agents)',
   async run(s, repoId, actor, input, out) {
-    return s.db.transaction(async (trx) => {
+    return importTransaction(s, async (trx) => {
       const job = new EacImport(s, trx, repoId, actor, input, out);
       await readBlocks(input.path, input.name, job, out.signal);
       return job.result();

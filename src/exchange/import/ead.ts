@@ -24,7 +24,7 @@
  */
 import crypto from 'node:crypto';
 import type { Obj } from '../../json';
-import { ImportSession, slug } from './session';
+import { ImportSession, importTransaction, slug } from './session';
 import { recordsWithJsonValue } from '../../store/record-finders';
 import { descendants, kid, kids, markupOf, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
 import { ImportFailed, Importer, ImportReport } from './types';
@@ -437,7 +437,7 @@ export const eadImporter: Importer = {
   type: 'ead_xml',
   label: 'EAD (EAD 2002 or EAD3)',
   async run(s, repoId, actor, input, out) {
-    return s.db.transaction(async (trx) => {
+    return importTransaction(s, async (trx) => {
       const job = new EadImport(s, trx, repoId, actor, input, out);
       await readBlocks(input.path, input.name, job, out.signal);
       const report = job.result();

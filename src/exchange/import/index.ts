@@ -4,6 +4,7 @@ import { eacImporter } from './eac';
 import { accessionCsvImporter } from './accession-csv';
 import { locationCsvImporter } from './location-csv';
 import { subjectCsvImporter } from './subject-csv';
+import { digitalObjectCsvImporter } from './digital-object-csv';
 import type { Importer } from './types';
 
 /** Every import type, by its `import_type` name. Each importer adds its own line. */
@@ -16,6 +17,7 @@ export const importers: Record<string, Importer> = {
   [accessionCsvImporter.type]: accessionCsvImporter,
   [locationCsvImporter.type]: locationCsvImporter,
   [subjectCsvImporter.type]: subjectCsvImporter,
+  [digitalObjectCsvImporter.type]: digitalObjectCsvImporter,
 };
 
 export * from './types';

@@ -135,3 +135,18 @@ export class ImportSession {
     return (await recordsWithJsonValue(this.trx, { type }, key, value, 20)).find((r) => matches(r.record))?.uri;
   }
 }
+
+/**
+ * One file's transaction. Values an import adds to value lists are in the catalogue as soon as
+ * they are written (so the file's next records validate against them); when the file fails, its
+ * transaction takes them back out of the store, and the catalogue is read again so that it does
+ * not keep them either (the next file would otherwise be validated against values that are gone).
+ */
+export async function importTransaction<T>(s: Services, write: (trx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await s.db.transaction(write);
+  } catch (err) {
+    await s.enums.refresh(s.db.knex);
+    throw err;
+  }
+}
