@@ -57,6 +57,8 @@ export class ImportSession {
 
   /** Writes a record as the API would (validation, keys, links, change log); a refusal names the file and the path. */
   protected async create(typeName: string, body: Obj, path: string[]): Promise<string> {
+    // A cancel takes effect at the next record, not only between chunks of the file (a small file is one chunk).
+    if (this.out.signal?.aborted) throw new ImportFailed(`${this.input.name}: canceled`);
     const added = await addEnumerationValues(this.trx, this.s, this.values);
     for (const a of added) this.warn(`added the value ${a} to its value list`);
     this.values.clear();

@@ -24,7 +24,11 @@ export const importJob: JobType = {
     let status: JobEnd = 'completed';
     await ctx.log(`started: ${importer.label}, ${ctx.inputFiles.length} file(s)`);
     for (const f of ctx.inputFiles) {
-      if (ctx.signal.aborted) break;
+      if (ctx.signal.aborted) {
+        status = 'canceled';
+        await ctx.log(`canceled before ${f.filename}; nothing of it was written`);
+        break;
+      }
       try {
         const report = await importer.run(ctx.s, ctx.repoId, ctx.actor, { path: f.stored, name: f.filename }, {
           signal: ctx.signal,
