@@ -5,6 +5,7 @@ import { accessionCsvImporter } from './accession-csv';
 import { locationCsvImporter } from './location-csv';
 import { subjectCsvImporter } from './subject-csv';
 import { digitalObjectCsvImporter } from './digital-object-csv';
+import { assessmentCsvImporter } from './assessment-csv';
 import type { Importer } from './types';
 
 /** Every import type, by its `import_type` name. Each importer adds its own line. */
@@ -18,6 +19,7 @@ export const importers: Record<string, Importer> = {
   [locationCsvImporter.type]: locationCsvImporter,
   [subjectCsvImporter.type]: subjectCsvImporter,
   [digitalObjectCsvImporter.type]: digitalObjectCsvImporter,
+  [assessmentCsvImporter.type]: assessmentCsvImporter,
 };
 
 export * from './types';
