@@ -51,7 +51,11 @@ describe(`background jobs (${STORE})`, function () {
     assert.deepEqual((await t.http.get(`${base}/jobs`).query({ page: 1 }).set(H)).body.results.map((j: any) => j.uri), [res.body.uri]);
     assert.deepEqual((await t.http.get(`${base}/jobs/archived`).query({ page: 1 }).set(viewer)).body.results.map((j: any) => j.uri), [res.body.uri]);
     assert.deepEqual((await t.http.get(`${base}/jobs/active`).set(H)).body, []);
-    assert.deepEqual((await t.http.get(`${base}/jobs/import_types`).set(H)).body.map((i: any) => i.name), ['ead_xml', 'marcxml', 'marcxml_subjects_and_agents', 'marcxml_accession', 'eac_xml', 'accession_csv', 'location_csv', 'subject_csv']);
+    const importTypes = (await t.http.get(`${base}/jobs/import_types`).set(H)).body;
+    assert.deepEqual(importTypes.map((i: any) => i.name), ['ead_xml', 'marcxml', 'marcxml_subjects_and_agents', 'marcxml_accession', 'eac_xml', 'accession_csv',
+      'location_csv', 'subject_csv', 'digital_object_csv', 'assessment_csv', 'marcxml_auth_agent']);
+    assert.deepEqual(importTypes.find((i: any) => i.name === 'marcxml_auth_agent'),
+      { name: 'marcxml_auth_agent', description: 'Import agent records from a MARCXML authority file', label: 'Import agent records from a MARCXML authority file' });
   });
 
   it('fails a job whose file cannot be imported, writing nothing of it, with the reason in the log', async () => {

@@ -64,7 +64,7 @@ class AccessionCsvImport extends RowCsvImport {
 
 export const accessionCsvImporter: Importer = {
   type: 'accession_csv',
-  label: 'Accession CSV (ArchivesSpace\'s accession template)',
+  label: 'Import Accession records from a CSV file',
   async run(s, repoId, actor, input, out) {
     return importTransaction(s, (trx) => readRows(new AccessionCsvImport(s, trx, repoId, actor, input, out), input.path, input.name, out.signal));
   },

@@ -140,7 +140,7 @@ class EacImport extends ImportSession {
 
 export const eacImporter: Importer = {
   type: 'eac_xml',
-  label: 'EAC-CPF (agents)',
+  label: 'Import EAC-CPF records from an XML file',
   async run(s, repoId, actor, input, out) {
     return importTransaction(s, async (trx) => {
       const job = new EacImport(s, trx, repoId, actor, input, out);

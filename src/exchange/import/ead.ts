@@ -435,7 +435,7 @@ const INDEX_TYPES: Record<string, string> = {
 
 export const eadImporter: Importer = {
   type: 'ead_xml',
-  label: 'EAD (EAD 2002 or EAD3)',
+  label: 'Import EAD records from an XML file',
   async run(s, repoId, actor, input, out) {
     return importTransaction(s, async (trx) => {
       const job = new EadImport(s, trx, repoId, actor, input, out);

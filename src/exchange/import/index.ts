@@ -6,6 +6,7 @@ import { locationCsvImporter } from './location-csv';
 import { subjectCsvImporter } from './subject-csv';
 import { digitalObjectCsvImporter } from './digital-object-csv';
 import { assessmentCsvImporter } from './assessment-csv';
+import { marcxmlAuthAgentImporter } from './marcxml-auth';
 import type { Importer } from './types';
 
 /** Every import type, by its `import_type` name. Each importer adds its own line. */
@@ -20,6 +21,7 @@ export const importers: Record<string, Importer> = {
   [subjectCsvImporter.type]: subjectCsvImporter,
   [digitalObjectCsvImporter.type]: digitalObjectCsvImporter,
   [assessmentCsvImporter.type]: assessmentCsvImporter,
+  [marcxmlAuthAgentImporter.type]: marcxmlAuthAgentImporter,
 };
 
 export * from './types';

@@ -183,7 +183,7 @@ function marcImporter(type: string, label: string, mode: MarcMode): Importer {
   };
 }
 
-export const marcxmlImporter = marcImporter('marcxml', 'MARCXML (bibliographic records as resources)', 'resource');
+export const marcxmlImporter = marcImporter('marcxml', 'Import all record types from a MARC XML file', 'resource');
 /** ArchivesSpace's marcxml_subjects_and_agents: the same mapping, keeping only the subjects and agents. */
 export const marcxmlSubjectsAndAgentsImporter = marcImporter('marcxml_subjects_and_agents', 'Import only subjects and agents from a MARC XML file', 'subjects_and_agents');
 /** ArchivesSpace's marcxml_accession (MarcXMLBibAccessionConverter): each record an accession. */

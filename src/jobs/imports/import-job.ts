@@ -4,6 +4,9 @@ import { importers } from '../../exchange/import';
 import { ImportFailed } from '../../exchange/import/types';
 import type { JobEnd, JobType } from '../job-type';
 
+/** The import options a job keeps: ArchivesSpace's import_job schema's, and untitled_components (ead_xml). */
+const OPTIONS = ['import_events', 'import_subjects', 'import_repository', 'untitled_components'];
+
 /** import_job: each file through the importer its import_type names, one transaction per file. */
 export const importJob: JobType = {
   name: 'import_job',
@@ -16,7 +19,11 @@ export const importJob: JobType = {
     for (const f of files) {
       if (f.data.length > s.config.jobs.importMaxBytes) throw errors.invalidParam('files', `${f.filename} is larger than IMPORT_MAX_BYTES (${s.config.jobs.importMaxBytes} bytes)`);
     }
-    return { jsonmodel_type: 'import_job', import_type: job.import_type, filenames: files.map((f) => f.filename) };
+    const options = Object.fromEntries(OPTIONS.filter((o) => job[o] !== undefined && job[o] !== null).map((o) => [o, job[o]]));
+    for (const [o, v] of Object.entries(options)) {
+      if (typeof v !== 'string' && typeof v !== 'boolean') throw errors.invalidParam(o, 'must be a string ("1" to choose it) or a boolean');
+    }
+    return { jsonmodel_type: 'import_job', import_type: job.import_type, filenames: files.map((f) => f.filename), ...options };
   },
 
   async run(ctx) {
@@ -30,7 +37,8 @@ export const importJob: JobType = {
         break;
       }
       try {
-        const report = await importer.run(ctx.s, ctx.repoId, ctx.actor, { path: f.stored, name: f.filename }, {
+        const options = Object.fromEntries(OPTIONS.filter((o) => ctx.job[o] !== undefined).map((o) => [o, ctx.job[o]]));
+        const report = await importer.run(ctx.s, ctx.repoId, ctx.actor, { path: f.stored, name: f.filename, options }, {
           signal: ctx.signal,
           log: (level, message) => void ctx.log(`${level}: ${message}`),
           // Not written while a file imports: on SQLite the pool's one connection is the import's
