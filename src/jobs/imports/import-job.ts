@@ -30,7 +30,11 @@ export const importJob: JobType = {
     const importer = importers[ctx.job.import_type];
     let status: JobEnd = 'completed';
     await ctx.log(`started: ${importer.label}, ${ctx.inputFiles.length} file(s)`);
+    let before = 0;
+    let fileDone = 0;
     for (const f of ctx.inputFiles) {
+      before += fileDone;
+      fileDone = 0;
       if (ctx.signal.aborted) {
         status = 'canceled';
         await ctx.log(`canceled before ${f.filename}; nothing of it was written`);
@@ -41,10 +45,13 @@ export const importJob: JobType = {
         const report = await importer.run(ctx.s, ctx.repoId, ctx.actor, { path: f.stored, name: f.filename, options }, {
           signal: ctx.signal,
           log: (level, message) => void ctx.log(`${level}: ${message}`),
-          // Not written while a file imports: on SQLite the pool's one connection is the import's
-          // until it commits, so a write from here would only wait for the end (and a failed one
-          // would have no caller to answer to). The job's `done` is set when it finishes.
-          progress: () => undefined,
+          // Records written so far, over the files before this one: the runner keeps the figure
+          // and writes it with the lease (a write from inside the file's transaction would wait
+          // for its commit on SQLite).
+          progress: (done, total) => {
+            fileDone = done;
+            void ctx.progress(before + done, total === undefined ? undefined : before + total);
+          },
         });
         await ctx.addRecords(report.created);
         await ctx.log(`${f.filename}: imported (${Object.entries(report.counts).map(([t, n]) => `${n} ${t}`).join(', ')}), ${report.warnings.length} warning(s)`);
