@@ -5,6 +5,7 @@ import path from 'node:path';
 import { importers } from '../../src/exchange/import';
 import { ImportFailed, type ImportOutput } from '../../src/exchange/import/types';
 import { startTestApp, STORE, TestApp } from '../helpers';
+import { bumpEnumerationVersion, insertValues, lastPosition, nextEnumerationId } from '../../src/store/value-lists';
 
 const quiet = (): ImportOutput & { lines: string[] } => {
   const lines: string[] = [];
@@ -107,6 +108,22 @@ describe(`real-world quirks of imported files (${STORE})`, function () {
     const letters = (await t.http.get(first.created.filter((u) => u.includes('/archival_objects/'))[1]).set(H)).body;
     assert.deepEqual(letters.notes, []);
     assert.equal(letters.instances[0].instance_type, 'folder');
+  });
+
+  it('finds a value another process added to a list since this one read it', async () => {
+    // The lists have the file's other values already (so that map_case is the one the import misses).
+    await importers.ead_xml.run(t.services, repo, admin, write('m0.xml', finding('M0')), quiet());
+    // Another app process adds "map_case" to the container types: this process's catalogue does not have it yet.
+    await t.services.db.transaction(async (trx) => {
+      await insertValues(trx, [{ id: await nextEnumerationId(trx, 'enumeration_values'), enum_name: 'container_type', value: 'map_case', position: (await lastPosition(trx, 'container_type')) + 1 }]);
+      await bumpEnumerationVersion(trx);
+    });
+    assert.ok(!t.services.enums.get('container_type')!.values.includes('map_case'));
+    const out = quiet();
+    const report = await importers.ead_xml.run(t.services, repo, admin, write('map-case.xml', finding('M1', { container: 'map_case' })), out);
+    assert.equal(report.counts.archival_object, 2);
+    assert.ok(!out.lines.some((l) => l.includes('container_type: map_case')), 'not added a second time');
+    assert.equal((await listed('container_type')).filter((v) => v === 'map_case').length, 1);
   });
 
   it('imports a component with neither title nor date when asked (untitled_components), titled from its container, with a warning', async () => {
