@@ -172,5 +172,11 @@ describe(`MARC authority import (${STORE})`, function () {
     assert.equal(job.status, 'completed', JSON.stringify(job));
     assert.equal(job.job.import_subjects, '1', JSON.stringify(job));
     assert.match((await t.http.get(`${res.body.uri}/log`).set(H)).text, /auth\.xml: imported \(1 agent_corporate_entity\)/);
+
+    const bad = await t.http.post(`/repositories/${repo}/jobs_with_files`).set(H)
+      .field('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'marcxml_auth_agent', import_subjects: { yes: 1 }, filenames: ['a.xml'] } }))
+      .attach('files[]', Buffer.from(collection(fresh(5))), 'a.xml');
+    assert.equal(bad.status, 400, bad.text);
+    assert.match(bad.text, /import_subjects/);
   });
 });
