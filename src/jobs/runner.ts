@@ -125,9 +125,10 @@ export class JobRunner {
       if (status === 'failed') log.error('job', { job: id, type: row.job_type, error: (err as Error).stack });
     }
     if (signal.aborted && status === 'completed') status = 'canceled';
-    this.live.delete(id);
     const created = await jobRecordCount(s.db, id);
     await finishJob(s.db, id, { status, finished_ms: Date.now(), done: created, lock_version: row.lock_version + 1 });
+    // Only now: until the row says the job ended, its figure is the one kept here (the stored one may lag).
+    this.live.delete(id);
     await appendLog(s, id, `${status}`);
   }
 }
