@@ -39,8 +39,8 @@ export interface JobContext {
   /** Records the job created or changed (GET .../jobs/:id/records). */
   addRecords(uris: string[]): Promise<void>;
   /**
-   * How far the job is (GET .../jobs/:id shows `progress`). Not from inside a transaction of the
-   * job's: on SQLite the store's one connection is that transaction's until it ends.
+   * How far the job is (GET .../jobs/:id shows `progress`). Kept in memory and written to the store
+   * by the runner with the job's lease, so a job may report from inside its own transaction.
    */
   progress(done: number, total?: number): Promise<void>;
   /** An output file (GET .../jobs/:id/output_files), e.g. a report or a PDF; a stream is written to disk as it comes. */

@@ -10,6 +10,9 @@ import type { Verb } from './verb';
 interface Options {
   repo?: string;
   type?: string;
+  importEvents?: boolean;
+  importSubjects?: boolean;
+  untitledComponents?: boolean;
 }
 
 export const importFileVerb: Verb = {
@@ -20,6 +23,9 @@ export const importFileVerb: Verb = {
       .description('import files (EAD finding aids...) into a repository as an import job does: each file in one transaction, a report of what it created')
       .option('--repo <id>', 'the repository (its number, as in /repositories/2)')
       .option('--type <type>', `the import type: ${Object.keys(importers).join(', ')}`)
+      .option('--import-events', 'marcxml_auth_agent: the record\'s creation as a maintenance event (the job option import_events)')
+      .option('--import-subjects', 'marcxml_auth_agent: topics, functions, occupations and places as subjects (import_subjects)')
+      .option('--untitled-components', 'ead_xml: a component with neither title nor date is titled from its container or level (untitled_components)')
       .argument('<files...>', 'the files to import')
       .action(action(async (files: string[], options: Options) => {
         if (!options.repo || !/^\d+$/.test(options.repo)) throw new CliError(`--repo takes a repository number, not ${JSON.stringify(options.repo)}`);
@@ -27,6 +33,9 @@ export const importFileVerb: Verb = {
         if (!importer) throw new CliError(`--type must be one of ${Object.keys(importers).join(', ')}`);
         for (const f of files) if (!fs.existsSync(f)) throw new CliError(`no such file: ${f}`);
         const repoId = Number(options.repo);
+        const importOptions = {
+          import_events: !!options.importEvents, import_subjects: !!options.importSubjects, untitled_components: !!options.untitledComponents,
+        };
         const reports: unknown[] = [];
         let failed = 0;
         await withServices({ ...cliConfig(), jobs: { ...cliConfig().jobs, run: false } }, async (s) => {
@@ -36,7 +45,7 @@ export const importFileVerb: Verb = {
           for (const file of files) {
             const progress = progressReporter(path.basename(file));
             try {
-              const report = await importer.run(s, repoId, { username: 'admin' }, { path: file, name: path.basename(file) }, {
+              const report = await importer.run(s, repoId, { username: 'admin' }, { path: file, name: path.basename(file), options: importOptions }, {
                 log: (level, message) => (level === 'warning' ? say.warn(message) : say.info(message)),
                 progress: (done, total) => progress.update({ done, total: total ?? done }),
               });
