@@ -7,7 +7,7 @@
 import type { Obj } from '../json';
 import type { Services } from '../records/context';
 import { jsonOfUri } from '../store/domain-reads';
-import { jsonOfUris, linkersOfTypes, reportCount, reportPage } from '../store/report-reads';
+import { jsonOfUris, linkersOfTypes, type ReportCursor, reportCount, reportPage } from '../store/report-reads';
 import type { ReportDefinition, Row, RunParams } from './definition';
 
 const PAGE = 200;
@@ -54,13 +54,13 @@ async function attachLinkers(s: Services, records: Obj[], def: ReportDefinition)
 async function* pages(def: ReportDefinition, run: RunParams): AsyncGenerator<Obj[]> {
   const { s } = run;
   for (const type of def.types) {
-    let afterRid = 0;
+    let after: ReportCursor = { rid: 0 };
     for (;;) {
       const page = await reportPage(s.db, {
-        types: [type], repoId: def.scope === 'repository' ? run.repoId : undefined, includeSuppressed: run.includeSuppressed, afterRid, limit: PAGE,
+        types: [type], repoId: def.scope === 'repository' ? run.repoId : undefined, includeSuppressed: run.includeSuppressed, after, limit: PAGE, orderBy: def.order,
       });
       if (!page.length) break;
-      afterRid = page[page.length - 1].rid;
+      after = { rid: page[page.length - 1].rid, keys: page[page.length - 1].keys };
       const records = page.map((r) => ({ ...JSON.parse(r.json), uri: r.uri }) as Obj);
       await resolvePaths(s, records, def.resolve ?? []);
       await attachLinkers(s, records, def);
@@ -90,16 +90,20 @@ export async function* reportRecords(def: ReportDefinition, run: RunParams, sign
   }
 }
 
-/** The report's rows, as they are read. */
+/** The report's rows, as they are read (several of a record where the definition says so; no more than its limit). */
 export async function* reportRows(def: ReportDefinition, run: RunParams, signal?: AbortSignal): AsyncGenerator<Row> {
   const columns = columnsOf(def, run.format);
+  let n = 0;
   for await (const record of reportRecords(def, run, signal)) {
-    const row: Row = {};
-    for (const c of columns) {
-      const v = c.value(record, run);
-      row[c.name] = v === undefined ? null : Array.isArray(v) && !v.length ? null : v;
+    for (const item of def.rowsOf ? def.rowsOf(record, run) : [record]) {
+      if (def.limit !== undefined && n++ >= def.limit) return;
+      const row: Row = {};
+      for (const c of columns) {
+        const v = c.value(item, run);
+        row[c.name] = v === undefined ? null : Array.isArray(v) && !v.length ? null : v;
+      }
+      yield row;
     }
-    yield row;
   }
 }
 

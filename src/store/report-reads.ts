@@ -4,6 +4,7 @@
  * records a page links to; the records linking to a page's records.
  */
 import { type Handle, sqlOf } from './database';
+import { onMysql } from './dialect';
 import { LINKS_ASKED } from './records';
 
 export interface ReportRow {
@@ -12,15 +13,65 @@ export interface ReportRow {
   json: string;
 }
 
-/** The next `limit` records of `types` past row `afterRid` (of one repository when given), suppressed ones only when asked. */
+/** Where a keyset page of records ordered by JSON properties starts: the last row's keys and row id. */
+export interface ReportCursor {
+  rid: number;
+  keys?: string[];
+}
+
+const PROPERTY = /^[a-z][a-z0-9_]*$/;
+
+/** The text of a top-level JSON property ('' when absent), as each store's JSON functions give it. */
+function propertySql(h: Handle, property: string): string {
+  if (!PROPERTY.test(property)) throw new Error(`not a property name: ${property}`);
+  return onMysql(sqlOf(h))
+    ? `COALESCE(JSON_UNQUOTE(JSON_EXTRACT(json, '$.${property}')), '')`
+    : `COALESCE(CAST(json_extract(json, '$.${property}') AS TEXT), '')`;
+}
+
+/**
+ * The next `limit` records of `types` past the cursor (of one repository when given), suppressed
+ * ones only when asked: in the order stored, or by the text of JSON properties `orderBy` (then the
+ * order stored), each page a keyset range past the last row's keys.
+ */
 export async function reportPage(
-  h: Handle, o: { types: string[]; repoId?: number; includeSuppressed: boolean; afterRid: number; limit: number },
-): Promise<ReportRow[]> {
-  const q = sqlOf(h)('records').whereIn('type', o.types).where('rid', '>', o.afterRid);
+  h: Handle, o: { types: string[]; repoId?: number; includeSuppressed: boolean; after: ReportCursor; limit: number; orderBy?: string[] },
+): Promise<Array<ReportRow & { keys?: string[] }>> {
+  const q = sqlOf(h)('records').whereIn('type', o.types);
   if (o.repoId !== undefined) q.where('repo_id', o.repoId);
   if (!o.includeSuppressed) q.where('suppressed', false);
-  const rows = await q.orderBy('rid').limit(o.limit).select('rid', 'uri', 'json');
-  return rows.map((r: ReportRow) => ({ rid: Number(r.rid), uri: r.uri, json: r.json }));
+  const keys = (o.orderBy ?? []).map((p) => propertySql(h, p));
+  if (!keys.length) {
+    const rows = await q.where('rid', '>', o.after.rid).orderBy('rid').limit(o.limit).select('rid', 'uri', 'json');
+    return rows.map((r: ReportRow) => ({ rid: Number(r.rid), uri: r.uri, json: r.json }));
+  }
+  const last = o.after.keys;
+  if (last) {
+    // Past (k1..kn, rid): some key greater with those before it equal, or all keys equal and a later row.
+    q.where((w) => {
+      for (let i = 0; i <= keys.length; i++) {
+        w.orWhere((and) => {
+          for (let j = 0; j < i; j++) and.whereRaw(`${keys[j]} = ?`, [last[j]]);
+          if (i < keys.length) and.whereRaw(`${keys[i]} > ?`, [last[i]]);
+          else and.where('rid', '>', o.after.rid);
+        });
+      }
+    });
+  }
+  for (const k of keys) q.orderByRaw(k);
+  const rows = await q.orderBy('rid').limit(o.limit).select('rid', 'uri', 'json', ...keys.map((k, i) => sqlOf(h).raw(`${k} as k${i}`)));
+  return rows.map((r: Record<string, unknown>) => ({ rid: Number(r.rid), uri: String(r.uri), json: String(r.json), keys: keys.map((_, i) => String(r[`k${i}`] ?? '')) }));
+}
+
+/** The records of trees (components under these roots, suppressed ones only when asked), in the order stored. */
+export async function recordsUnderTrees(h: Handle, rootUris: string[], includeSuppressed: boolean): Promise<ReportRow[]> {
+  const found: ReportRow[] = [];
+  for (let i = 0; i < rootUris.length; i += LINKS_ASKED) {
+    const q = sqlOf(h)('records').whereIn('root_uri', rootUris.slice(i, i + LINKS_ASKED)).whereNotIn('uri', rootUris.slice(i, i + LINKS_ASKED));
+    if (!includeSuppressed) q.where('suppressed', false);
+    found.push(...(await q.orderBy('rid').select('rid', 'uri', 'json')).map((r: ReportRow) => ({ rid: Number(r.rid), uri: r.uri, json: r.json })));
+  }
+  return found;
 }
 
 /** The stored JSON of the records at these URIs (those that exist). */
