@@ -7,7 +7,11 @@ import type { Obj } from '../json';
 import { accessionReport } from './accessions';
 import {
   accessionDeaccessionsListReport, accessionInventoryReport, accessionReceiptReport, accessionRightsTransferredReport, accessionSubjectsNamesClassificationsListReport, accessionUnprocessedReport,
+  createdAccessionsReport,
 } from './accession-lists';
+import { assessmentListReport, assessmentRatingReport } from './assessments';
+import { digitalObjectFileVersionsReport, resourceInstancesListReport } from './instances';
+import { locationHoldingsReport, shelflistReport } from './locations';
 import { type ParamValue, REPORT_FORMATS, ReportDefinition, ReportFormat, ReportParam } from './definition';
 import {
   digitalObjectListTableReport, resourceDeaccessionsListReport, resourceLocationsListReport, resourceRestrictionsListReport,
@@ -23,12 +27,19 @@ export const REPORTS: ReadonlyMap<string, ReportDefinition> = new Map([
   accessionSubjectsNamesClassificationsListReport,
   accessionUnprocessedReport,
   agentListReport,
+  assessmentListReport,
+  assessmentRatingReport,
+  createdAccessionsReport,
+  digitalObjectFileVersionsReport,
   digitalObjectListTableReport,
+  locationHoldingsReport,
   locationReport,
   resourceDeaccessionsListReport,
+  resourceInstancesListReport,
   resourceLocationsListReport,
   resourceRestrictionsListReport,
   resourcesListReport,
+  shelflistReport,
   subjectListReport,
   userGroupsReport,
 ].map((r) => [r.code, r]));
