@@ -10,6 +10,7 @@ import {
   createdAccessionsReport,
 } from './accession-lists';
 import { assessmentListReport, assessmentRatingReport } from './assessments';
+import { customReport } from './custom-report';
 import { digitalObjectFileVersionsReport, resourceInstancesListReport } from './instances';
 import { locationHoldingsReport, shelflistReport } from './locations';
 import { type ParamValue, REPORT_FORMATS, ReportDefinition, ReportFormat, ReportParam } from './definition';
@@ -30,6 +31,7 @@ export const REPORTS: ReadonlyMap<string, ReportDefinition> = new Map([
   assessmentListReport,
   assessmentRatingReport,
   createdAccessionsReport,
+  customReport,
   digitalObjectFileVersionsReport,
   digitalObjectListTableReport,
   locationHoldingsReport,
