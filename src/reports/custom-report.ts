@@ -43,10 +43,11 @@ function templateData(template: Obj): Obj {
   return !d.fields && !d.subreports && nested && typeof nested === 'object' ? { ...nested, custom_record_type: d.custom_record_type } : d;
 }
 
-/** The enumeration values a filter names: by id (as ArchivesSpace's form sends them) or by value. */
+/** The enumeration values a filter names: by id (as ArchivesSpace's form sends them) or URI, or by value. */
 async function enumValues(s: Services, path: string, values: unknown[]): Promise<string[]> {
   const out: string[] = [];
-  for (const v of values) {
+  for (const given of values) {
+    const v = typeof given === 'string' ? given.replace(/^\/config\/enumeration_values\/(\d+)$/, '$1') : given;
     if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
       const row = await valueRowById(s.db.knex, Number(v));
       if (!row) throw bad(path, `no enumeration value with id ${String(v)}`);
