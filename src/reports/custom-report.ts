@@ -58,11 +58,15 @@ async function enumValues(s: Services, path: string, values: unknown[]): Promise
   return out;
 }
 
-/** The agents of users named, for the reviewer filter. */
-async function agentsOfUsers(s: Services, usernames: string[]): Promise<Set<string>> {
+/** The agents a reviewer filter names: agent URIs as they are, usernames through their users' agent records. */
+async function reviewerAgents(s: Services, values: string[]): Promise<Set<string>> {
   const agents = new Set<string>();
-  for (const name of usernames) {
-    const row = await userRowByName(s.db, 'user', name);
+  for (const v of values) {
+    if (/^\/agents\/[a-z_]+\/\d+$/.test(v)) {
+      agents.add(v);
+      continue;
+    }
+    const row = await userRowByName(s.db, 'user', v);
     const ref = row ? JSON.parse(row.json).agent_record?.ref : undefined;
     if (ref) agents.add(ref);
   }
@@ -111,8 +115,8 @@ async function narrow(s: Services, recordType: string, f: CustomField, spec: Obj
     case 'User': {
       const wanted = values.map(String);
       if (f.name === 'reviewer') {
-        // Assessments reviewed by the agents of these users.
-        const agents = await agentsOfUsers(s, wanted);
+        // A linked record: assessments reviewed by these agents (or the agents of these users, as ArchivesSpace).
+        const agents = await reviewerAgents(s, wanted);
         return { filter: (r) => list(r.reviewer).some((l) => agents.has(l.ref)), info: wanted.join(', ') };
       }
       return { filter: (r) => wanted.includes(String(r[f.name] ?? '')), info: wanted.join(', ') };

@@ -117,6 +117,38 @@ describe(`custom reports (${STORE})`, function () {
     assert.match(pdf, /Term: Maps/);
   });
 
+  it('other record types: agents by type and name, locations, and assessments by their reviewer', async () => {
+    const p = (path: string, body: unknown) => post(t, token, path, body);
+    await p('/agents/corporate_entities', { names: [{ primary_name: 'Zeta Corp', sort_name: 'Zeta Corp', source: 'local' }] });
+    await p('/agents/families', { names: [{ family_name: 'Abbot family', sort_name: 'Abbot family' }] });
+    const agents = await rows({ custom_record_type: 'agent', fields: { type: { include: '1', values: ['agent_person', 'agent_corporate_entity'] }, name: { include: '1' } }, sort_by: 'type' }, { limit: 1000 });
+    const names = agents.records.map((r: { name: string }) => r.name);
+    assert.ok(names.includes('Donor, Dana') && names.includes('Zeta Corp') && !names.includes('Abbot family'), names.join('; '));
+    assert.equal(agents.records[0].type, 'Corporate Entity');
+    assert.deepEqual(Object.keys(agents.records[0]), ['type', 'name']);
+    assert.equal(agents.info.type, 'agent_person, agent_corporate_entity');
+    await p('/agents/people', { names: [{ primary_name: 'Able', rest_of_name: 'Ann', name_order: 'inverted', sort_name: 'Able, Ann', source: 'local' }] });
+    const people = await rows({ custom_record_type: 'agent', fields: { name: { include: '1' }, type: { values: ['agent_person'] } }, sort_by: 'name' }, { limit: 1000 });
+    const sorted = people.records.map((r: { name: string }) => r.name);
+    assert.deepEqual(sorted, [...sorted].sort());
+    assert.ok(sorted.indexOf('Able, Ann') < sorted.indexOf('Donor, Dana'), sorted.join('; '));
+    await p('/locations', { building: 'Annex', room: '1', coordinate_1_label: 'Shelf', coordinate_1_indicator: '1' });
+    const locations = await rows({ custom_record_type: 'location', fields: { building: { include: '1', values: ['Annex'] }, room: { include: '1' } } });
+    assert.deepEqual(locations.records, [{ building: 'Annex', room: '1' }]);
+    // Users here have no agent of their own (agent_record is read-only): the filter names the reviewer's agent.
+    const reviewer = (await p('/agents/people', { names: [{ primary_name: 'Reviewing', rest_of_name: 'Rita', name_order: 'inverted', sort_name: 'Reviewing, Rita', source: 'local' }] })).uri;
+    const other = (await p('/agents/people', { names: [{ primary_name: 'Other', name_order: 'direct', sort_name: 'Other', source: 'local' }] })).uri;
+    const accession = (await t.http.get(`${base}/accessions`).query({ all_ids: true }).set(H).expect(200)).body[0];
+    const assessed = [{ ref: `${base}/accessions/${accession}` }];
+    await p(`${base}/assessments`, { records: assessed, surveyed_by: [{ ref: other }], reviewer: [{ ref: reviewer }], survey_begin: '2021-01-01', purpose: 'Reviewed' });
+    await p(`${base}/assessments`, { records: assessed, surveyed_by: [{ ref: other }], reviewer: [{ ref: other }], survey_begin: '2021-01-02', purpose: 'Reviewed by another' });
+    const reviewed = await rows({ custom_record_type: 'assessment', fields: { purpose: { include: '1' }, reviewer: { include: '1', values: [reviewer] } } });
+    assert.deepEqual(reviewed.records, [{ purpose: 'Reviewed', reviewer: 'Reviewing, Rita' }]);
+    assert.equal(reviewed.info.reviewer, reviewer);
+    const byUser = await rows({ custom_record_type: 'assessment', fields: { purpose: { include: '1' }, reviewer: { values: ['nobody-here'] } } });
+    assert.deepEqual(byUser.records, []);
+  });
+
   it('a bad template: a 400 naming the field at submission, a failed job naming it when it went bad after', async () => {
     const cases: Array<[object, RegExp]> = [
       [{ custom_record_type: 'accession', fields: { nonsense: { include: '1' } } }, /fields\/nonsense/],
