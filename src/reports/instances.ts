@@ -4,7 +4,7 @@
  * versions (ArchivesSpace's reports/resources and reports/digital_objects).
  */
 import type { Obj } from '../json';
-import { jsonOfUris, recordsUnderTrees } from '../store/report-reads';
+import { jsonOfUris, treeRecordsPage } from '../store/report-reads';
 import type { ReportDefinition, RunParams, SubRow } from './definition';
 import { INCLUDE_SUPPRESSED } from './common';
 import { dateTexts, extentTotals } from './resource-lists';
@@ -15,28 +15,41 @@ type Services = Parameters<NonNullable<ReportDefinition['attach']>>[0];
 const parse = (rows: Array<{ uri: string; json: string }>) => new Map(rows.map((r) => [r.uri, { ...JSON.parse(r.json), uri: r.uri } as Obj]));
 const joinedWith = (sep: string, values: unknown[]) => { const v = values.filter((x) => x !== undefined && x !== null && x !== ''); return v.length ? v.join(sep) : null; };
 
-/** Each tree's components (`_components`), in the order stored. */
-async function attachComponents(s: Services, records: Obj[], run: RunParams): Promise<void> {
-  const byRoot = new Map<string, Obj[]>();
-  for (const row of await recordsUnderTrees(s.db, records.map((r) => r.uri), run.includeSuppressed)) {
-    const c = { ...JSON.parse(row.json), uri: row.uri } as Obj;
-    const root = String(c.resource?.ref ?? c.digital_object?.ref ?? '');
-    byRoot.set(root, [...(byRoot.get(root) ?? []), c]);
+const TREE_PAGE = 500;
+
+/** Each component of the records' trees, a page at a time (a tree of any size never whole in memory), with the URI of its tree. */
+async function eachComponent(s: Services, records: Obj[], run: RunParams, visit: (root: string, component: Obj) => void): Promise<void> {
+  let afterRid = 0;
+  for (;;) {
+    const page = await treeRecordsPage(s.db, { rootUris: records.map((r) => r.uri), afterRid, limit: TREE_PAGE, includeSuppressed: run.includeSuppressed });
+    for (const row of page) visit(row.root_uri, { ...JSON.parse(row.json), uri: row.uri });
+    if (page.length < TREE_PAGE) return;
+    afterRid = page[page.length - 1].rid;
   }
-  for (const r of records) r._components = byRoot.get(r.uri) ?? [];
+}
+
+/** The file versions of the objects' components (`_componentVersions`): the component's title and its versions' URIs. */
+async function attachComponentVersions(s: Services, records: Obj[], run: RunParams): Promise<void> {
+  const byRoot = new Map<string, SubRow[]>();
+  await eachComponent(s, records, run, (root, c) => {
+    const rows = list(c.file_versions).map((fv) => ({ file_uri: plain(fv.file_uri), digital_object_title: null, digital_object_component_title: plain(c.title ?? c.display_string) }));
+    if (rows.length) byRoot.set(root, [...(byRoot.get(root) ?? []), ...rows]);
+  });
+  for (const r of records) r._componentVersions = byRoot.get(r.uri) ?? [];
 }
 
 /** A resource's instances and its components' by top container (digital objects' under one heading), as ArchivesSpace groups them. */
 async function attachInstances(s: Services, records: Obj[], run: RunParams): Promise<void> {
-  await attachComponents(s, records, run);
-  const instancesOf = (r: Obj) => [...list(r.instances), ...list(r._components).flatMap((c) => list(c.instances))];
-  const all = records.flatMap(instancesOf);
+  // Only the instances of each component are kept, read a page of the tree at a time.
+  const instances = new Map<string, Obj[]>(records.map((r) => [r.uri, [...list(r.instances)]]));
+  await eachComponent(s, records, run, (root, c) => { instances.get(root)?.push(...list(c.instances)); });
+  const all = [...instances.values()].flat();
   const tops = parse(await jsonOfUris(s.db, [...new Set(all.map((i) => i.sub_container?.top_container?.ref).filter(Boolean))]));
   const profiles = parse(await jsonOfUris(s.db, [...new Set([...tops.values()].map((t) => t.container_profile?.ref).filter(Boolean))]));
   const digital = parse(await jsonOfUris(s.db, [...new Set(all.map((i) => i.digital_object?.ref).filter(Boolean))]));
   for (const r of records) {
     const groups = new Map<string, { head: SubRow; rows: Map<string, SubRow> }>();
-    for (const inst of instancesOf(r)) {
+    for (const inst of instances.get(r.uri) ?? []) {
       const sub = inst.sub_container ?? {};
       const top = tops.get(sub.top_container?.ref);
       const key = top ? top.uri : '';
@@ -97,7 +110,7 @@ export const digitalObjectFileVersionsReport: ReportDefinition = {
   params: [INCLUDE_SUPPRESSED],
   scope: 'repository',
   types: ['digital_object'],
-  attach: attachComponents,
+  attach: attachComponentVersions,
   // A row per file version with a URI, as ArchivesSpace joins the object to its file versions.
   rowsOf: (r) => withUri(r.file_versions).map((fv) => ({ ...r, _item: fv })),
   async summary(records) {
@@ -114,7 +127,7 @@ export const digitalObjectFileVersionsReport: ReportDefinition = {
       name: 'file_versions', sub: ['file_uri', 'digital_object_title', 'digital_object_component_title'],
       value: (r) => [
         ...list(r.file_versions).map((fv) => ({ file_uri: plain(fv.file_uri), digital_object_title: plain(r.title), digital_object_component_title: null })),
-        ...list(r._components).flatMap((c) => list(c.file_versions).map((fv) => ({ file_uri: plain(fv.file_uri), digital_object_title: null, digital_object_component_title: plain(c.title ?? c.display_string) }))),
+        ...(list(r._componentVersions) as unknown as SubRow[]),
       ],
     },
   ],

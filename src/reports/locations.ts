@@ -5,7 +5,7 @@
  */
 import { errors } from '../errors';
 import type { Obj } from '../json';
-import { jsonOfUris, linkersOfTypes } from '../store/report-reads';
+import { holdersOf, jsonOfUris, linkersOfTypes } from '../store/report-reads';
 import type { ReportDefinition, RunParams, SubRow } from './definition';
 import { locationInRoom } from './common';
 import { identifier, idOf, list, plain, resolved } from './values';
@@ -24,30 +24,27 @@ const repoOf = (uri: string): number => Number(/^\/repositories\/(\d+)\//.exec(u
 const parse = (rows: Array<{ uri: string; json: string }>) => new Map(rows.map((r) => [r.uri, { ...JSON.parse(r.json), uri: r.uri } as Obj]));
 const container = (top: Obj) => [top.type, top.indicator].filter((v) => v !== undefined && v !== null).join(' ') || null;
 
-/** Each location's top containers of the run's repository (`_held`), in container order. */
+/**
+ * Each location's top containers of the run's repository (`_held`), in container order, with the
+ * resources and accessions in them: the records holding a container are read without their JSON
+ * (a component by its tree's root), so a box of many components costs one row each, not a record.
+ */
 async function attachHoldings(s: Services, locations: Obj[], run: RunParams): Promise<void> {
-  const seen = (r: Obj) => run.includeSuppressed || !r.suppressed;
   const tops = (await linkersOfTypes(s.db, locations.map((l) => l.uri), ['top_container'])).filter((t) => repoOf(t.uri) === run.repoId);
   const topRecords = parse(tops);
   const profiles = parse(await jsonOfUris(s.db, [...new Set([...topRecords.values()].map((t) => t.container_profile?.ref).filter(Boolean))]));
-  const holders = (await linkersOfTypes(s.db, [...topRecords.keys()], ['accession', 'resource', 'archival_object']))
-    .map((h) => ({ top: h.to_uri, record: { ...JSON.parse(h.json), uri: h.uri } as Obj }))
-    .filter((h) => seen(h.record));
-  const resources = parse(await jsonOfUris(s.db, [...new Set(holders.map((h) => h.record.resource?.ref).filter(Boolean))]));
+  const holders = (await holdersOf(s.db, [...topRecords.keys()], ['accession', 'resource', 'archival_object']))
+    .filter((h) => run.includeSuppressed || !h.suppressed)
+    .map((h) => ({ top: h.to_uri, type: h.type, uri: h.type === 'archival_object' ? h.root_uri ?? '' : h.uri }));
+  const records = parse(await jsonOfUris(s.db, [...new Set(holders.map((h) => h.uri).filter(Boolean))]));
+  const seen = (r: Obj | undefined): r is Obj => !!r && (run.includeSuppressed || !r.suppressed);
   for (const loc of locations) {
     const here = [...new Set(tops.filter((t) => t.to_uri === loc.uri).map((t) => t.uri))].sort((a, b) => idOf(a) - idOf(b));
     loc._held = here.map((uri): Held => {
       const inTop = holders.filter((h) => h.top === uri);
-      const res = new Map<string, Obj>();
-      for (const { record } of inTop) {
-        const resource = record.jsonmodel_type === 'resource' ? record : record.jsonmodel_type === 'archival_object' ? resources.get(record.resource?.ref) : undefined;
-        if (resource && seen(resource)) res.set(resource.uri, resource);
-      }
       const top = topRecords.get(uri)!;
-      return {
-        top, profile: plain(profiles.get(top.container_profile?.ref)?.name) as string | null,
-        resources: [...res.values()], accessions: inTop.filter((h) => h.record.jsonmodel_type === 'accession').map((h) => h.record),
-      };
+      const kind = (accession: boolean) => [...new Set(inTop.filter((h) => (h.type === 'accession') === accession).map((h) => h.uri))].map((u) => records.get(u)).filter(seen);
+      return { top, profile: plain(profiles.get(top.container_profile?.ref)?.name) as string | null, resources: kind(false), accessions: kind(true) };
     });
   }
 }

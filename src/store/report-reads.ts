@@ -63,13 +63,27 @@ export async function reportPage(
   return rows.map((r: Record<string, unknown>) => ({ rid: Number(r.rid), uri: String(r.uri), json: String(r.json), keys: keys.map((_, i) => String(r[`k${i}`] ?? '')) }));
 }
 
-/** The records of trees (components under these roots, suppressed ones only when asked), in the order stored. */
-export async function recordsUnderTrees(h: Handle, rootUris: string[], includeSuppressed: boolean): Promise<ReportRow[]> {
-  const found: ReportRow[] = [];
-  for (let i = 0; i < rootUris.length; i += LINKS_ASKED) {
-    const q = sqlOf(h)('records').whereIn('root_uri', rootUris.slice(i, i + LINKS_ASKED)).whereNotIn('uri', rootUris.slice(i, i + LINKS_ASKED));
-    if (!includeSuppressed) q.where('suppressed', false);
-    found.push(...(await q.orderBy('rid').select('rid', 'uri', 'json')).map((r: ReportRow) => ({ rid: Number(r.rid), uri: r.uri, json: r.json })));
+/**
+ * The next `limit` records of trees past row `afterRid` (components under these roots, suppressed
+ * ones only when asked), in the order stored: a report reads a tree of any size a page at a time.
+ */
+export async function treeRecordsPage(h: Handle, o: { rootUris: string[]; afterRid: number; limit: number; includeSuppressed: boolean }): Promise<Array<ReportRow & { root_uri: string }>> {
+  const q = sqlOf(h)('records').whereIn('root_uri', o.rootUris).whereNotIn('uri', o.rootUris).where('rid', '>', o.afterRid);
+  if (!o.includeSuppressed) q.where('suppressed', false);
+  const rows = await q.orderBy('rid').limit(o.limit).select('rid', 'uri', 'json', 'root_uri');
+  return rows.map((r: ReportRow & { root_uri: string }) => ({ rid: Number(r.rid), uri: r.uri, json: r.json, root_uri: r.root_uri }));
+}
+
+/** Records of `types` linking to any of `toUris`, without their JSON: each link once, with the record's type, tree root and suppression, in the order stored. */
+export async function holdersOf(h: Handle, toUris: string[], types: string[]): Promise<Array<{ to_uri: string; uri: string; type: string; root_uri: string | null; suppressed: boolean }>> {
+  const found: Array<{ to_uri: string; uri: string; type: string; root_uri: string | null; suppressed: boolean }> = [];
+  for (let i = 0; i < toUris.length; i += LINKS_ASKED) {
+    const rows = await sqlOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+      .whereIn('x.to_uri', toUris.slice(i, i + LINKS_ASKED)).whereIn('r.type', types)
+      .distinct('x.to_uri', 'r.uri', 'r.type', 'r.root_uri', 'r.suppressed', 'r.rid').orderBy('r.rid');
+    found.push(...rows.map((r: { to_uri: string; uri: string; type: string; root_uri: string | null; suppressed: unknown }) => ({
+      to_uri: r.to_uri, uri: r.uri, type: r.type, root_uri: r.root_uri, suppressed: Boolean(Number(r.suppressed)),
+    })));
   }
   return found;
 }
