@@ -29,22 +29,30 @@ function propertySql(h: Handle, property: string): string {
     : `COALESCE(CAST(json_extract(json, '$.${property}') AS TEXT), '')`;
 }
 
-/**
- * The next `limit` records of `types` past the cursor (of one repository when given), suppressed
- * ones only when asked: in the order stored, or by the text of JSON properties `orderBy` (then the
- * order stored), each page a keyset range past the last row's keys.
- */
+/** The next `limit` records of `types` past row `afterRid` (of one repository when given), suppressed ones only when asked. */
 export async function reportPage(
-  h: Handle, o: { types: string[]; repoId?: number; includeSuppressed: boolean; after: ReportCursor; limit: number; orderBy?: string[] },
-): Promise<Array<ReportRow & { keys?: string[] }>> {
+  h: Handle, o: { types: string[]; repoId?: number; includeSuppressed: boolean; afterRid: number; limit: number },
+): Promise<ReportRow[]> {
+  const q = sqlOf(h)('records').whereIn('type', o.types).where('rid', '>', o.afterRid);
+  if (o.repoId !== undefined) q.where('repo_id', o.repoId);
+  if (!o.includeSuppressed) q.where('suppressed', false);
+  const rows = await q.orderBy('rid').limit(o.limit).select('rid', 'uri', 'json');
+  return rows.map((r: ReportRow) => ({ rid: Number(r.rid), uri: r.uri, json: r.json }));
+}
+
+/**
+ * The next `limit` records of `types` past the cursor in the order of the text of JSON properties
+ * `orderBy` (then the order stored): their row ids and keys only, a keyset range past the last
+ * row's keys. The properties are in no index, so each call reads every record of the types: the
+ * engine asks for many keys at a time and reads the records themselves by row id.
+ */
+export async function reportOrder(
+  h: Handle, o: { types: string[]; repoId?: number; includeSuppressed: boolean; after: ReportCursor; limit: number; orderBy: string[] },
+): Promise<Array<{ rid: number; keys: string[] }>> {
   const q = sqlOf(h)('records').whereIn('type', o.types);
   if (o.repoId !== undefined) q.where('repo_id', o.repoId);
   if (!o.includeSuppressed) q.where('suppressed', false);
-  const keys = (o.orderBy ?? []).map((p) => propertySql(h, p));
-  if (!keys.length) {
-    const rows = await q.where('rid', '>', o.after.rid).orderBy('rid').limit(o.limit).select('rid', 'uri', 'json');
-    return rows.map((r: ReportRow) => ({ rid: Number(r.rid), uri: r.uri, json: r.json }));
-  }
+  const keys = o.orderBy.map((p) => propertySql(h, p));
   const last = o.after.keys;
   if (last) {
     // Past (k1..kn, rid): some key greater with those before it equal, or all keys equal and a later row.
@@ -59,8 +67,19 @@ export async function reportPage(
     });
   }
   for (const k of keys) q.orderByRaw(k);
-  const rows = await q.orderBy('rid').limit(o.limit).select('rid', 'uri', 'json', ...keys.map((k, i) => sqlOf(h).raw(`${k} as k${i}`)));
-  return rows.map((r: Record<string, unknown>) => ({ rid: Number(r.rid), uri: String(r.uri), json: String(r.json), keys: keys.map((_, i) => String(r[`k${i}`] ?? '')) }));
+  const rows = await q.orderBy('rid').limit(o.limit).select('rid', ...keys.map((k, i) => sqlOf(h).raw(`${k} as k${i}`)));
+  return rows.map((r: Record<string, unknown>) => ({ rid: Number(r.rid), keys: keys.map((_, i) => String(r[`k${i}`] ?? '')) }));
+}
+
+/** The records at these row ids, in the order asked. */
+export async function reportRowsByRid(h: Handle, rids: number[]): Promise<ReportRow[]> {
+  const byRid = new Map<number, ReportRow>();
+  for (let i = 0; i < rids.length; i += LINKS_ASKED) {
+    for (const r of await sqlOf(h)('records').whereIn('rid', rids.slice(i, i + LINKS_ASKED)).select('rid', 'uri', 'json')) {
+      byRid.set(Number(r.rid), { rid: Number(r.rid), uri: r.uri, json: r.json });
+    }
+  }
+  return rids.map((rid) => byRid.get(rid)).filter((r): r is ReportRow => r !== undefined);
 }
 
 /**

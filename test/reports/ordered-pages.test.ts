@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { startTestApp, STORE, TestApp } from '../helpers';
 import { post } from '../exchange/formats-fixture';
-import { type ReportCursor, reportPage } from '../../src/store/report-reads';
+import { type ReportCursor, reportOrder, reportRowsByRid } from '../../src/store/report-reads';
 
 /** Records walked in the order of JSON properties: keyset pages that neither skip nor repeat a record where keys tie or are missing. */
 describe(`report pages in a property's order (${STORE})`, function () {
@@ -27,10 +27,10 @@ describe(`report pages in a property's order (${STORE})`, function () {
     const seen: string[] = [];
     let after: ReportCursor = { rid: 0 };
     for (;;) {
-      const page = await reportPage(t.services.db, { types: ['accession'], repoId, includeSuppressed: false, after, limit, orderBy });
-      seen.push(...page.map((r) => r.uri));
+      const page = await reportOrder(t.services.db, { types: ['accession'], repoId, includeSuppressed: false, after, limit, orderBy });
+      seen.push(...(await reportRowsByRid(t.services.db, page.map((k) => k.rid))).map((r) => r.uri));
       if (page.length < limit) return seen;
-      after = { rid: page[page.length - 1].rid, keys: page[page.length - 1].keys };
+      after = page[page.length - 1];
     }
   }
 
