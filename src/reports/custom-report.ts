@@ -180,6 +180,11 @@ export async function customDefinition(s: Services, repoId: number, templateId: 
     if (n.filter) filters.push(n.filter);
     if (n.info !== undefined) info[f.name] = n.info;
   }
+  if (recordType === 'agent') {
+    // ArchivesSpace selects an agent's type and name ahead of its other fields.
+    const rank = (c: Column) => ['type', 'name'].indexOf(c.name);
+    columns.sort((a, b) => (rank(a) < 0 ? 2 : rank(a)) - (rank(b) < 0 ? 2 : rank(b)));
+  }
   const included = subreports.filter((sr) => isOn((subSpec[sr.name] as Obj | undefined)?.include));
   for (const sr of included) columns.push({ name: sr.name, sub: sr.sub, value: (r) => sr.rows(r) });
   if (!columns.length) throw bad('fields', 'custom report must include field or subreport');

@@ -128,7 +128,8 @@ describe(`custom reports (${STORE})`, function () {
     assert.deepEqual(Object.keys(agents.records[0]), ['type', 'name']);
     assert.equal(agents.info.type, 'agent_person, agent_corporate_entity');
     await p('/agents/people', { names: [{ primary_name: 'Able', rest_of_name: 'Ann', name_order: 'inverted', sort_name: 'Able, Ann', source: 'local' }] });
-    const people = await rows({ custom_record_type: 'agent', fields: { name: { include: '1' }, type: { values: ['agent_person'] } }, sort_by: 'name' }, { limit: 1000 });
+    const people = await rows({ custom_record_type: 'agent', fields: { publish: { include: '1' }, name: { include: '1' }, type: { values: ['agent_person'] } }, sort_by: 'name' }, { limit: 1000 });
+    assert.deepEqual(Object.keys(people.records[0]), ['name', 'publish']);
     const sorted = people.records.map((r: { name: string }) => r.name);
     assert.deepEqual(sorted, [...sorted].sort());
     assert.ok(sorted.indexOf('Able, Ann') < sorted.indexOf('Donor, Dana'), sorted.join('; '));
