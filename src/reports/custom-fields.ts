@@ -87,6 +87,13 @@ export interface CustomSubreport {
 }
 
 const DATE_COLUMNS = ['date_type', 'label', 'certainty', 'expression', 'begin', 'end', 'era', 'calendar'];
+const RIGHTS_COLUMNS = ['rights_type', 'statute_citation', 'jurisdiction', 'status', 'start_date', 'end_date', 'determination_date', 'license_terms', 'other_rights_basis'];
+const USER_DEFINED_COLUMNS = [
+  ...[1, 2, 3].map((n) => `boolean_${n}`), ...[1, 2, 3].map((n) => `integer_${n}`), ...[1, 2, 3].map((n) => `real_${n}`), ...[1, 2, 3, 4].map((n) => `string_${n}`),
+  ...[1, 2, 3, 4, 5].map((n) => `text_${n}`), ...[1, 2, 3].map((n) => `date_${n}`), ...[1, 2, 3, 4].map((n) => `enum_${n}`),
+];
+/** Two decimals, as ArchivesSpace's fix_decimal_format; nothing stays nothing. */
+const decimal = (v: unknown) => (v === undefined || v === null || v === '' ? null : (Number(v) || 0).toFixed(2));
 const dateRows = (dates: unknown): SubRow[] => list(dates).map((d) => Object.fromEntries(DATE_COLUMNS.map((k) => [k, plain(d[k])])));
 
 /** ArchivesSpace's custom sub-reports this backend offers, in the order it registers them. */
@@ -97,6 +104,16 @@ export const CUSTOM_SUBREPORTS: CustomSubreport[] = [
     rows: (r) => list(r.linked_agents).map((l) => ({
       role: plain(l.role), relator: plain(l.relator), record_title: plain(l.title), term: joined(list(l.terms).map((t) => t.term))?.replace(/, /g, '; ') ?? null,
       ref: plain(agentName(resolved(l))),
+    })),
+  },
+  {
+    name: 'collection_management', code: 'collection_management_subreport', types: ['accession', 'resource', 'digital_object'],
+    sub: ['processing_hours_per_foot_estimate', 'processing_hours_total', 'processing_plan', 'processing_priority', 'processing_status', 'processing_funding_source', 'processors', 'rights_determined', 'extent'],
+    rows: (r) => (r.collection_management ? [r.collection_management as Obj] : []).map((c) => ({
+      processing_hours_per_foot_estimate: decimal(c.processing_hours_per_foot_estimate), processing_hours_total: decimal(c.processing_hours_total),
+      processing_plan: plain(c.processing_plan), processing_priority: plain(c.processing_priority), processing_status: plain(c.processing_status),
+      processing_funding_source: plain(c.processing_funding_source), processors: plain(c.processors), rights_determined: yesNo(c.rights_determined ?? null),
+      extent: extentText([{ number: c.processing_total_extent, extent_type: c.processing_total_extent_type }]),
     })),
   },
   {
@@ -130,11 +147,25 @@ export const CUSTOM_SUBREPORTS: CustomSubreport[] = [
     rows: (r) => list(r.external_documents).map((d) => ({ record_title: plain(d.title), location: plain(d.location), publish: yesNo(d.publish ?? null), identifier_type: plain(d.identifier_type) })),
   },
   {
+    name: 'language', code: 'language_subreport', types: ['archival_object', 'resource', 'digital_object', 'digital_object_component'], sub: ['language', 'script'],
+    rows: (r) => list(r.lang_materials).map((l) => l.language_and_script).filter(Boolean).map((ls) => ({ language: plain(ls.language), script: plain(ls.script) })),
+  },
+  {
+    name: 'rights_statement', code: 'rights_statement_subreport', types: ['accession', 'archival_object', 'resource', 'digital_object', 'digital_object_component'],
+    sub: RIGHTS_COLUMNS, rows: (r) => list(r.rights_statements).map((rs) => Object.fromEntries(RIGHTS_COLUMNS.map((k) => [k, plain(rs[k])]))),
+  },
+  {
     name: 'subject', code: 'subject_subreport', types: ['accession', 'archival_object', 'digital_object', 'digital_object_component', 'resource'],
     sub: ['term', 'type', 'source', 'authority', 'scope_note'], resolve: ['subjects.ref'],
     rows: (r) => list(r.subjects).map(resolved).filter((s): s is Obj => !!s).map((s) => ({
       term: plain(s.title), type: joined(list(s.terms).map((t) => t.term_type)), source: plain(s.source), authority: plain(s.authority_id), scope_note: plain(s.scope_note),
     })),
+  },
+  {
+    name: 'user_defined', code: 'user_defined_subreport', types: ['accession', 'resource', 'digital_object'], sub: USER_DEFINED_COLUMNS,
+    rows: (r) => (r.user_defined ? [r.user_defined as Obj] : []).map((u) => Object.fromEntries(USER_DEFINED_COLUMNS.map((k) => [
+      k, k.startsWith('boolean') ? yesNo(u[k] ?? null) : k.startsWith('real') ? decimal(u[k]) : plain(u[k]),
+    ]))),
   },
 ];
 

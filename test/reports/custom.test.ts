@@ -33,6 +33,9 @@ describe(`custom reports (${STORE})`, function () {
       id_0: 'B', title: 'Bravo', accession_date: '2020-05-01', acquisition_type: 'gift', publish: true, restrictions_apply: true,
       subjects: [{ ref: maps.uri }], linked_agents: [{ ref: person.uri, role: 'source' }],
       dates: [{ date_type: 'single', label: 'creation', begin: '1950' }],
+      collection_management: { processing_hours_total: '3', processing_status: 'completed', processing_total_extent: '2', processing_total_extent_type: 'linear_feet' },
+      rights_statements: [{ rights_type: 'copyright', status: 'copyrighted', jurisdiction: 'US', start_date: '2020-01-01' }],
+      user_defined: { boolean_1: true, string_1: 'Shelved', real_1: '2.5' },
     });
     await p(`${base}/accessions`, { id_0: 'A', title: 'Alpha', accession_date: '2019-01-10', acquisition_type: 'purchase', publish: false });
     await p(`${base}/accessions`, { id_0: 'C', title: 'Charlie', accession_date: '2021-07-04', acquisition_type: 'gift' });
@@ -105,6 +108,19 @@ describe(`custom reports (${STORE})`, function () {
     assert.deepEqual(bravo.linked_agent, [{ role: 'source', relator: null, record_title: null, term: null, ref: 'Donor, Dana' }]);
     assert.equal(bravo.date[0].begin, '1950');
     assert.equal(out.records[0].subject, null);
+    const more = await rows({
+      custom_record_type: 'accession', fields: { identifier: { include: '1', values: ['B'] } },
+      subreports: { collection_management: { include: '1' }, rights_statement: { include: '1' }, user_defined: { include: '1' } },
+    });
+    const [b] = more.records;
+    assert.deepEqual(b.collection_management, [{
+      processing_hours_per_foot_estimate: null, processing_hours_total: '3.00', processing_plan: null, processing_priority: null, processing_status: 'completed',
+      processing_funding_source: null, processors: null, rights_determined: 'No', extent: '2.00 linear_feet',
+    }]);
+    assert.deepEqual(b.rights_statement.map((r: Record<string, unknown>) => [r.rights_type, r.jurisdiction, r.start_date]), [['copyright', 'US', '2020-01-01']]);
+    assert.equal(b.user_defined[0].boolean_1, 'Yes');
+    assert.equal(b.user_defined[0].string_1, 'Shelved');
+    assert.equal(b.user_defined[0].real_1, '2.50');
     const nobody = await rows({ custom_record_type: 'accession', fields: { identifier: { include: '1' }, created_by: { values: ['someone-else'] } } });
     assert.deepEqual(nobody.records, []);
     const id = await template({ custom_record_type: 'accession', fields: { identifier: { include: '1' } }, subreports: { subject: { include: '1' } } });
