@@ -215,7 +215,11 @@ export async function customDefinition(s: Services, repoId: number, templateId: 
     where,
     async summary(records) {
       let count = 0;
-      for await (const r of records) if (r && count < limit) count++;
+      // No further than the limit: the rows stop there too.
+      for await (const r of records) {
+        if (count >= limit) break;
+        if (r) count++;
+      }
       return { ...info, total_count: count };
     },
     columns,
