@@ -33,6 +33,8 @@ export class JobRunner {
   constructor(private readonly s: Services) {}
 
   start(): void {
+    // Started again after stop() (tests hold jobs queued this way) it takes jobs again.
+    this.stopped = false;
     this.timer = setInterval(() => void this.tick(), POLL_MS);
     this.timer.unref();
     void this.tick();

@@ -2,13 +2,13 @@ import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { isPlainObject } from '../../json';
 import type { Services } from '../../records/context';
+import { ATTRIBUTE_SETTING, type AttributeKind, attributeDefinitionsOf, localAttributeDefinitions } from '../../store/assessment-attributes';
 import { replaceSetting } from '../../store/repositories';
-import { ATTRIBUTE_SETTING as ATTRIBUTES, attributeDefinitionsOf, type AttributeKind, localAttributeDefinitions } from '../../store/assessment-attributes';
 
 type Kind = AttributeKind;
-
 const KINDS = new Set<Kind>(['rating', 'format', 'conservation_issue']);
 const LOCAL_IDS_FROM = 1000;
+const ATTRIBUTES = ATTRIBUTE_SETTING;
 const localDefinitions = (s: Services, repoId: number) => localAttributeDefinitions(s.db, repoId);
 
 /** GET /repositories/:repo_id/assessment_attribute_definitions: the installation's and the repository's own. */
