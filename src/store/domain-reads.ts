@@ -28,6 +28,13 @@ export async function jsonOfUri(h: Handle, uri: string): Promise<string | undefi
   return row?.json;
 }
 
+/** Stored JSON by URI, a statement per LINKS_ASKED URIs; URIs with no record are left out. */
+export async function jsonOfUris(h: Handle, uris: string[]): Promise<Array<{ uri: string; json: string }>> {
+  const rows: Array<{ uri: string; json: string }> = [];
+  for (let i = 0; i < uris.length; i += LINKS_ASKED) rows.push(...await sqlOf(h)('records').whereIn('uri', uris.slice(i, i + LINKS_ASKED)).select('uri', 'json'));
+  return rows;
+}
+
 /** The stored JSON of every record of a type (optionally of one repository; optionally in id order). */
 export async function jsonOfType(h: Handle, type: string, options: { repoId?: number; inIdOrder?: boolean } = {}): Promise<string[]> {
   const query = sqlOf(h)('records').where(options.repoId === undefined ? { type } : { type, repo_id: options.repoId });
