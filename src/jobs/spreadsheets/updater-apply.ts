@@ -127,8 +127,10 @@ function applySubrecord(input: RowInput, c: Column, values: Map<string, string |
     return;
   }
   if (!existing && allEmpty(values)) return;
-  const merged: Obj = existing ? { ...existing } : { jsonmodel_type: c.group, ...(c.group === 'date' ? { label: 'creation' } : {}) };
+  const merged: Obj = existing ? { ...existing } : { jsonmodel_type: c.group };
   for (const [k, v] of values) setOrDrop(merged, k, v);
+  // A new date without a label is a creation date (ArchivesSpace's default for the updater's dates).
+  if (c.group === 'date' && merged.label === undefined) merged.label = 'creation';
   // As ArchivesSpace: a changed date is single without an end, inclusive with one.
   if (c.group === 'date') merged.date_type = merged.end === undefined ? 'single' : 'inclusive';
   if (existing) items[c.index!] = merged;

@@ -89,7 +89,8 @@ export function cellOf(ao: Obj, c: Column, linked: Map<string, Obj>): string | u
   const i = c.index ?? 0;
   switch (c.group) {
     case 'archival_object':
-      return show(ao[c.name]);
+      // The stored record carries its id in its URI.
+      return show(c.name === 'id' ? ao.id ?? String(ao.uri).split('/').pop() : ao[c.name]);
     case 'date':
       return list(ao.dates)[i] ? show(list(ao.dates)[i][c.name]) : undefined;
     case 'extent':
