@@ -291,6 +291,18 @@ describe(`bulk_archival_object_updater_job and the resource templates (${STORE})
     const seriesRow = data.find((r) => r[1] === idOf(ao.series))!;
     assert.deepEqual(seriesRow.slice(3, 8), ['S-A', (await get(ao.series)).title, 'Papers', 'upd-ead', 'UPD 1']);
     assert.ok(seriesRow.slice(8).every((c) => c === ''), 'the columns to fill are empty');
+    // Filled in, the template goes back as a top_container_linker_job sheet.
+    const codes = rows[2];
+    const fileRow = data.find((r) => r[1] === idOf(ao.file))!;
+    for (const [code, value] of Object.entries({ instance_type: 'Text', top_container_type: 'Box', top_container_indicator: 'T-1' })) fileRow[codes.indexOf(code)] = value;
+    const filled = [...rows.slice(0, 4), fileRow].map((r) => r.map((c) => (/[",]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')).join('\n');
+    const linker = await t.http.post(`${base}/jobs_with_files`).set(H)
+      .field('job', JSON.stringify({ job_type: 'top_container_linker_job', job: { jsonmodel_type: 'top_container_linker_job', resource_id: String(resource.id) } }))
+      .attach('files[]', Buffer.from(`${filled}\n`), 'containers.csv').expect(200);
+    await t.services.jobs!.idle(600_000);
+    assert.equal((await t.http.get(linker.body.uri).set(H)).body.status, 'completed', (await t.http.get(`${linker.body.uri}/log`).set(H)).text);
+    const linked = await get((await get(ao.file)).instances.at(-1).sub_container.top_container.ref);
+    assert.deepEqual([linked.type, linked.indicator], ['box', 'T-1']);
 
     const dobj = await t.http.get(`${base}/resources/${resource.id}/templates/digital_object_creation.csv`).set(H).expect(200);
     const drows = parseCsv(dobj.text);
