@@ -74,7 +74,7 @@ export async function runSheetJob(ctx: JobContext, kind: SheetJobKind): Promise<
   const resourceJson = await jsonOfUri(s.db, resourceUri);
   const lines: string[] = [];
   const problems = new Problems();
-  const out: ImportOutput = { signal: ctx.signal, log: (level, message) => lines.push(`${level}: ${message}`), progress: () => undefined };
+  const out: ImportOutput = { signal: ctx.signal, log: (level, message) => lines.push(`${level}: ${message}`), progress: (done) => ctx.rowProgress?.(done) };
   const started = Date.now();
   let outcome: { rows: number; load: SheetLoad } | undefined;
   let failure: string | undefined;

@@ -148,6 +148,7 @@ async function runUpdater(ctx: JobContext): Promise<JobEnd> {
           if (column && c.trim() !== '') byPath.set(pathOf(column), c.trim());
         });
         await l.row(new SheetRow(number, byPath, problems));
+        ctx.rowProgress?.(l.rows);
       }, ctx.signal);
       if (!header) throw new ImportFailed('the sheet has no column paths (row 2); is this sheet made by generate_spreadsheet?');
       if (!l.rows) throw new ImportFailed('the sheet has no rows of archival objects');
