@@ -24,6 +24,7 @@ export const importFileVerb: Verb = {
       .option('--repo <id>', 'the repository (its number, as in /repositories/2)')
       .option('--type <type>', `the import type: ${TYPES().join(', ')}`)
       .option('--resource <id>', 'spreadsheets: the resource the rows belong to (its number or URI)')
+      .option('--aoid <id>', 'bulk_import_ao: the archival object the rows are loaded from (level 1 rows go beside it, as ArchivesSpace places them)')
       .option('--only-validate', 'spreadsheets: check the sheet and write nothing')
       .option('--create-missing-top-containers', 'bulk_archival_object_updater: create the top containers the sheet names that the resource does not have')
       .option('--results <dir>', "spreadsheets: a folder for each sheet's results file")

@@ -23,6 +23,7 @@ export const SHEET_TYPES: Record<string, { jobType: string; job: Obj }> = {
 
 export interface SheetOptions {
   resource?: string;
+  aoid?: string;
   onlyValidate?: boolean;
   createMissingTopContainers?: boolean;
   results?: string;
@@ -44,6 +45,7 @@ export async function importSheets(s: Services, repoId: number, typeName: string
     const fields: Obj = {
       jsonmodel_type: sheetType.jobType, filename: name, ...sheetType.job,
       ...(needsResource ? { resource_id: o.resource, only_validate: o.onlyValidate ? 'true' : 'false' } : {}),
+      ...(o.aoid ? { aoid: o.aoid } : {}),
       ...(o.createMissingTopContainers ? { create_missing_top_containers: true } : {}),
     };
     let job: Obj;
