@@ -242,6 +242,28 @@ describe(`bulk_archival_object_updater_job and the resource templates (${STORE})
     assert.deepEqual([tc.type, tc.indicator], ['box', '77']);
   });
 
+  it('links, creates and changes digital objects from the digital_object columns', async () => {
+    const dobj = await create('digital_objects', { digital_object_id: 'DO-1', title: 'Scan', file_versions: [{ jsonmodel_type: 'file_version', file_uri: 'http://example.com/1.jpg' }] });
+    const second = await get(ao.second);
+    await t.http.post(ao.second).set(H).send({ ...second, instances: [...second.instances, { jsonmodel_type: 'instance', instance_type: 'digital_object', digital_object: { ref: dobj } }] }).expect(200);
+    const book = await sheetFor();
+    const row = rowsOf(book).rows.find((r) => r.id === idOf(ao.second))!;
+    assert.deepEqual([row['digital_object/0/digital_object_id'], row['digital_object/0/digital_object_title'], row['digital_object/0/file_version_file_uri']], ['DO-1', 'Scan', 'http://example.com/1.jpg']);
+    const job = await apply(await edit(book, {
+      [idOf(ao.second)]: { 'digital_object/0/digital_object_title': 'Scan, revised' },
+      [idOf(ao.file)]: { 'digital_object/0/digital_object_id': 'DO-NEW', 'digital_object/0/digital_object_title': 'New scan', 'digital_object/0/file_version_file_uri': 'http://example.com/new.jpg' },
+    }));
+    assert.equal(job.status, 'completed', job.log);
+    assert.equal((await get(dobj)).title, 'Scan, revised');
+    const link = (await get(ao.file)).instances.find((i: any) => i.instance_type === 'digital_object');
+    const created = await get(link.digital_object.ref);
+    assert.deepEqual([created.digital_object_id, created.title, created.file_versions[0].file_uri], ['DO-NEW', 'New scan', 'http://example.com/new.jpg']);
+
+    const missing = await apply(await edit(await sheetFor(), { [idOf(ao.series)]: { 'digital_object/0/digital_object_id': 'NOPE' } }));
+    assert.equal(missing.status, 'failed');
+    assert.match(missing.log, /row 3, column 'digital_object\/0\/digital_object_id': there is no digital object 'NOPE' in this repository/);
+  });
+
   it('refuses sheets that are not updater sheets, and bad submissions, before anything is written', async () => {
     const bad = await apply(Buffer.from('id,title\n1,x\n'), {}, H, 'sheet.csv');
     assert.equal(bad.res.status, 400);

@@ -25,6 +25,21 @@ export interface RowInput {
   values(list: string): string[] | undefined;
   /** The resource's top container of that type, indicator and barcode (created when the job allows); undefined when there is none. */
   container(type: string, indicator: string, barcode: string | undefined): Promise<string | undefined>;
+  /**
+   * The digital object the cells of a digital_object/N group name by digital_object_id: created, or
+   * changed to the cells' title, publish and file version; undefined (with the row's error) when it cannot be.
+   */
+  digitalObject(column: string, cells: DigitalObjectCells): Promise<string | undefined>;
+}
+
+/** The cells of one digital_object/N group, read. */
+export interface DigitalObjectCells {
+  digital_object_id?: string;
+  digital_object_title?: string;
+  digital_object_publish?: boolean;
+  file_version_file_uri?: string;
+  file_version_caption?: string;
+  file_version_publish?: boolean;
 }
 
 /** Marks a cell whose value could not be read (the row has its error). */
@@ -98,7 +113,7 @@ export async function applyRow(input: RowInput): Promise<boolean> {
         await applyInstance(input, first, values);
         break;
       case 'digital_object':
-        input.row.error(pathOf(first), 'digital object instances are not changed through the updater sheet by this server yet; change the digital object itself');
+        await applyDigitalObject(input, first, values);
         break;
       case 'language_and_script':
         applyLanguage(input, first, values);
@@ -169,6 +184,29 @@ async function applyInstance(input: RowInput, c: Column, values: Map<string, str
   const instance: Obj = { ...(existing ?? { jsonmodel_type: 'instance' }), instance_type: v('instance_type'), sub_container: sub };
   if (existing) instances[instances.indexOf(existing)] = instance;
   else instances.push(instance);
+  input.after.instances = instances;
+}
+
+/** A digital object instance: the digital object its identifier names (created or changed as the cells say), linked. */
+async function applyDigitalObject(input: RowInput, c: Column, values: Map<string, string | boolean | undefined>): Promise<void> {
+  const instances = list(input.after.instances);
+  const existing = list(input.after.instances).filter((i) => i.instance_type === 'digital_object')[c.index!];
+  if (existing && allEmpty(values)) {
+    input.row.error(`instances/${c.index}`, `the digital object ${c.index! + 1}: ${DELETE_REFUSED}`);
+    return;
+  }
+  if (!existing && allEmpty(values)) return;
+  const column = `digital_object/${c.index}/digital_object_id`;
+  if (values.get('digital_object_id') === undefined) {
+    input.row.error(column, 'the digital object identifier is required');
+    return;
+  }
+  const ref = await input.digitalObject(column, Object.fromEntries(values) as DigitalObjectCells);
+  if (!ref) return;
+  if (existing) {
+    if ((existing.digital_object as Obj | undefined)?.ref === ref) return;
+    instances[instances.indexOf(existing)] = { ...existing, digital_object: { ref } };
+  } else instances.push({ jsonmodel_type: 'instance', instance_type: 'digital_object', digital_object: { ref } });
   input.after.instances = instances;
 }
 

@@ -20,7 +20,7 @@ import type { JobContext, JobEnd, JobType } from '../job-type';
 import { errorText } from './columns';
 import { SheetSession } from './session';
 import { describeProblem, Problems, SheetRow } from './sheet';
-import { applyRow } from './updater-apply';
+import { applyRow, type DigitalObjectCells } from './updater-apply';
 import { type Column, columnForPath, pathOf } from './updater-columns';
 import { columnLetters, linkedRecords, SHEET_NAME } from './updater-sheet';
 import { readXlsx } from './xlsx';
@@ -34,6 +34,8 @@ class UpdaterLoad extends SheetSession {
   /** The resource of the sheet's archival objects: the first row's. */
   private resourceUri?: string;
   private readonly found = new Map<string, string | undefined>();
+  /** The digital objects the sheet named, by identifier: the first row that did, and the cells that agree with it. */
+  private readonly digitalObjects = new Map<string, { uri: string; row: number; keys: Set<string> }>();
 
   constructor(ctx: JobContext, trx: Tx, out: ImportOutput, private readonly createMissing: boolean) {
     super(ctx.s, trx, ctx.repoId, ctx.actor, { path: ctx.inputFiles[0].stored, name: String(ctx.job.filename) }, out, { uri: '' });
@@ -76,6 +78,7 @@ class UpdaterLoad extends SheetSession {
     const changed = await applyRow({
       row, columns: this.columns_.filter(Boolean), before, after, linked: await linkedRecords(this.s, [before], this.trx),
       values: (list) => this.s.enums.get(list)?.values, container: (t, i, b) => this.container(t, i, b),
+      digitalObject: (column, cells) => this.digitalObject(row, column, cells),
     });
     if (!changed || row.failed) return;
     try {
@@ -90,6 +93,66 @@ class UpdaterLoad extends SheetSession {
       if (e && typeof e === 'object' && !Array.isArray(e)) {
         for (const [property, messages] of Object.entries(e)) row.error(paths.has(property) ? property : undefined, `${paths.has(property) ? '' : `${property}: `}${Array.isArray(messages) ? messages.join(', ') : String(messages)}`);
       } else row.error(undefined, `the archival object is not valid: ${errorText(err)}`);
+    }
+  }
+
+  /**
+   * The digital object of the repository with the cells' identifier, as ArchivesSpace's updater does
+   * it: one that exists is linked, and changed when a title, publish or file version cell says
+   * otherwise (emptying the file version's URI and caption removes its first file version); one
+   * that does not is created. Rows of one sheet that name the same digital object must agree.
+   */
+  private async digitalObject(row: SheetRow, column: string, cells: DigitalObjectCells): Promise<string | undefined> {
+    const id = cells.digital_object_id!;
+    const key = JSON.stringify(cells);
+    const seen = this.digitalObjects.get(id);
+    if (seen) {
+      if (seen.keys.has(key)) return seen.uri;
+      row.error(column, `row ${seen.row} gave the digital object '${id}' other values; rows that name one digital object must agree`);
+      return undefined;
+    }
+    const [uri] = await this.lookup('digital_object', 'digital_object_id', id);
+    const hasFile = cells.file_version_file_uri !== undefined || cells.file_version_caption !== undefined;
+    const file = (current: Obj = {}): Obj => ({
+      ...current, jsonmodel_type: 'file_version', file_uri: cells.file_version_file_uri,
+      ...(cells.file_version_caption === undefined ? {} : { caption: cells.file_version_caption }),
+      ...(cells.file_version_publish === undefined ? {} : { publish: cells.file_version_publish }),
+    });
+    if (!uri) {
+      if (cells.digital_object_title === undefined) {
+        row.error(column, `there is no digital object '${id}' in this repository; to create one, give its title too`);
+        return undefined;
+      }
+      const created = await this.write(row, column, 'digital_object', {
+        digital_object_id: id, title: cells.digital_object_title,
+        ...(cells.digital_object_publish === undefined ? {} : { publish: cells.digital_object_publish }),
+        ...(hasFile ? { file_versions: [file()] } : {}),
+      });
+      if (created) this.digitalObjects.set(id, { uri: created, row: row.number, keys: new Set([key]) });
+      return created;
+    }
+    const before = (await this.recordAt(uri))!;
+    const after = structuredClone(before);
+    const untouched: DigitalObjectCells = { digital_object_id: id, digital_object_title: before.title as string | undefined, digital_object_publish: before.publish === true };
+    const files = Array.isArray(after.file_versions) ? after.file_versions as Obj[] : [];
+    if (files[0]) Object.assign(untouched, { file_version_file_uri: files[0].file_uri, file_version_caption: files[0].caption, file_version_publish: files[0].publish === true });
+    this.digitalObjects.set(id, { uri, row: row.number, keys: new Set([key, JSON.stringify(untouched)]) });
+    // Only the identifier given: a link to the digital object as it is.
+    if (Object.entries(cells).every(([k, v]) => k === 'digital_object_id' || v === undefined)) return uri;
+    if (cells.digital_object_title !== undefined) after.title = cells.digital_object_title;
+    if (cells.digital_object_publish !== undefined) after.publish = cells.digital_object_publish;
+    if (hasFile) after.file_versions = [file(files[0]), ...files.slice(1)];
+    else if (files[0]) after.file_versions = files.slice(1);
+    if (JSON.stringify(after) === JSON.stringify(before)) return uri;
+    try {
+      const prepared = prepareRecord(this.s.registry, this.s.enums, 'digital_object', after);
+      await updateRecord(this.s, this.actor, { type: this.s.registry.type('digital_object'), repoId: this.repoId }, Number(uri.split('/').pop()), prepared.record, prepared.warnings, { trx: this.trx });
+      this.updated.push(uri);
+      return uri;
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      row.error(column, `the digital object '${id}' is not valid: ${errorText(err)}`);
+      return undefined;
     }
   }
 
