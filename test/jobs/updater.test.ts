@@ -159,6 +159,7 @@ describe(`bulk_archival_object_updater_job and the resource templates (${STORE})
     // Identity cells are locked; the others open; value lists offered from the Enums sheet.
     assert.notEqual(sheet.getRow(3).getCell(1).protection?.locked, false);
     assert.equal(sheet.getRow(3).getCell(3).protection?.locked, false);
+    assert.equal(sheet.getRow(3).getCell(paths.indexOf('dates/3/begin') + 1).protection?.locked, false, 'an empty cell of a data row is open too');
     const enums = book.getWorksheet('Enums')!;
     const levelColumn = enums.getColumn(paths.indexOf('level') + 1).values as string[];
     assert.equal(levelColumn[1], 'archival_record_level');

@@ -7,6 +7,7 @@
  * Each repeated group (dates, extents, instances, notes...) gets as many columns as the records
  * hold at most, plus extra_subrecords empty ones to add to, and at least min_subrecords (min_notes).
  */
+import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { isPlainObject, type Obj } from '../../json';
@@ -167,10 +168,24 @@ export async function writeUpdaterSheet(send: (chunk: Buffer) => Promise<void>, 
   const paths = sheet.addRow(columns.map(pathOf));
   paths.eachCell((cell) => { cell.style = lockedStyle; });
   paths.commit();
+  let written = 0;
   for (const ao of source.records) {
-    const row = sheet.addRow(columns.map((c) => cellOf(ao, c, source.linked) ?? null));
-    columns.forEach((c, i) => { row.getCell(i + 1).style = c.locked ? lockedStyle : openStyle; });
+    const values = columns.map((c) => cellOf(ao, c, source.linked));
+    const row = sheet.addRow(values.map((v) => v ?? null));
+    // The row's own style opens its empty cells (as ArchivesSpace formats the row), so only the
+    // cells written, and the locked ones, carry a style of their own.
+    (row as unknown as { style: Partial<ExcelJS.Style> }).style = openStyle;
+    columns.forEach((c, i) => {
+      if (c.locked) row.getCell(i + 1).style = lockedStyle;
+      else if (values[i] !== undefined) row.getCell(i + 1).style = openStyle;
+    });
     row.commit();
+    // Rows are made faster than a client reads them: every so often the zip is let out to the
+    // client, and the loop waits while the reply's buffer is full, so memory stays bounded.
+    if (++written % 100 === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (stream.writableNeedDrain) await once(stream, 'drain');
+    }
   }
   // Each value-list column offers its list (and each boolean true or false) from the Enums sheet.
   const lists = book.addWorksheet('Enums');
