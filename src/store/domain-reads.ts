@@ -47,6 +47,14 @@ export async function treeNodesOf(h: Handle, rootUri: string): Promise<Array<{ r
   return sqlOf(h)('records').where({ root_uri: rootUri }).select('rid', 'parent_rid', 'position', 'json', 'suppressed');
 }
 
+/** A tree's shape under its root record (URI): each node's rid, URI, parent and position, without its JSON. */
+export async function treeShapeOf(h: Handle, rootUri: string): Promise<Array<{ rid: number; uri: string; parent_rid: number | null; position: number }>> {
+  const rows = await sqlOf(h)('records').where({ root_uri: rootUri }).select('rid', 'uri', 'parent_rid', 'position');
+  return rows.map((r: { rid: number; uri: string; parent_rid: number | null; position: number }) => ({
+    rid: Number(r.rid), uri: r.uri, parent_rid: r.parent_rid === null ? null : Number(r.parent_rid), position: Number(r.position),
+  }));
+}
+
 /**
  * The stored JSON of the records below a record in its tree: every node of a tree's root
  * (`isRoot`), else the node's descendants.

@@ -9,8 +9,9 @@ import type { Services } from '../../records/context';
 import { readRecord } from '../../records/load';
 import type { Call, Endpoint, Reply } from '../../records/endpoint';
 import { json } from '../../records/endpoint';
+import { treeShapeOf } from '../../store/domain-reads';
 import { treeNodes, type TreeNodeRow } from '../../store/tree-pages';
-import { containerInstances, linkedRecords, sheetFilename, writeUpdaterSheet } from './updater-sheet';
+import { containerInstances, linkedRecords, sheetFilename, sheetSource, writeUpdaterSheet } from './updater-sheet';
 import { DIGITAL_OBJECT_TEMPLATE, identifierText, templateLines, TOP_CONTAINER_TEMPLATE } from './templates';
 
 const id = { name: 'id', type: 'integer', required: true } as const;
@@ -23,14 +24,16 @@ async function resourceOf(call: Call, resourceId: number): Promise<Obj> {
   return readRecord(call.s, { type: call.s.registry.type('resource'), repoId: call.repoId }, resourceId);
 }
 
-/** The resource's archival objects, depth first in tree order. */
-async function inTreeOrder(s: Services, resourceUri: string): Promise<TreeNodeRow[]> {
-  const byParent = new Map<number | null, TreeNodeRow[]>();
-  for (const row of await treeNodes(s.db, resourceUri, { shownOnly: false })) byParent.set(row.parent_rid, [...byParent.get(row.parent_rid) ?? [], row]);
-  const out: TreeNodeRow[] = [];
+/** The URIs of the resource's archival objects, depth first in tree order (from the tree's shape: no record is read whole). */
+async function inTreeOrder(s: Services, resourceUri: string): Promise<string[]> {
+  type Node = { rid: number; uri: string; position: number };
+  const byParent = new Map<number | null, Node[]>();
+  for (const row of await treeShapeOf(s.db.knex, resourceUri)) byParent.set(row.parent_rid, [...byParent.get(row.parent_rid) ?? [], row]);
+  for (const siblings of byParent.values()) siblings.sort((a, b) => a.position - b.position);
+  const out: string[] = [];
   const walk = (parent: number | null) => {
     for (const node of byParent.get(parent) ?? []) {
-      out.push(node);
+      out.push(node.uri);
       walk(node.rid);
     }
   };
@@ -39,8 +42,8 @@ async function inTreeOrder(s: Services, resourceUri: string): Promise<TreeNodeRo
 }
 
 /** The archival objects a sheet is asked for: those the `uri` list names (a JSON array), in its order, or else all the resource's. */
-function chosen(call: Call, nodes: TreeNodeRow[]): Obj[] {
-  if (call.params.uri === undefined) return nodes.map((n) => n.record);
+function chosen(call: Call, inTree: string[]): string[] {
+  if (call.params.uri === undefined) return inTree;
   let uris: unknown;
   try {
     uris = JSON.parse(String(call.params.uri));
@@ -48,12 +51,11 @@ function chosen(call: Call, nodes: TreeNodeRow[]): Obj[] {
     uris = undefined;
   }
   if (!Array.isArray(uris) || !uris.every((u) => typeof u === 'string')) throw errors.invalidParam('uri', 'must be a JSON array of archival object URIs');
-  const byUri = new Map(nodes.map((n) => [n.uri, n.record]));
+  const known = new Set(inTree);
   // As ArchivesSpace, URIs of other record types are passed over; an archival object must be one of the resource's.
   return (uris as string[]).filter((u) => /\/archival_objects\/\d+$/.test(u)).map((u) => {
-    const record = byUri.get(u);
-    if (!record) throw errors.invalidParam('uri', `${u} is not an archival object of the resource`);
-    return record;
+    if (!known.has(u)) throw errors.invalidParam('uri', `${u} is not an archival object of the resource`);
+    return u;
   });
 }
 
@@ -61,8 +63,7 @@ async function generateSheet(call: Call): Promise<Reply> {
   const m = /^\/repositories\/(\d+)\/resources\/(\d+)$/.exec(String(call.params.resource_uri));
   if (!m || Number(m[1]) !== call.repoId) throw errors.invalidParam('resource_uri', `'${call.params.resource_uri}' is not the URI of a resource of this repository`);
   const resource = await resourceOf(call, Number(m[2]));
-  const records = chosen(call, await inTreeOrder(call.s, resource.uri as string));
-  const linked = await linkedRecords(call.s, records);
+  const source = sheetSource(call.s, chosen(call, await inTreeOrder(call.s, resource.uri as string)));
   const options = {
     minSubrecords: call.params.min_subrecords, extraSubrecords: call.params.extra_subrecords, minNotes: call.params.min_notes,
     selected: (call.params.selected_columns ?? []) as string[],
@@ -70,7 +71,7 @@ async function generateSheet(call: Call): Promise<Reply> {
   return {
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     headers: { 'Content-Disposition': `attachment; filename="${sheetFilename(Number(m[2]))}"` },
-    stream: (send) => writeUpdaterSheet((chunk) => send(chunk), { records, linked }, options, (list) => call.s.enums.get(list)?.values ?? []),
+    stream: (send) => writeUpdaterSheet(call.s, (chunk) => send(chunk), source, options),
   };
 }
 

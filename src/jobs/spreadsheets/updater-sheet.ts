@@ -25,10 +25,27 @@ export interface SheetOptions {
   selected: string[];
 }
 
-/** The records a sheet is made from: the archival objects in order, and what their instances link to. */
+/**
+ * The archival objects a sheet is made from, in the sheet's order, a batch at a time: read once to
+ * size the repeated groups and once to write the rows, so a resource of any size is never held whole.
+ */
 export interface SheetSource {
-  records: Obj[];
-  linked: Map<string, Obj>;
+  count: number;
+  batches(): AsyncIterable<Obj[]>;
+}
+
+/** The records of `uris`, a batch at a time in their order. */
+export function sheetSource(s: Services, uris: string[], batchSize = 200): SheetSource {
+  return {
+    count: uris.length,
+    async *batches() {
+      for (let i = 0; i < uris.length; i += batchSize) {
+        const batch = uris.slice(i, i + batchSize);
+        const byUri = new Map((await jsonOfUris(s.db.knex, batch)).map((r) => [r.uri, JSON.parse(r.json) as Obj]));
+        yield batch.map((u) => byUri.get(u)).filter((r): r is Obj => !!r);
+      }
+    },
+  };
 }
 
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
@@ -65,18 +82,27 @@ export async function linkedRecords(s: Services, records: Obj[], h: Handle = s.d
 }
 
 /** How many columns of each group: ArchivesSpace's rule (at least the minimum, or the most any record has plus the extras). */
-function countsOf(records: Obj[], o: SheetOptions): Counts {
-  const most = (f: (ao: Obj) => number) => records.reduce((m, ao) => Math.max(m, f(ao)), 0);
+async function countsOf(source: SheetSource, o: SheetOptions): Promise<Counts> {
+  const most: Record<string, number> = {};
+  const see = (key: string, n: number) => { most[key] = Math.max(most[key] ?? 0, n); };
+  for await (const batch of source.batches()) {
+    for (const ao of batch) {
+      see('date', list(ao.dates).length);
+      see('extent', list(ao.extents).length);
+      see('instance', containerInstances(ao).length);
+      see('digital_object', digitalInstances(ao).length);
+      see('language_and_script', languagesOf(ao).length);
+      see('note_langmaterial', languageNotesOf(ao).length);
+      for (const type of NOTE_TYPES) see(type, notesOf(ao, type).length);
+    }
+  }
   const counts: Counts = {
-    date: Math.max(o.minSubrecords, most((ao) => list(ao.dates).length) + o.extraSubrecords),
-    extent: Math.max(o.minSubrecords, most((ao) => list(ao.extents).length) + o.extraSubrecords),
-    instance: Math.max(o.minSubrecords, most((ao) => containerInstances(ao).length) + o.extraSubrecords),
-    digital_object: Math.max(o.minSubrecords, most((ao) => digitalInstances(ao).length) + o.extraSubrecords),
-    language_and_script: Math.max(1, most((ao) => languagesOf(ao).length)),
-    note_langmaterial: Math.max(1, most((ao) => languageNotesOf(ao).length)),
+    language_and_script: Math.max(1, most.language_and_script ?? 0),
+    note_langmaterial: Math.max(1, most.note_langmaterial ?? 0),
   };
+  for (const group of ['date', 'extent', 'instance', 'digital_object']) counts[group] = Math.max(o.minSubrecords, (most[group] ?? 0) + o.extraSubrecords);
   // ArchivesSpace counts a note type over the whole sheet; here it is the most one record has, so a sheet does not grow with its length.
-  for (const type of NOTE_TYPES) counts[type] = Math.max(o.minNotes, most((ao) => notesOf(ao, type).length));
+  for (const type of NOTE_TYPES) counts[type] = Math.max(o.minNotes, most[type] ?? 0);
   return counts;
 }
 
@@ -148,8 +174,9 @@ function sinkStream(send: (chunk: Buffer) => Promise<void>): Writable {
 }
 
 /** Writes the updater workbook for `source` to `send`, a row at a time. */
-export async function writeUpdaterSheet(send: (chunk: Buffer) => Promise<void>, source: SheetSource, options: SheetOptions, enums: (list: string) => string[]): Promise<void> {
-  const columns = sheetColumns(new Set([...options.selected, ...ALWAYS]), countsOf(source.records, options));
+export async function writeUpdaterSheet(s: Services, send: (chunk: Buffer) => Promise<void>, source: SheetSource, options: SheetOptions): Promise<void> {
+  const enums = (name: string) => s.enums.get(name)?.values ?? [];
+  const columns = sheetColumns(new Set([...options.selected, ...ALWAYS]), await countsOf(source, options));
   const stream = sinkStream(send);
   const finished = new Promise<void>((resolve, reject) => {
     stream.on('finish', resolve);
@@ -169,23 +196,25 @@ export async function writeUpdaterSheet(send: (chunk: Buffer) => Promise<void>, 
   paths.eachCell((cell) => { cell.style = lockedStyle; });
   paths.commit();
   let written = 0;
-  for (const ao of source.records) {
-    const values = columns.map((c) => cellOf(ao, c, source.linked));
-    const row = sheet.addRow(values.map((v) => v ?? null));
-    // The row's own style opens its empty cells (as ArchivesSpace formats the row), so only the
-    // cells written, and the locked ones, carry a style of their own.
-    (row as unknown as { style: Partial<ExcelJS.Style> }).style = openStyle;
-    columns.forEach((c, i) => {
-      if (c.locked) row.getCell(i + 1).style = lockedStyle;
-      else if (values[i] !== undefined) row.getCell(i + 1).style = openStyle;
-    });
-    row.commit();
-    // Rows are made faster than a client reads them: every so often the zip is let out to the
-    // client, and the loop waits while the reply's buffer is full, so memory stays bounded.
-    if (++written % 100 === 0) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (stream.writableNeedDrain) await once(stream, 'drain');
+  for await (const batch of source.batches()) {
+    const linked = await linkedRecords(s, batch);
+    for (const ao of batch) {
+      const values = columns.map((c) => cellOf(ao, c, linked));
+      const row = sheet.addRow(values.map((v) => v ?? null));
+      // The row's own style opens its empty cells (as ArchivesSpace formats the row), so only the
+      // cells written, and the locked ones, carry a style of their own.
+      (row as unknown as { style: Partial<ExcelJS.Style> }).style = openStyle;
+      columns.forEach((c, i) => {
+        if (c.locked) row.getCell(i + 1).style = lockedStyle;
+        else if (values[i] !== undefined) row.getCell(i + 1).style = openStyle;
+      });
+      row.commit();
+      written++;
     }
+    // Rows are made faster than a client reads them: after each batch the zip is let out to the
+    // client, and the loop waits while the reply's buffer is full, so memory stays bounded.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (stream.writableNeedDrain) await once(stream, 'drain');
   }
   // Each value-list column offers its list (and each boolean true or false) from the Enums sheet.
   const lists = book.addWorksheet('Enums');
@@ -199,9 +228,9 @@ export async function writeUpdaterSheet(send: (chunk: Buffer) => Promise<void>, 
   const longest = listColumns.reduce((m, l) => Math.max(m, l?.length ?? 0), 0);
   for (let r = 0; r < longest; r++) lists.addRow(listColumns.map((l) => l?.[r] ?? null)).commit();
   listColumns.forEach((l, i) => {
-    if (!l || !source.records.length) return;
+    if (!l || !written) return;
     const letters = columnLetters(i);
-    const range = `${letters}3:${letters}${2 + source.records.length}`;
+    const range = `${letters}3:${letters}${2 + written}`;
     (sheet as unknown as { dataValidations: { add(range: string, v: ExcelJS.DataValidation): void } }).dataValidations.add(range, {
       type: 'list', allowBlank: true, formulae: [`Enums!$${letters}$2:$${letters}$${l.length}`],
     });
