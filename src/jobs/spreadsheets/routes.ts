@@ -159,7 +159,10 @@ export function spreadsheetEndpoints(): Endpoint[] {
       summary: "A CSV template for creating digital objects for a resource's archival objects (bulk_import_job, load_type digital)",
       handle: async (call) => {
         const resource = await resourceOf(call, call.params.id);
-        const rows = (await inIdOrder(call.s, resource.uri as string)).map((n) => ({ res_uri: resource.uri as string, ao_uri: n.uri }));
+        // Only URIs are needed: read from the tree's shape, not the records.
+        const idOf = (uri: string) => Number(uri.split('/').pop());
+        const uris = (await treeShapeOf(call.s.db.knex, resource.uri as string)).map((n) => n.uri).sort((a, b) => idOf(a) - idOf(b));
+        const rows = uris.map((uri) => ({ res_uri: resource.uri as string, ao_uri: uri }));
         return csvReply(`resource_${call.params.id}digital_objects.csv`, [...templateLines(DIGITAL_OBJECT_TEMPLATE, rows)]);
       },
     },
