@@ -224,12 +224,13 @@ describe(`bulk_archival_object_updater_job and the resource templates (${STORE})
     const book = await sheetFor();
     const seriesBefore = await get(ao.series);
     const job = await apply(await edit(book, {
-      [idOf(ao.series)]: { title: 'Should not be written' },
+      [idOf(ao.series)]: { title: 'Should not be written', 'dates/1/label': 'Nonsense' },
       [idOf(ao.file)]: { level: 'Nonsense' },
       [idOf(ao.second)]: { 'instances/0/top_container_indicator': '99' },
     }));
     assert.equal(job.status, 'failed', job.log);
     assert.match(job.log, /row 4, column 'level': 'Nonsense' is not a value of the list archival_record_level/);
+    assert.match(job.log, /row 3, column 'dates\/1\/label': 'Nonsense' is not a value of the list date_label/, 'a bad value in a new subrecord is reported too');
     assert.match(job.log, /row 5, column 'instances\/0\/top_container_indicator': the resource has no top container box 99/);
     assert.deepEqual(await get(ao.series), seriesBefore);
     const badDate = await apply(await edit(await sheetFor(), { [idOf(ao.file)]: { 'dates/0/begin': '19O5' } }));

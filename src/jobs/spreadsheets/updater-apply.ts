@@ -51,16 +51,21 @@ const norm = (v: unknown) => (v === undefined || v === null ? '' : String(v).tri
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 const DELETE_REFUSED = 'emptying every cell of an existing one would delete it, which the updater does not do (ArchivesSpace refuses it too unless configured); fix it in the record itself';
 
-/** A cell's value as the record stores it: a value list's value from "Label [value]" (or the value or its label), a boolean, or the text. */
+/** A value list's value for a cell: from "Label [value]", or the value, or its label; undefined when the list has none such. */
+function listValue(text: string, values: string[]): string | undefined {
+  const bracketed = /\[([^\]]*)\]$/.exec(text)?.[1];
+  if (bracketed !== undefined) return values.find((v) => v === bracketed);
+  return values.find((v) => v === text) ?? values.find((v) => squash(v) === squash(text));
+}
+
+/** A cell's value as the record stores it: a value list's value, a boolean, or the text. */
 function clean(input: RowInput, c: Column): Clean {
   const path = pathOf(c);
   const text = norm(input.row.get(path));
   if (text === '') return undefined;
   if (c.kind === 'boolean') return text.toLowerCase() === 'true';
   if (c.kind !== 'enum') return text;
-  const values = input.values(c.list!) ?? [];
-  const bracketed = /\[([^\]]*)\]$/.exec(text)?.[1];
-  const found = bracketed !== undefined ? values.find((v) => v === bracketed) : values.find((v) => v === text) ?? values.find((v) => squash(v) === squash(text));
+  const found = listValue(text, input.values(c.list!) ?? []);
   if (found !== undefined) return found;
   input.row.error(path, `'${text}' is not a value of the list ${c.list} (pick one from the cell's list, written "Label [value]")`);
   return UNREADABLE;
@@ -73,10 +78,11 @@ function changed(input: RowInput, c: Column): boolean {
   if (now === sent) return false;
   // An empty boolean cell is not read as a change: the record keeps its value.
   if (c.kind === 'boolean' && sent === '') return false;
+  // A value typed as its value or label ("series", "Series") is the value the sheet showed as "Series [series]".
+  // A value not in the list counts as changed, so that it is reported.
   if (c.kind === 'enum' && sent !== '') {
-    const bracket = /\[([^\]]*)\]$/.exec(now)?.[1];
-    const value = clean({ ...input, row: { get: () => sent, error: () => undefined } as unknown as SheetRow }, c);
-    return value !== bracket;
+    const value = listValue(sent, input.values(c.list!) ?? []);
+    return value === undefined || value !== /\[([^\]]*)\]$/.exec(now)?.[1];
   }
   return true;
 }
