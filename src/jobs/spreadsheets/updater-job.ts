@@ -29,7 +29,8 @@ class RollBack extends Error {}
 
 /** The sheet's rows applied in the job's transaction. */
 class UpdaterLoad extends SheetSession {
-  columns_: Column[] = [];
+  /** The sheet's columns by their index in row 2 (a gap where row 2 has no path). */
+  pathColumns: Column[] = [];
   rows = 0;
   /** The resource of the sheet's archival objects: the first row's. */
   private resourceUri?: string;
@@ -38,12 +39,13 @@ class UpdaterLoad extends SheetSession {
   private readonly digitalObjects = new Map<string, { uri: string; row: number; keys: Set<string> }>();
 
   constructor(ctx: JobContext, trx: Tx, out: ImportOutput, private readonly createMissing: boolean) {
+    // The session's resource is the bulk import's; the updater's comes from its rows (resourceUri).
     super(ctx.s, trx, ctx.repoId, ctx.actor, { path: ctx.inputFiles[0].stored, name: String(ctx.job.filename) }, out, { uri: '' });
   }
 
   /** Row 2: each column's path. */
   header(cells: string[]): void {
-    this.columns_ = [];
+    this.pathColumns = [];
     const paths = new Set<string>();
     cells.forEach((raw, i) => {
       const path = raw.trim();
@@ -52,7 +54,7 @@ class UpdaterLoad extends SheetSession {
       if (!column) throw new ImportFailed(`row 2, column ${columnLetters(i)}: '${path}' is not a column of the updater's sheet; is this sheet made by generate_spreadsheet?`);
       if (paths.has(path)) throw new ImportFailed(`row 2, column ${columnLetters(i)}: the column '${path}' appears twice`);
       paths.add(path);
-      this.columns_[i] = column;
+      this.pathColumns[i] = column;
     });
     for (const needed of ['id', 'lock_version']) {
       if (!paths.has(needed)) throw new ImportFailed(`row 2: the sheet has no '${needed}' column; is this sheet made by generate_spreadsheet?`);
@@ -76,7 +78,7 @@ class UpdaterLoad extends SheetSession {
     }
     const after = structuredClone(before);
     const changed = await applyRow({
-      row, columns: this.columns_.filter(Boolean), before, after, linked: await linkedRecords(this.s, [before], this.trx),
+      row, columns: this.pathColumns.filter(Boolean), before, after, linked: await linkedRecords(this.s, [before], this.trx),
       values: (list) => this.s.enums.get(list)?.values, container: (t, i, b) => this.container(t, i, b),
       digitalObject: (column, cells) => this.digitalObject(row, column, cells),
     });
@@ -88,7 +90,7 @@ class UpdaterLoad extends SheetSession {
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       const e = err.body.error;
-      const paths = new Set(this.columns_.filter(Boolean).map(pathOf));
+      const paths = new Set(this.pathColumns.filter(Boolean).map(pathOf));
       // A property path that is a column of the sheet (dates/0/begin) names that column.
       if (e && typeof e === 'object' && !Array.isArray(e)) {
         for (const [property, messages] of Object.entries(e)) row.error(paths.has(property) ? property : undefined, `${paths.has(property) ? '' : `${property}: `}${Array.isArray(messages) ? messages.join(', ') : String(messages)}`);
@@ -207,7 +209,7 @@ async function runUpdater(ctx: JobContext): Promise<JobEnd> {
         if (cells.every((c) => c.trim() === '')) return;
         const byPath = new Map<string, string>();
         cells.forEach((c, i) => {
-          const column = l.columns_[i];
+          const column = l.pathColumns[i];
           if (column && c.trim() !== '') byPath.set(pathOf(column), c.trim());
         });
         await l.row(new SheetRow(number, byPath, problems));
