@@ -43,6 +43,12 @@ export interface JobContext {
    * by the runner with the job's lease, so a job may report from inside its own transaction.
    */
   progress(done: number, total?: number): Promise<void>;
+  /**
+   * Rows done so far, told from inside the job's transaction as they go by: the command line's
+   * progress bar. It must not touch the store (on SQLite the transaction holds the connection); the
+   * job runner leaves it out.
+   */
+  rowProgress?(done: number, total?: number): void;
   /** An output file (GET .../jobs/:id/output_files), e.g. a report or a PDF; a stream is written to disk as it comes. */
   addOutputFile(filename: string, data: Buffer | string | Readable): Promise<void>;
 }
