@@ -66,6 +66,11 @@ wsrep_provider_options="gmcast.listen_addr=tcp://127.0.0.1:$g;ist.recv_addr=127.
 wsrep_sst_method=rsync
 wsrep_sst_receive_address=127.0.0.1:$((g + 2))
 wsrep_slave_threads=2
+# Reads wait until this node has applied what the cluster committed before them: a client that
+# writes through one node and reads through another sees its write (sessions, read-your-writes).
+wsrep_sync_wait=1
+# A statement outside a transaction that loses certification to another node is run again.
+wsrep_retry_autocommit=4
 EOF
 }
 
