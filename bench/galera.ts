@@ -72,8 +72,8 @@ async function measure(setup: string, urls: string[]): Promise<Row[]> {
     const agent = (await post(bases[0], '/agents/people', { names: [{ primary_name: 'Bench', name_order: 'direct', sort_name: 'Bench' }] })).uri as string;
     const body = (id0: string, i: number) => accessionBody(id0, String(i), i, [subject], agent);
     // Records to update and read: each process updates its own third.
-    const ids: number[][] = [[], [], []];
-    for (let i = 0; i < RECORDS; i++) ids[i % 3].push((await post(bases[i % 3], `/repositories/${repo}/accessions`, body('SEED', i))).id);
+    const ids: Array<Array<{ i: number; id: number }>> = [[], [], []];
+    for (let i = 0; i < RECORDS; i++) ids[i % 3].push({ i, id: (await post(bases[i % 3], `/repositories/${repo}/accessions`, body('SEED', i))).id });
     const versions = new Map<number, number>();
 
     let serial = 0;
@@ -81,14 +81,14 @@ async function measure(setup: string, urls: string[]): Promise<Row[]> {
     const turn = [0, 0, 0];
     rows.push({
       setup, workload: 'update accession (lock_version)', ...await spread(bases, token, 'POST', (app) => {
-        const id = ids[app][turn[app]++ % ids[app].length];
+        const { i, id } = ids[app][turn[app]++ % ids[app].length];
         const version = versions.get(id) ?? 0;
         versions.set(id, version + 1);
-        return { path: `/repositories/${repo}/accessions/${id}`, body: JSON.stringify({ ...body('SEED', id), title: `Revision ${version + 1}`, lock_version: version }) };
+        return { path: `/repositories/${repo}/accessions/${id}`, body: JSON.stringify({ ...body('SEED', i), title: `Revision ${version + 1}`, lock_version: version }) };
       }),
     });
     let reads = 0;
-    rows.push({ setup, workload: 'GET one accession', ...await spread(bases, token, 'GET', () => ({ path: `/repositories/${repo}/accessions/${ids[0][reads++ % ids[0].length]}` })) });
+    rows.push({ setup, workload: 'GET one accession', ...await spread(bases, token, 'GET', () => ({ path: `/repositories/${repo}/accessions/${ids[0][reads++ % ids[0].length].id}` })) });
   } finally {
     await Promise.all(apps.map((a) => a.stop()));
     const u = new URL(urls[0]);
