@@ -38,6 +38,8 @@ export class LogCursor {
     if (this.readThrough < checkpoint) {
       this.seen.clear();
       this.readThrough = checkpoint;
+    } else {
+      for (const seq of this.seen.keys()) if (seq <= checkpoint) this.seen.delete(seq);
     }
   }
 
