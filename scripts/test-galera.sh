@@ -27,7 +27,8 @@ run() {
 }
 echo "=== the store suite through $MARIADB_URL ==="
 run test/store/*.test.ts test/records/*.test.ts test/records/trees/*.test.ts --ignore test/records/trees/trees-large.test.ts \
-  test/search/indexer-holes.test.ts test/search/search.test.ts test/access/sessions.test.ts test/http/health.test.ts
+  test/search/indexer-holes.test.ts test/search/search.test.ts test/access/sessions.test.ts test/http/health.test.ts \
+  test/domain/webhooks.test.ts
 echo "=== the cluster's own tests ==="
 run test/galera/*.test.ts
 echo "${passed} passed, ${failed} failed (make test-galera took $((SECONDS - started)) s, the cluster's start included)"
