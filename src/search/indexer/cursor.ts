@@ -20,13 +20,13 @@
  * statements and commit take after that. What passes the checkpoint is only what is applied again
  * after a restart (harmless: applying is idempotent), so the wait costs nothing in the steady state.
  */
-import { committedThrough } from '../../store/indexing';
-
 export class LogCursor {
   /** The highest entry read and applied (0: none yet: start at the index's checkpoint). */
   readThrough = 0;
-  /** Entries above the checkpoint already applied, and when each was first read. */
-  private readonly seen = new Map<number, number>();
+  /** Entries above the checkpoint already applied, in order (new entries come last, so mostly appended). */
+  private readonly order: number[] = [];
+  /** When each of them was first read. */
+  private readonly seenAt = new Map<number, number>();
 
   constructor(private readonly gapWaitMs: number) {}
 
@@ -36,44 +36,76 @@ export class LogCursor {
    */
   from(checkpoint: number): void {
     if (this.readThrough < checkpoint) {
-      this.seen.clear();
+      this.reset();
       this.readThrough = checkpoint;
-    } else {
-      for (const seq of this.seen.keys()) if (seq <= checkpoint) this.seen.delete(seq);
-    }
+    } else this.forgetThrough(checkpoint);
   }
 
   /** Starts again from the index's checkpoint at the next round. */
   reset(): void {
-    this.seen.clear();
+    this.order.length = 0;
+    this.seenAt.clear();
     this.readThrough = 0;
   }
 
   /** Of `rows`, those not yet applied. */
   unseen<T extends { seq: number }>(rows: T[], checkpoint: number): T[] {
-    return rows.filter((r) => r.seq > checkpoint && !this.seen.has(r.seq));
+    return rows.filter((r) => r.seq > checkpoint && !this.seenAt.has(r.seq));
   }
 
   /** How many entries are remembered as applied between the checkpoint and readThrough. */
   get appliedAbove(): number {
-    return this.seen.size;
+    return this.order.length;
   }
 
-  /** The checkpoint once `fresh` (about to be applied, read at `nowMs`) are: through the last hole settled. */
+  /**
+   * The checkpoint once `fresh` (in order, about to be applied, read at `nowMs`) are: through the
+   * last hole settled (the rule of committedThrough in store/indexing.ts). Walks only up to the
+   * first hole that has not settled, which is near the start: the cost does not grow with the
+   * entries remembered.
+   */
   settled(checkpoint: number, fresh: Array<{ seq: number }>, nowMs: number): number {
-    const entries = [...this.seen].map(([seq, seenMs]) => ({ seq, at_ms: seenMs }));
-    for (const r of fresh) entries.push({ seq: r.seq, at_ms: nowMs });
-    entries.sort((a, b) => a.seq - b.seq);
-    return committedThrough(entries, checkpoint, nowMs, this.gapWaitMs);
+    let through = checkpoint;
+    let i = 0;
+    let j = 0;
+    while (i < this.order.length || j < fresh.length) {
+      const fromSeen = j >= fresh.length || (i < this.order.length && this.order[i] < fresh[j].seq);
+      const seq = fromSeen ? this.order[i++] : fresh[j++].seq;
+      const readAt = fromSeen ? this.seenAt.get(seq)! : nowMs;
+      if (seq !== through + 1 && nowMs - readAt < this.gapWaitMs) break;
+      through = seq;
+    }
+    return through;
   }
 
   /** `fresh` are applied, read at `nowMs`, and the index's checkpoint is now `checkpoint`. */
   applied(fresh: Array<{ seq: number }>, checkpoint: number, nowMs: number): void {
-    for (const r of fresh) {
-      this.seen.set(r.seq, nowMs);
-      if (r.seq > this.readThrough) this.readThrough = r.seq;
+    for (const { seq } of fresh) {
+      if (this.seenAt.has(seq)) continue;
+      this.seenAt.set(seq, nowMs);
+      if (!this.order.length || seq > this.order[this.order.length - 1]) this.order.push(seq);
+      else this.order.splice(this.firstAbove(seq), 0, seq);
+      if (seq > this.readThrough) this.readThrough = seq;
     }
-    for (const seq of this.seen.keys()) if (seq <= checkpoint) this.seen.delete(seq);
+    this.forgetThrough(checkpoint);
     if (this.readThrough < checkpoint) this.readThrough = checkpoint;
+  }
+
+  /** Forgets the entries at or below `checkpoint`. */
+  private forgetThrough(checkpoint: number): void {
+    const n = this.firstAbove(checkpoint);
+    for (const seq of this.order.splice(0, n)) this.seenAt.delete(seq);
+  }
+
+  /** The index in `order` of the first entry above `seq` (binary search). */
+  private firstAbove(seq: number): number {
+    let lo = 0;
+    let hi = this.order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.order[mid] <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }
