@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine: `make run` and `make test`.
-.PHONY: install generate check-generated check-deps lint build run test test-fast test-sqlite test-mariadb reindex indexer bench bench-large clean
+.PHONY: install generate check-generated check-deps lint build run test test-fast test-sqlite test-mariadb test-galera reindex indexer bench bench-large clean
 
 NPM_STAMP := node_modules/.package-lock.json
 
@@ -69,6 +69,12 @@ test-sqlite: build
 
 test-mariadb: build
 	TEST_STORES=mariadb bash scripts/test.sh
+
+# Not in make test or CI: a three-node MariaDB Galera cluster on this machine (scripts/galera.sh,
+# its own ports 3311-3313 and data under /tmp/galera-art), the store suite through one node, the
+# cluster's own tests (test/galera), then the cluster stopped (docs/scaling-out.md).
+test-galera: build
+	bash scripts/test-galera.sh
 
 clean:
 	rm -rf dist data

@@ -73,6 +73,8 @@ export interface SearchConfig {
   indexerBatchSize: number;
   /** A pause between batches, to lighten the load a long reindex puts on the store. */
   indexerPauseMs: number;
+  /** How long a hole in the change log's numbering may be a write still committing before the index's checkpoint passes it. */
+  indexerGapWaitMs: number;
   /**
    * The embedded index thread's young generation (V8), in MB. Small while serving: it is memory
    * the process keeps resident (V8's default of 48 MB for a thread that mostly answers searches);
@@ -185,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       typesenseCollection: env.TYPESENSE_COLLECTION || 'archive_records',
       indexerBatchSize: intFrom(env, 'INDEXER_BATCH_SIZE', 500),
       indexerPauseMs: intFrom(env, 'INDEXER_PAUSE_MS', 0),
+      indexerGapWaitMs: positiveIntFrom(env, 'INDEXER_GAP_WAIT_MS', 30_000),
       indexThreadYoungMb: positiveIntFrom(env, 'INDEX_THREAD_YOUNG_MB', 8, 1024),
     },
     webhooks: {

@@ -29,7 +29,7 @@ export const ERROR_KINDS = {
   TooManyRequests: { status: 429, description: 'Too many failed logins for this username or address; see the Retry-After header.' },
   StoreBusy: {
     status: 503,
-    description: 'The store stayed busy longer than DB_WAIT_SECONDS (a long write holds it, e.g. a large import on SQLite); try again after Retry-After.',
+    description: 'The store stayed busy longer than DB_WAIT_SECONDS (a long write holds it, e.g. a large import on SQLite), or its database server does not answer (a cluster node down); try again after Retry-After.',
   },
 } as const;
 
@@ -68,6 +68,8 @@ export const errors = {
   routeNotFound: () => new ApiError(404, { error: 'Sinatra::NotFound' }),
   storeBusy: () =>
     new ApiError(503, { error: 'The store is busy with a long write (such as a large import); try again shortly' }, true, { 'Retry-After': '5' }),
+  storeUnreachable: () =>
+    new ApiError(503, { error: 'The database server does not answer (a node of a cluster may be down); try again shortly' }, true, { 'Retry-After': '5' }),
   accessDenied: () => new ApiError(403, { error: 'Access denied' }),
   loginFailed: () => new ApiError(403, { error: 'Login failed' }),
   /** Password resets by e-mail are off (the original's default, allow_password_reset). */

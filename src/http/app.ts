@@ -16,7 +16,7 @@ import { checkResolveDepth, checkUrlLength, jsonNestedDeeperThan } from './limit
 import { parseParams, parsePaging } from './params';
 import { securityHeaders } from './security';
 import { routeGroups } from './routes';
-import { isStoreBusy } from '../store/connect';
+import { isStoreBusy, isStoreUnreachable } from '../store/connect';
 import { inReadScope } from '../store/freshness';
 import { withWriteSource } from '../store/write-source';
 
@@ -285,6 +285,7 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
     }
     if (err instanceof ApiError) return sendError(res, err);
     if (isStoreBusy(err)) return sendError(res, errors.storeBusy());
+    if (isStoreUnreachable(err)) return sendError(res, errors.storeUnreachable());
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.too.large') return sendError(res, errors.bodyTooLarge(s.config.bodyLimitBytes));
     if (e?.status && e.status >= 400 && e.status < 500) {

@@ -45,7 +45,7 @@ export function openIndex(c: SearchConfig, registry: Registry): { index: SearchI
 
 export function openSearch(s: Services): SearchServices {
   const { index, fields } = openIndex(s.config.search, s.registry);
-  const indexer = new Indexer(s, index, { batchSize: s.config.search.indexerBatchSize, pauseMs: s.config.search.indexerPauseMs });
+  const indexer = new Indexer(s, index, { batchSize: s.config.search.indexerBatchSize, pauseMs: s.config.search.indexerPauseMs, gapWaitMs: s.config.search.indexerGapWaitMs });
   const nudge = () => indexer.nudge();
   s.db.onCommit.push(nudge);
   return {

@@ -126,6 +126,17 @@ export function isStoreBusy(err: unknown): boolean {
 }
 
 /**
+ * The MySQL server is gone or not serving: refused or lost connections, and a Galera node out of
+ * the cluster's primary component (1047, "WSREP has not yet prepared node for application use").
+ * The request is answered 503 with Retry-After: a load balancer tries another process, a client
+ * tries again; the pool opens new connections once the server is back.
+ */
+export function isStoreUnreachable(err: unknown): boolean {
+  const e = err as { code?: string; errno?: number };
+  return e?.errno === 1047 || ['ECONNREFUSED', 'ECONNRESET', 'PROTOCOL_CONNECTION_LOST', 'ETIMEDOUT', 'EPIPE'].includes(e?.code ?? '');
+}
+
+/**
  * DB_URL forms: sqlite://./relative.db, sqlite:///absolute/path.db, sqlite://:memory:,
  * mysql://user:password@host:port/database (also mariadb://). A missing MySQL database is created.
  */

@@ -41,10 +41,26 @@ export async function changesAfter(db: Database, seq: number, limit: number): Pr
   return rows.map((r) => ({ seq: Number(r.seq), uri: String(r.uri), at_ms: Number(r.at_ms) }));
 }
 
+/** Up to `limit` change-log entries after `seq` up to `through`, in order (a second look at a range with holes). */
+export async function changesBetween(db: Database, seq: number, through: number, limit: number): Promise<ChangeLogEntry[]> {
+  const rows = await db.knex('change_log').where('seq', '>', seq).andWhere('seq', '<=', through).orderBy('seq').limit(limit).select('seq', 'uri', 'at_ms');
+  return rows.map((r) => ({ seq: Number(r.seq), uri: String(r.uri), at_ms: Number(r.at_ms) }));
+}
+
+/** How many change-log entries lie after `seq` up to `through`: along the primary key, a range count. */
+export async function countChangesBetween(db: Database, seq: number, through: number): Promise<number> {
+  const row = await db.knex('change_log').where('seq', '>', seq).andWhere('seq', '<=', through).count('* as n').first();
+  return Number(row?.n ?? 0);
+}
+
 /**
- * How far a follower of the change log may move its checkpoint over `rows` (read in order after
- * `checkpoint`): up to the first hole in the sequence, which may be a write still committing,
- * unless the entry after it is older than `gapWaitMs` (the hole is then a rollback).
+ * How far a follower of the change log may move its checkpoint over `rows` (in order after
+ * `checkpoint`; `at_ms` is when the row was written, or when the follower first saw it): up to
+ * the first hole in the sequence that may still be a write committing, that is one whose next
+ * row is younger than `gapWaitMs`. A hole is normal on MySQL (a rolled-back insert, an id given
+ * back) and everywhere on Galera (each node numbers in steps of auto_increment_increment from
+ * its own offset), so a follower must not stop reading at one: it reads past holes and keeps
+ * the checkpoint here (the indexer, see Indexer.round).
  */
 export function committedThrough(rows: Array<{ seq: number; at_ms: number }>, checkpoint: number, nowMs: number, gapWaitMs: number): number {
   let through = checkpoint;

@@ -5,6 +5,7 @@ import { services } from './migrations/services';
 import { linksAndTrees } from './migrations/links-and-trees';
 import { history } from './migrations/history';
 import { webhooks } from './migrations/webhooks';
+import { isRetryable } from './store-errors';
 
 /** Every migration, in the order they run (migrations/: one file per group). */
 const migrations: Migration[] = [...genericStore, ...services, ...linksAndTrees, ...history, ...webhooks];
@@ -31,8 +32,23 @@ export async function assertNotNewer(knex: Knex): Promise<void> {
   }
 }
 
+/**
+ * Runs the migrations not yet applied. Processes that start together (one per node of a Galera
+ * cluster, say) race for Knex's migration lock: the loser sees the lock taken, or on Galera loses
+ * certification (a deadlock error) or has its read aborted by the winner's schema change; it
+ * tries again until the winner is done, then finds nothing left to apply.
+ */
 export async function migrate(knex: Knex): Promise<string[]> {
-  await assertNotNewer(knex);
-  const [, applied] = await knex.migrate.latest({ migrationSource: source });
-  return applied as string[];
+  const until = Date.now() + 120_000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await assertNotNewer(knex);
+      const [, applied] = await knex.migrate.latest({ migrationSource: source });
+      return applied as string[];
+    } catch (err) {
+      const locked = (err as Error)?.name === 'MigrationLocked';
+      if (!(locked || isRetryable(err)) || Date.now() > until) throw err;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200 * Math.min(attempt, 5)));
+    }
+  }
 }

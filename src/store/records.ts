@@ -1,6 +1,6 @@
 import type { Database } from './database';
 import { onMysql } from './dialect';
-import { isUniqueViolation } from './store-errors';
+import { isUniqueViolation, retryingStatement } from './store-errors';
 import type { PlaceColumns } from './positions';
 import { DerivedRows } from './derived-rows';
 import { lockedRead, type Linking, normalise, ROW_KEYS, rowKeys, type RowKeys, type RecordGetter, type RecordRow, rowsOfUris, type ListQuery, type ListedRow } from './record-rows';
@@ -22,7 +22,11 @@ export { changeLogHead, committedChangeLogHead, recordReads } from './record-rea
  * taken outside would cost a second commit: undefined, the create takes it inside.
  */
 export async function idBeforeTransaction(db: Database, type: string): Promise<number | undefined> {
-  return db.dialect === 'mysql' ? new RecordQueries(db.knex).nextId(type) : undefined;
+  if (db.dialect !== 'mysql') return undefined;
+  // On Galera the sequence's row is one every node updates: a statement that loses certification
+  // to another node's (after the server's own wsrep_retry_autocommit tries) took nothing, and
+  // is run again, as a transaction that lost a race is.
+  return retryingStatement(() => new RecordQueries(db.knex).nextId(type));
 }
 
 /**

@@ -11,6 +11,18 @@ export function isRetryable(err: unknown): boolean {
   return e?.errno === 1213 || e?.errno === 1205 || isBusy(err) || isUniqueViolation(err) || err instanceof LostRace;
 }
 
+/** A statement of its own (outside any transaction) run again while it lost a race, as Database.transaction runs a transaction again. */
+export async function retryingStatement<T>(fn: () => Promise<T>, attempts = 8): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= attempts || !isRetryable(err)) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+    }
+  }
+}
+
 /** A row the transaction holds changed under it all the same: the transaction runs again. */
 export class LostRace extends Error {}
 

@@ -192,6 +192,29 @@ describe(`webhooks (${STORE})`, function () {
       await unsubscribe(id);
     });
 
+    it('sends an event past a hole in the log\'s numbering at once, and the one that commits into the hole later (a Galera cluster numbers in steps)', async () => {
+      const r = await receiver();
+      const id = await subscribe({ url: r.url, record_types: ['accession'], kinds: ['update'] });
+      const a = await accession('before the hole');
+      const b = await accession('past the hole');
+      await new Promise((res) => setTimeout(res, 300));
+      const knex = t.services.db.knex;
+      const head = Number((await knex('change_log').max('seq as m').first())!.m);
+      const rowOf = async (uri: string) => {
+        const { seq: _seq, ...row } = await knex('change_log').where({ uri }).orderBy('seq', 'desc').first();
+        return { ...row, at_ms: Date.now() };
+      };
+      // b's update numbered head + 6, committed; a's head + 3, not committed yet.
+      await knex('change_log').insert({ ...(await rowOf(b)), seq: head + 6 });
+      const started = Date.now();
+      await until(() => r.accepted().some((e) => e.uri === b), 'the event past the hole', 10_000);
+      assert.ok(Date.now() - started < 10_000);
+      await knex('change_log').insert({ ...(await rowOf(a)), seq: head + 3 });
+      await until(() => r.accepted().some((e) => e.uri === a), 'the event that committed into the hole', 10_000);
+      assert.deepEqual(r.accepted().map((e) => [e.uri, e.kind]), [[b, 'update'], [a, 'update']]);
+      await unsubscribe(id);
+    });
+
     it('retries a receiver that fails (500s) until it recovers: every event accepted once, in order per record', async () => {
       const r = await receiver();
       let failures = 0;

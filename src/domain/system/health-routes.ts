@@ -14,7 +14,11 @@ async function check(s: Services) {
       index = { ok: true, kind: search.index.kind, checkpoint: state.checkpoint, documents: await search.index.count() };
       if (store.ok) {
         const head = await search.indexer.head();
-        queue = { head, pending: Math.max(0, head - state.checkpoint) };
+        // The process that indexes reads past holes in the log's numbering (a cluster's nodes number
+        // apart): what it has read is what waits. Elsewhere the index's checkpoint, which passes a hole
+        // only once it has settled (search/indexer/cursor.ts).
+        const through = search.indexer.readThrough() ?? state.checkpoint;
+        queue = { head, pending: Math.max(0, head - through) };
       }
     } catch (err) {
       index = { ok: false, kind: search.index.kind, error: (err as Error).message };

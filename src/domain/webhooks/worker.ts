@@ -183,17 +183,29 @@ export class SubscriptionWorker {
     return more && !this.window.length;
   }
 
+  /**
+   * A window of the entries read past the cursor that are not delivered yet. Entries past a hole in
+   * the log's numbering go out at once (a hole is normal on MySQL and everywhere on a Galera
+   * cluster: search/indexer/cursor.ts), and an entry that commits into the hole later is read by a
+   * later window; the cursor passes a hole only once it is GAP_WAIT_MS old (windowEnd). A record's
+   * own entries cannot land in a hole below a later one of it: its writes conflict, so each
+   * commits before the next is numbered.
+   */
   private async openWindow(): Promise<boolean> {
     const rows = await committedChangesAfter(this.s.db, this.cursor, WINDOW);
     if (!rows.length) return false;
     const through = committedThrough(rows, this.cursor, Date.now(), GAP_WAIT_MS);
-    if (through === this.cursor) return false;
-    const events = await prepareEvents(this.s, rows.filter((r) => r.seq <= through), this.interests);
+    const fresh = rows.filter((r) => !this.deliveredAbove!.has(r.seq));
+    const events = fresh.length ? await prepareEvents(this.s, fresh, this.interests) : [];
     const now = Date.now();
-    this.window = events.filter((e) => !this.deliveredAbove!.has(e.seq)).map((e) => ({ ...e, attempts: 0, createdMs: now, nextAttemptMs: 0 }));
+    this.window = events.map((e) => ({ ...e, attempts: 0, createdMs: now, nextAttemptMs: 0 }));
+    // Entries past the settled point that make no event are done with as if delivered.
+    const evented = new Set(events.map((e) => e.seq));
+    for (const r of fresh) if (r.seq > through && !evented.has(r.seq)) this.deliveredAbove!.add(r.seq);
     this.windowEnd = through;
     if (!this.window.length) this.cursor = through;
-    return rows.length === WINDOW;
+    // A full read whose cursor cannot move (a hole at its start, all past it done) waits for the poll.
+    return rows.length === WINDOW && through >= rows[0].seq;
   }
 
   /** Sends the window's due events: each record's in order, a failure stopping that record's; answers those attempted. */
@@ -237,7 +249,7 @@ export class SubscriptionWorker {
   /** Writes the round's deliveries, the cursor and the subscription's status (when any of them changed). */
   private record(attempted: Pending[]): void {
     if (!this.window.length) this.cursor = Math.max(this.cursor, this.windowEnd);
-    else this.cursor = Math.max(this.cursor, this.window[0].seq - 1);
+    else this.cursor = Math.max(this.cursor, Math.min(this.window[0].seq - 1, this.windowEnd));
     for (const seq of this.deliveredAbove!) if (seq <= this.cursor) this.deliveredAbove!.delete(seq);
     const oldestFailure = Math.min(...this.window.map((e) => e.firstFailureMs ?? Infinity));
     const lastError = attempted.filter((e) => !e.delivered).at(-1)?.last?.error ?? (this.window.length ? this.saved.lastError : null);

@@ -7,7 +7,8 @@
 import crypto from 'node:crypto';
 import type { Services } from '../../records/context';
 import { log } from '../../log';
-import { changesAfter, committedThrough, latestChange, releaseIndexerLease, storeIdOf, takeIndexerLease } from '../../store/indexing';
+import { type ChangeLogEntry, changesAfter, changesBetween, countChangesBetween, latestChange, releaseIndexerLease, storeIdOf, takeIndexerLease } from '../../store/indexing';
+import { LogCursor } from './cursor';
 import type { SearchDoc } from '../documents';
 import type { SearchIndex } from '../port';
 import { IndexedRecords, recordBatch } from './records';
@@ -51,8 +52,15 @@ export class Indexer {
   /** When the last round started (rounds woken by commits start at most every NUDGE_MS). */
   private lastRoundAt = 0;
   private stopped = true;
-  /** Log entries past the checkpoint already applied (the checkpoint waits at a hole). */
-  private appliedAbove = new Set<number>();
+  /** Where this process stands in the change log (./cursor.ts). */
+  private readonly cursor: LogCursor;
+  /** When the entries between the checkpoint and the cursor were last counted for late commits. */
+  private lastProbeAt = 0;
+  /** The next round counts them whatever the time (drain). */
+  private probeWanted = false;
+  /** Bumped by each drain; a count records the value it began under (drain waits for one that began after it). */
+  private drains = 0;
+  private countedFor = 0;
   lastError: string | undefined;
   private readonly records: IndexedRecords;
 
@@ -63,6 +71,7 @@ export class Indexer {
     this.gapWaitMs = o.gapWaitMs ?? 30_000;
     this.pauseMs = o.pauseMs ?? 0;
     this.records = new IndexedRecords(s);
+    this.cursor = new LogCursor(this.gapWaitMs);
   }
 
   start(): void {
@@ -75,6 +84,7 @@ export class Indexer {
     clearTimeout(this.timer);
     await this.running?.catch(() => undefined);
     this.leaseUntil = 0;
+    this.cursor.reset();
     await releaseIndexerLease(this.s.db, this.holder);
   }
 
@@ -128,17 +138,31 @@ export class Indexer {
     return this.running;
   }
 
-  /** Waits until the index holds every change committed so far (tests, shutdown, doctor). */
+  /**
+   * Waits until the index holds every change committed so far (tests, shutdown, doctor). In the
+   * process that holds the lease: once the cursor has read past the head and a count of the range
+   * behind it began after the head was read; elsewhere, once the index's checkpoint passed the head
+   * (which waits for holes to settle: gapWaitMs).
+   */
   async drain(timeoutMs = 30_000): Promise<void> {
     const until = Date.now() + timeoutMs;
+    const ticket = ++this.drains;
+    const head = await this.head();
+    this.probeWanted = true;
     for (;;) {
       await this.runOnce();
-      const { checkpoint } = await this.index.state();
-      const head = await this.head();
-      if (checkpoint >= head) return;
-      if (Date.now() > until) throw new Error(`index still behind the change log (${checkpoint} < ${head})`);
+      if (this.leaseUntil > Date.now()) {
+        if (this.cursor.readThrough >= head && this.countedFor >= ticket) return;
+      } else if ((await this.index.state()).checkpoint >= head) return;
+      if (Date.now() > until) throw new Error(`index still behind the change log (read through ${this.cursor.readThrough}, head ${head})`);
+      this.probeWanted = true;
       await new Promise((r) => setTimeout(r, 20));
     }
+  }
+
+  /** How far this process has read the change log when it holds the lease (else undefined): /health's queue. */
+  readThrough(): number | undefined {
+    return this.leaseUntil > Date.now() ? this.cursor.readThrough : undefined;
   }
 
   /** The newest change-log entry. */
@@ -169,7 +193,11 @@ export class Indexer {
   }
 
   private async round(): Promise<number> {
-    if (!(await this.takeLease())) return 0;
+    if (!(await this.takeLease())) {
+      // Another process indexes: what this one remembers may be stale when it takes over.
+      this.cursor.reset();
+      return 0;
+    }
     const storeId = await this.storeId();
     let state = await this.index.state();
     if (state.storeId !== storeId) {
@@ -177,22 +205,52 @@ export class Indexer {
       await this.rebuild();
       state = await this.index.state();
     }
+    this.cursor.from(state.checkpoint);
+    let checkpoint = state.checkpoint;
     let applied = 0;
+    // New entries, past the last one read, whatever holes lie below it.
     for (;;) {
-      const rows = await changesAfter(this.s.db, state.checkpoint, this.batchSize);
-      if (!rows.length) return applied;
-      const checkpoint = committedThrough(rows, state.checkpoint, Date.now(), this.gapWaitMs);
-      const fresh = rows.filter((r) => !this.appliedAbove.has(r.seq));
-      if (fresh.length) await this.apply([...new Set(fresh.map((r) => r.uri))], state.checkpoint, checkpoint, storeId);
-      else if (checkpoint > state.checkpoint) await this.index.apply([], [], { checkpoint, storeId });
-      for (const r of fresh) if (r.seq > checkpoint) this.appliedAbove.add(r.seq);
-      for (const seq of this.appliedAbove) if (seq <= checkpoint) this.appliedAbove.delete(seq);
-      applied += fresh.length;
-      // A short read took everything the log held: what committed since woke the indexer again (nudge).
-      if (checkpoint === state.checkpoint || rows.length < this.batchSize) return applied;
-      state = { checkpoint, storeId };
+      const rows = await changesAfter(this.s.db, this.cursor.readThrough, this.batchSize);
+      ({ checkpoint, applied } = await this.applyEntries(rows, checkpoint, storeId, applied));
+      if (rows.length < this.batchSize) break;
       await this.takeLease();
     }
+    // Entries numbered below readThrough that committed after it was read (another connection's,
+    // another node's): the range is counted, and read again only when the count is not what was applied.
+    const now = Date.now();
+    if (this.probeWanted || now - this.lastProbeAt >= this.pollMs) {
+      this.probeWanted = false;
+      this.lastProbeAt = now;
+      const countingFor = this.drains;
+      const through = this.cursor.readThrough;
+      if (through > checkpoint && (await countChangesBetween(this.s.db, checkpoint, through)) !== this.cursor.appliedAbove) {
+        for (let after = checkpoint; ;) {
+          const rows = await changesBetween(this.s.db, after, through, this.batchSize);
+          ({ checkpoint, applied } = await this.applyEntries(rows, checkpoint, storeId, applied));
+          if (rows.length < this.batchSize) break;
+          after = rows[rows.length - 1].seq;
+        }
+      }
+      this.countedFor = countingFor;
+    }
+    // Holes that have settled since (no entry read this round) move the checkpoint alone.
+    const settled = this.cursor.settled(checkpoint, [], Date.now());
+    if (settled > checkpoint) {
+      await this.index.apply([], [], { checkpoint: settled, storeId });
+      this.cursor.applied([], settled, Date.now());
+    }
+    return applied;
+  }
+
+  /** Applies those of `rows` not applied yet, moving the checkpoint as far as holes allow (LogCursor). */
+  private async applyEntries(rows: ChangeLogEntry[], checkpoint: number, storeId: string, applied: number): Promise<{ checkpoint: number; applied: number }> {
+    const fresh = this.cursor.unseen(rows, checkpoint);
+    if (!fresh.length) return { checkpoint, applied };
+    const now = Date.now();
+    const next = this.cursor.settled(checkpoint, fresh, now);
+    await this.apply([...new Set(fresh.map((r) => r.uri))], checkpoint, next, storeId);
+    this.cursor.applied(fresh, next, now);
+    return { checkpoint: next, applied: applied + fresh.length };
   }
 
   private async pause(): Promise<void> {
@@ -262,7 +320,7 @@ export class Indexer {
         await this.takeLease();
       },
     }, onProgress);
-    this.appliedAbove.clear();
+    this.cursor.reset();
     return done;
   }
 }
