@@ -3,7 +3,7 @@
  * each page is an index range and a report over any number of records holds one page; the
  * records a page links to; the records linking to a page's records.
  */
-import { type Handle, sqlOf } from './database';
+import { type Handle, readsOf } from './database';
 import { LINKS_ASKED } from './records';
 
 export interface ReportRow {
@@ -16,7 +16,7 @@ export interface ReportRow {
 export async function reportPage(
   h: Handle, o: { types: string[]; repoId?: number; includeSuppressed: boolean; afterRid: number; limit: number },
 ): Promise<ReportRow[]> {
-  const q = sqlOf(h)('records').whereIn('type', o.types).where('rid', '>', o.afterRid);
+  const q = readsOf(h)('records').whereIn('type', o.types).where('rid', '>', o.afterRid);
   if (o.repoId !== undefined) q.where('repo_id', o.repoId);
   if (!o.includeSuppressed) q.where('suppressed', false);
   const rows = await q.orderBy('rid').limit(o.limit).select('rid', 'uri', 'json');
@@ -27,7 +27,7 @@ export async function reportPage(
 export async function jsonOfUris(h: Handle, uris: string[]): Promise<Array<{ uri: string; json: string }>> {
   const found: Array<{ uri: string; json: string }> = [];
   for (let i = 0; i < uris.length; i += LINKS_ASKED) {
-    found.push(...await sqlOf(h)('records').whereIn('uri', uris.slice(i, i + LINKS_ASKED)).select('uri', 'json'));
+    found.push(...await readsOf(h)('records').whereIn('uri', uris.slice(i, i + LINKS_ASKED)).select('uri', 'json'));
   }
   return found;
 }
@@ -36,7 +36,7 @@ export async function jsonOfUris(h: Handle, uris: string[]): Promise<Array<{ uri
 export async function linkersOfTypes(h: Handle, toUris: string[], types: string[]): Promise<Array<{ to_uri: string; uri: string; json: string }>> {
   const found: Array<{ to_uri: string; uri: string; json: string }> = [];
   for (let i = 0; i < toUris.length; i += LINKS_ASKED) {
-    found.push(...await sqlOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+    found.push(...await readsOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
       .whereIn('x.to_uri', toUris.slice(i, i + LINKS_ASKED)).whereIn('r.type', types)
       .distinct('x.to_uri', 'r.uri', 'r.json', 'r.rid').orderBy('r.rid'));
   }
@@ -45,7 +45,7 @@ export async function linkersOfTypes(h: Handle, toUris: string[], types: string[
 
 /** How many records of `types` there are (of one repository when given), suppressed ones only when asked. */
 export async function reportCount(h: Handle, o: { types: string[]; repoId?: number; includeSuppressed: boolean }): Promise<number> {
-  const q = sqlOf(h)('records').whereIn('type', o.types);
+  const q = readsOf(h)('records').whereIn('type', o.types);
   if (o.repoId !== undefined) q.where('repo_id', o.repoId);
   if (!o.includeSuppressed) q.where('suppressed', false);
   return Number((await q.count({ n: '*' }).first())?.n ?? 0);
@@ -55,7 +55,7 @@ export async function reportCount(h: Handle, o: { types: string[]; repoId?: numb
 export async function urisLinkedFrom(h: Handle, toUris: string[], types: string[]): Promise<Set<string>> {
   const linked = new Set<string>();
   for (let i = 0; i < toUris.length; i += LINKS_ASKED) {
-    const rows = await sqlOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+    const rows = await readsOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
       .whereIn('x.to_uri', toUris.slice(i, i + LINKS_ASKED)).whereIn('r.type', types).distinct('x.to_uri');
     for (const r of rows) linked.add(r.to_uri);
   }
@@ -70,7 +70,7 @@ export async function linksUnderTrees(h: Handle, rootUris: string[], toUriPart: 
   const found = new Map<string, { root: string; to_uri: string }>();
   for (let i = 0; i < rootUris.length; i += LINKS_ASKED) {
     const roots = rootUris.slice(i, i + LINKS_ASKED);
-    const q = sqlOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+    const q = readsOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
       .where((w) => w.whereIn('r.uri', roots).orWhereIn('r.root_uri', roots))
       .where('x.to_uri', 'like', `%${toUriPart}%`);
     if (!includeSuppressed) q.where('r.suppressed', false);
