@@ -16,7 +16,7 @@ import { recordSystemEvent } from './system-events';
  * Idempotent, so processes starting together may all run it.
  */
 export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>): Promise<void> {
-  const pool = s.db.reads;
+  const pool = s.db.knex;
   const stored = await keyRuleDigests(pool);
   const changed: Array<{ type: string; digest: string }> = [];
   for (const type of Object.values(s.registry.types)) {
