@@ -94,7 +94,7 @@ async function main(): Promise<void> {
     }
     const resource = await json(await fetch(`${base}${R}/resources`, {
       method: 'POST', headers: H,
-      body: JSON.stringify({ title: 'Tree', id_0: 'TREE', level: 'collection', lang_materials: [{ language_and_script: { language: 'eng', script: 'Latn' } }], dates: [{ date_type: 'single', label: 'creation', expression: '1900' }], extents: [{ portion: 'whole', number: '1', extent_type: 'linear_feet' }] }),
+      body: JSON.stringify({ title: 'Tree', id_0: 'TREE', level: 'collection', finding_aid_language: 'eng', finding_aid_script: 'Latn', lang_materials: [{ language_and_script: { language: 'eng', script: 'Latn' } }], dates: [{ date_type: 'single', label: 'creation', expression: '1900' }], extents: [{ portion: 'whole', number: '1', extent_type: 'linear_feet' }] }),
     }));
     for (let i = 0; i < 50; i++) {
       await json(await fetch(`${base}${R}/archival_objects`, { method: 'POST', headers: H, body: JSON.stringify({ title: `Node ${i}`, level: 'file', resource: { ref: resource.uri } }) }));
