@@ -107,24 +107,30 @@ async function main(): Promise<void> {
     const quiet = routes();
     await askInTurn(base, H, quiet, 100);
 
-    const xml = generatedEad(COMPONENTS);
-    const form = new FormData();
-    form.append('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'ead_xml', filenames: ['bench.xml'] } }));
-    form.append('files[]', new Blob([xml], { type: 'application/xml' }), 'bench.xml');
-    const submitted = await json(await fetch(`${base}${R}/jobs_with_files`, { method: 'POST', headers: { 'X-ArchivesSpace-Session': session }, body: form }));
-    const finished = (async () => {
-      for (;;) {
-        const job = await json(await fetch(`${base}${submitted.uri}`, { headers: H }));
-        if (['completed', 'failed', 'canceled'].includes(job.status)) return job;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })();
+    const importing = (unitid: string) => {
+      const xml = generatedEad(COMPONENTS, unitid);
+      const form = new FormData();
+      form.append('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'ead_xml', filenames: ['bench.xml'] } }));
+      form.append('files[]', new Blob([xml], { type: 'application/xml' }), 'bench.xml');
+      return (async () => {
+        const submitted = await json(await fetch(`${base}${R}/jobs_with_files`, { method: 'POST', headers: { 'X-ArchivesSpace-Session': session }, body: form }));
+        for (;;) {
+          const job = await json(await fetch(`${base}${submitted.uri}`, { headers: H }));
+          if (['completed', 'failed', 'canceled'].includes(job.status)) {
+            if (job.status !== 'completed') throw new Error(`the import ${job.status}`);
+            return { seconds: (Date.parse(job.time_finished) - Date.parse(job.time_started)) / 1000, mb: xml.length / 1e6 };
+          }
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      })();
+    };
+    // BENCH_IMPORT_ALONE=1: first an import with no reads beside it (its rate, for comparison).
+    const alone = process.env.BENCH_IMPORT_ALONE === '1' ? await importing('BENCH-ALONE') : undefined;
+    const finished = importing('BENCH-IMPORT');
     const during = routes();
     await askInTurn(base, H, during, finished);
     const job = await finished;
-    if (job.status !== 'completed') throw new Error(`the import ${job.status}`);
-    const seconds = (Date.parse(job.time_finished) - Date.parse(job.time_started)) / 1000;
-    console.log(`server: ${ROOT}; import of ${COMPONENTS} components (${(xml.length / 1e6).toFixed(1)} MB): ${seconds} s by the job's times`);
+    console.log(`server: ${ROOT}; import of ${COMPONENTS} components (${job.mb.toFixed(1)} MB): ${job.seconds} s by the job's times with the reads beside it${alone ? `, ${alone.seconds} s alone` : ''}`);
     console.log('no import:');
     for (const t of quiet) console.log(`  ${summary(t)}`);
     console.log('during the import:');

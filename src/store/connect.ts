@@ -16,9 +16,9 @@ export { isRetryable, isUniqueViolation } from './store-errors';
 /** The database product and its version, for /, `doctor` and logs. */
 export async function databaseVersion(db: Database): Promise<{ product: string; version: string }> {
   if (db.dialect === 'sqlite') {
-    return { product: 'SQLite', version: String((await db.knex.raw('select sqlite_version() as v'))[0].v) };
+    return { product: 'SQLite', version: String((await db.reads.raw('select sqlite_version() as v'))[0].v) };
   }
-  return { product: 'MySQL', version: String((await db.knex.raw('select version() as v'))[0][0].v) };
+  return { product: 'MySQL', version: String((await db.reads.raw('select version() as v'))[0][0].v) };
 }
 
 /** SQL true when a record is published and not suppressed, in each store's JSON dialect (records table). */

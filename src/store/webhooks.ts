@@ -210,8 +210,8 @@ export async function finishPing(h: Handle, deliveryId: number, outcome: Pick<De
 
 /** A subscription's deliveries, newest first, and how many there are. */
 export async function deliveryPage(h: Handle, id: number, offset: number, limit: number): Promise<{ total: number; rows: DeliveryRow[] }> {
-  const total = Number((await sqlOf(h)('webhook_deliveries').where({ subscription_id: id }).count({ n: '*' }).first())?.n ?? 0);
-  const rows = await sqlOf(h)('webhook_deliveries').where({ subscription_id: id }).orderBy('id', 'desc').offset(offset).limit(limit).select();
+  const total = Number((await readsOf(h)('webhook_deliveries').where({ subscription_id: id }).count({ n: '*' }).first())?.n ?? 0);
+  const rows = await readsOf(h)('webhook_deliveries').where({ subscription_id: id }).orderBy('id', 'desc').offset(offset).limit(limit).select();
   return { total, rows: rows.map(deliveryOf) };
 }
 

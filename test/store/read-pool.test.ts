@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { servedEndpoints } from '../../src/openapi';
 import { createRepository, startTestApp, STORE, type TestApp } from '../helpers';
 
 /** A finding aid of `n` components under one collection: series of 100 files. */
@@ -98,6 +99,37 @@ describe(`read routes beside a long write (${STORE})`, function () {
       release();
     }
     assert.equal(await writing, 'rolled back on purpose');
+  });
+
+  it('reads nothing through the writer on any GET route (SQLite file store)', async () => {
+    if (STORE !== 'sqlite') return;
+    // Every GET row of the table, its ids those of records made above (or none): the writer's
+    // connection must see no SELECT while it answers (writes, such as a session's activity, may).
+    await t.services.jobs!.idle();
+    const onWriter: string[] = [];
+    let current = '';
+    const listen = (q: { sql?: string }) => {
+      if (current && /^\s*select/i.test(q.sql ?? '')) onWriter.push(`${current}: ${q.sql!.slice(0, 100)}`);
+    };
+    t.services.db.knex.on('query', listen);
+    try {
+      for (const endpoint of servedEndpoints(t.services.registry).filter((e) => e.method === 'get')) {
+        const path = endpoint.path.replace(/:(\w+)/g, (_, name: string) => (name === 'repo_id' ? String(repo) : name === 'username' ? 'admin' : name === 'id' ? String(resource.id) : '1'));
+        const query: Record<string, unknown> = {};
+        for (const param of endpoint.params ?? []) {
+          if (!param.required || endpoint.path.includes(`:${param.name}`)) continue;
+          const byType: Record<string, unknown> = { integer: '1', 'integer[]': ['1'], 'string[]': ['x'], boolean: 'true', string: 'x' };
+          query[param.type.endsWith('[]') ? `${param.name}[]` : param.name] = byType[param.type];
+        }
+        if (endpoint.paginated) query.page = 1;
+        current = `GET ${endpoint.path}`;
+        await t.http.get(path).query(query).set(H);
+        current = '';
+      }
+    } finally {
+      t.services.db.knex.off('query', listen);
+    }
+    assert.deepEqual(onWriter, []);
   });
 
   it('reads its own writes: a listing, a count and a tree right after each create, update and delete', async () => {
