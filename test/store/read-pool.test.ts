@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { servedEndpoints } from '../../src/openapi';
 import { createRepository, startTestApp, STORE, type TestApp } from '../helpers';
 
@@ -186,31 +187,53 @@ describe(`read routes beside a long write (${STORE})`, function () {
   it("answers a listing during an import job's open transaction, without the import's records", async () => {
     const resources = async () => (await t.http.get(`/repositories/${repo}/resources`).query({ page: 1 }).set(H)).body.total as number;
     const before = await resources();
-    const submitted = await t.http.post(`/repositories/${repo}/jobs_with_files`).set(H)
-      .field('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'ead_xml', filenames: ['big.xml'] } }))
-      .attach('files[]', Buffer.from(ead(10_000, 'big-import')), 'big.xml');
-    assert.equal(submitted.status, 200, submitted.text);
-    const status = async () => (await t.http.get(submitted.body.uri).set(H)).body.status as string;
-    // Listings asked while the job runs (its one transaction open): each answers at once, without
-    // the import's resource, and at least one is answered before the job ends. Had the listing
-    // waited for the import's commit, the resource would be in it.
-    let answeredWhileRunning = 0;
-    for (let state = await status(); state === 'queued' || state === 'running'; state = await status()) {
-      if (state === 'queued') {
-        await new Promise((r) => setTimeout(r, 10));
-        continue;
+    // Whether a transaction that wrote is open in the store (the import's: nothing else writes
+    // meanwhile). SQLite: another connection cannot take the write lock. MariaDB: InnoDB lists it.
+    const probe = STORE === 'sqlite' ? new BetterSqlite3(path.join(dir, 'archive.db')) : undefined;
+    probe?.pragma('busy_timeout = 0');
+    const writing = async (): Promise<boolean> => {
+      if (!probe) {
+        const [rows] = await t.services.db.knex.raw('SELECT COUNT(*) AS n FROM information_schema.innodb_trx x JOIN information_schema.processlist p ON p.id = x.trx_mysql_thread_id WHERE p.db = DATABASE() AND x.trx_rows_modified > 0');
+        return Number(rows[0].n) > 0;
       }
-      const started = Date.now();
-      const total = await resources();
-      const ms = Date.now() - started;
-      if ((await status()) !== 'running') break;
-      assert.equal(total, before, "a listing read the import's open transaction, or waited for its commit");
-      assert.ok(ms < 3000, `the listing waited ${ms} ms`);
-      answeredWhileRunning++;
+      try {
+        probe.prepare('BEGIN IMMEDIATE').run();
+        probe.prepare('ROLLBACK').run();
+        return false;
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+        return true;
+      }
+    };
+    try {
+      const submitted = await t.http.post(`/repositories/${repo}/jobs_with_files`).set(H)
+        .field('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'ead_xml', filenames: ['big.xml'] } }))
+        .attach('files[]', Buffer.from(ead(10_000, 'big-import')), 'big.xml');
+      assert.equal(submitted.status, 200, submitted.text);
+      const status = async () => (await t.http.get(submitted.body.uri).set(H)).body.status as string;
+      // A listing asked and answered while the import's transaction stayed open: it did not wait
+      // for the commit, and does not show the import's resource. Had it waited, the transaction
+      // would be over when it answered.
+      let answeredInside = false;
+      for (let state = await status(); !answeredInside && (state === 'queued' || state === 'running'); state = await status()) {
+        if (!(await writing())) {
+          await new Promise((r) => setTimeout(r, 10));
+          continue;
+        }
+        const started = Date.now();
+        const total = await resources();
+        const ms = Date.now() - started;
+        if (!(await writing())) continue;
+        assert.equal(total, before, "a listing read the import's open transaction");
+        assert.ok(ms < 3000, `the listing waited ${ms} ms`);
+        answeredInside = true;
+      }
+      assert.ok(answeredInside, 'no listing was answered while the import held its transaction');
+      await t.services.jobs!.idle();
+      assert.equal(await status(), 'completed');
+    } finally {
+      probe?.close();
     }
-    assert.ok(answeredWhileRunning > 0, 'no listing was answered while the import ran');
-    await t.services.jobs!.idle();
-    assert.equal(await status(), 'completed');
     assert.equal(await resources(), before + 1, 'the import, once committed, is read at once');
   });
 });
