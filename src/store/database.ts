@@ -32,9 +32,10 @@ export interface Database {
    */
   onWrite: Array<() => void>;
   /**
-   * SQLite file stores: a connection for single reads outside any transaction (GET one record).
-   * The pool's one connection is the writer's: a read there waits for a long write (an import) to
-   * commit, and goes through the pool; WAL lets this one read the last commit meanwhile.
+   * SQLite file stores: a connection for the hottest single reads outside any transaction (GET one
+   * record, the freshness read, a listing's page), answered synchronously, the reads of one turn of
+   * the event loop in one snapshot (connect.ts); WAL lets it read the last commit while the writer
+   * holds a transaction. The other reads go through `reads`.
    */
   readConnection?: () => BetterSqlite3.Database;
   /**
