@@ -24,8 +24,8 @@ export const TOUCH_INTERVAL_MS = 5000;
  * Notes a session's activity without making the request wait for it: the write queues for the
  * store's writer, which a long import holds for its whole transaction, and a read must not wait
  * behind it. A touch that fails (the store busy past DB_WAIT_SECONDS, the store closed) is
- * dropped: the next request after TOUCH_INTERVAL_MS tries again, and a session only times out
- * after hours of no touch.
+ * dropped: the next request after TOUCH_INTERVAL_MS tries again, far inside the idle time after
+ * which a session times out.
  */
 export function touchInBackground(db: Handle, hash: string, now: number): void {
   touchSession(db, hash, now).catch(() => undefined);

@@ -102,6 +102,38 @@ describe(`read routes beside a long write (${STORE})`, function () {
     assert.equal(await writing, 'rolled back on purpose');
   });
 
+  it("answers a read whose session's activity is due while the writer is held, and notes the activity after", async () => {
+    await t.http.post('/users').query({ password: 'pw' }).set(H).send({ username: 'reader', name: 'Reader' }).expect(200);
+    const login = await t.http.post('/users/reader/login').query({ password: 'pw' });
+    const token = login.body.session as string;
+    assert.equal((await t.http.get('/users/current-user').set({ 'X-ArchivesSpace-Session': token })).status, 200);
+    const lastActive = async () => Number((await t.services.db.reads('sessions').where({ username: 'reader' }).first('last_active_ms')).last_active_ms);
+    const first = await lastActive();
+    // Past the interval after which a request notes the session's activity (a write).
+    await new Promise((r) => setTimeout(r, 5200));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const writing = t.services.db.transaction(async () => {
+      entered();
+      await held;
+    });
+    await inside;
+    try {
+      const started = Date.now();
+      const res = await t.http.get('/users/current-user').set({ 'X-ArchivesSpace-Session': token });
+      assert.equal(res.status, 200, res.text);
+      assert.ok(Date.now() - started < 3000, `the read waited ${Date.now() - started} ms for the writer`);
+      assert.equal(await lastActive(), first, 'the activity is not written while the writer is held');
+    } finally {
+      release();
+    }
+    await writing;
+    for (let i = 0; i < 100 && (await lastActive()) === first; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok((await lastActive()) > first, 'the activity is written once the writer is free');
+  });
+
   it('reads nothing through the writer on any GET route (SQLite file store)', async () => {
     if (STORE !== 'sqlite') return;
     // Every GET row of the table, its ids those of records made above (or none): the writer's

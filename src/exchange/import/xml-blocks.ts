@@ -114,7 +114,7 @@ const SLICE_MS = 10;
 /**
  * Runs the queued calls in order. A chunk holds hundreds of blocks, and the handler's statements
  * (better-sqlite3 answers before it returns) resolve without leaving the turn of the event loop:
- * run straight through, a chunk kept every request of the process waiting for up to a second,
+ * run straight through, a chunk kept every other request of the process waiting until it was done,
  * reads that no longer wait for the import's transaction included. So the import lets the event
  * loop turn every SLICE_MS.
  */
