@@ -125,7 +125,8 @@ describe(`read routes beside a long write (${STORE})`, function () {
       const res = await t.http.get('/users/current-user').set({ 'X-ArchivesSpace-Session': token });
       assert.equal(res.status, 200, res.text);
       assert.ok(Date.now() - started < 3000, `the read waited ${Date.now() - started} ms for the writer`);
-      assert.equal(await lastActive(), first, 'the activity is not written while the writer is held');
+      // SQLite's one writer is held; MariaDB writes it on another pooled connection at once.
+      if (STORE === 'sqlite') assert.equal(await lastActive(), first, 'the activity is not written while the writer is held');
     } finally {
       release();
     }
