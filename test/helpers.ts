@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import knexFactory from 'knex';
 import supertest from 'supertest';
 import type { Express } from 'express';
@@ -11,8 +14,16 @@ import { closeServices, openServices } from '../src/services';
 export const STORE = (process.env.TEST_STORE ?? 'sqlite') as 'sqlite' | 'mariadb';
 const MARIADB_URL = process.env.MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';
 
-/** A fresh, empty database URL for one test app, and a function that drops it. */
+/**
+ * A fresh, empty database URL for one test app, and a function that drops it. On SQLite in memory,
+ * or with TEST_SQLITE_FILE=1 in a file of its own (what a server runs on: the reads go through
+ * read connections of their own, a :memory: store's are the writer's).
+ */
 export function freshDatabase(): { dbUrl: string; drop: () => Promise<void> } {
+  if (STORE === 'sqlite' && process.env.TEST_SQLITE_FILE === '1') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'art-test-'));
+    return { dbUrl: `sqlite://${path.join(dir, 'archive.db')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
   if (STORE === 'sqlite') return { dbUrl: 'sqlite://:memory:', drop: async () => {} };
   const name = `art_test_${crypto.randomBytes(6).toString('hex')}`;
   return {

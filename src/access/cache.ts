@@ -11,10 +11,9 @@ import type { Config } from '../config';
 import type { Database } from '../store/connect';
 import { REPOSITORY_TYPE } from '../registry';
 import { hasRecord } from '../store/domain-reads';
-import { touchSession } from '../store/sessions';
 import { committedFreshness, type Freshness } from '../store/freshness';
 import { Grants, loadGrants } from './grants';
-import { digest, findSession, Session, TOUCH_INTERVAL_MS } from './sessions';
+import { digest, findSession, Session, touchInBackground, TOUCH_INTERVAL_MS } from './sessions';
 
 /** Bounds on what is kept, so that a flood of distinct tokens cannot grow the process. */
 const MAX_KEPT = 10_000;
@@ -103,7 +102,7 @@ export class AccessView {
       const limitMs = (kept.expiring ? config.sessionExpireAfterSeconds : config.sessionNonexpirableForceExpireAfterSeconds) * 1000;
       if (!(kept.expiring && config.sessionExpireAfterSeconds < 0) && idleMs > limitMs) return this.fromStore(config, token, hash);
       if (idleMs > TOUCH_INTERVAL_MS) {
-        await touchSession(this.db, hash, now);
+        touchInBackground(this.db, hash, now);
         kept.lastActiveMs = now;
       }
       return { username: kept.username, expiring: kept.expiring };

@@ -20,6 +20,17 @@ export function digest(token: string): string {
 /** Activity is written at most this often per session, not on every request. */
 export const TOUCH_INTERVAL_MS = 5000;
 
+/**
+ * Notes a session's activity without making the request wait for it: the write queues for the
+ * store's writer, which a long import holds for its whole transaction, and a read must not wait
+ * behind it. A touch that fails (the store busy past DB_WAIT_SECONDS, the store closed) is
+ * dropped: the next request after TOUCH_INTERVAL_MS tries again, far inside the idle time after
+ * which a session times out.
+ */
+export function touchInBackground(db: Handle, hash: string, now: number): void {
+  touchSession(db, hash, now).catch(() => undefined);
+}
+
 export async function createSession(db: Handle, username: string, expiring: boolean): Promise<string> {
   const token = crypto.randomBytes(32).toString('hex');
   const now = Date.now();
@@ -44,7 +55,7 @@ export async function findSession(db: Handle, config: Config, token: string): Pr
     throw errors.sessionGone(token);
   }
   const touched = idleMs > TOUCH_INTERVAL_MS;
-  if (touched) await touchSession(db, hash, now);
+  if (touched) touchInBackground(db, hash, now);
   return { username: row.username, expiring, lastActiveMs: touched ? now : Number(row.last_active_ms) };
 }
 

@@ -27,7 +27,7 @@ export async function fetchRow(q: RecordGetter, where: Where, id: number): Promi
 }
 
 /** The stored record (for domain code that reads before it writes). */
-export async function readRecord(s: Services, where: Where, id: number, db: Queryable = s.db.knex): Promise<Obj> {
+export async function readRecord(s: Services, where: Where, id: number, db: Queryable = s.db.reads): Promise<Obj> {
   return JSON.parse((await fetchRow(new RecordQueries(db), where, id)).json);
 }
 
@@ -49,7 +49,7 @@ export function uriLoader(s: Services, o: { impliedPublication?: boolean; withhe
     if (missing.length) {
       const rows = await recordReads(s.db).getByUris(missing);
       const records = rows.map((r) => JSON.parse(r.json) as Obj);
-      await decorateRecords(s, records, s.db.knex, o);
+      await decorateRecords(s, records, s.db.reads, o);
       withhold(s.registry, records, o.withheld);
       records.forEach((record, i) => kept.set(keyOf(record.uri), record, 1 + (rows[i].json.length >> 10)));
     }
@@ -72,7 +72,7 @@ async function loadTree(s: Services, treeUri: string): Promise<Obj | undefined> 
   const root = s.registry.typeOfUri(rootUri);
   const whole = root && s.hooks[root.name]?.wholeTree;
   if (!whole) return undefined;
-  const row = await new RecordQueries(s.db.knex).keysAt(rootUri);
+  const row = await new RecordQueries(s.db.reads).keysAt(rootUri);
   return row ? whole(s, row.repo_id, row.id) : undefined;
 }
 
@@ -86,10 +86,10 @@ export function decoratesType(s: Services, typeName: string): boolean {
  * implied publication of every type whose schema declares the field.
  */
 export async function decorateRecords(
-  s: Services, records: Obj[], db: Queryable = s.db.knex, o: { impliedPublication?: boolean } = {},
+  s: Services, records: Obj[], db: Queryable = s.db.reads, o: { impliedPublication?: boolean } = {},
 ): Promise<void> {
   // Hooks read links and lookup keys: any the transaction still holds back are written first.
-  if (db !== s.db.knex) await new RecordQueries(db).writeHeldRows();
+  if (db !== s.db.reads) await new RecordQueries(db).writeHeldRows();
   const byType = new Map<string, Obj[]>();
   for (const r of records) {
     const group = byType.get(r.jsonmodel_type);

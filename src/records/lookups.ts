@@ -24,7 +24,7 @@ function identifierValue(raw: string): string | undefined {
  */
 export async function findById(s: Services, where: Where, values: Record<string, string[]>, resolve: string[], withheld?: ReadonlySet<string>) {
   const type = where.type;
-  const q = new RecordQueries(s.db.knex);
+  const q = new RecordQueries(s.db.reads);
   let matches: Set<string> | undefined;
   for (const [param, rule] of Object.entries(type.lookup ?? {})) {
     if (rule.findById === false) continue;

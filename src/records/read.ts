@@ -68,7 +68,7 @@ async function rowsToJson(s: Services, rows: ListedRow[], o: ListOptions): Promi
 
 /** The listed records as a JSON array: joined by the store where nothing is computed at read time and it can, else row by row. */
 async function listed(s: Services, where: Where, q: ListQuery, o: ListOptions): Promise<string> {
-  const records = new RecordQueries(s.db.knex);
+  const records = new RecordQueries(s.db.reads);
   const computed = o.resolve?.length || o.decorate || decoratesType(s, where.type.name) || withholdsFrom(s.registry, where.type.name, o.withheld);
   const reader = computed ? undefined : s.db.readConnection?.();
   if (reader) return records.listTextOn(reader, q);
@@ -79,7 +79,7 @@ export async function listPage(s: Services, where: Where, page: number, pageSize
   const base = listQuery(s, where, o);
   // The total is kept until the next write: paging through 100,000 records counts them once.
   const [total, results] = await Promise.all([
-    keptUntilNextWrite(s.db, `count:${JSON.stringify(base)}`, () => new RecordQueries(s.db.knex).count(base)),
+    keptUntilNextWrite(s.db, `count:${JSON.stringify(base)}`, () => new RecordQueries(s.db.reads).count(base)),
     listed(s, where, { ...base, limit: pageSize, offset: (page - 1) * pageSize }, o),
   ]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
@@ -92,7 +92,7 @@ export async function listIdSet(s: Services, where: Where, ids: number[], o: Lis
 }
 
 export async function listAllIds(s: Services, where: Where, o: ListOptions): Promise<number[]> {
-  const records = new RecordQueries(s.db.knex);
+  const records = new RecordQueries(s.db.reads);
   const reader = s.db.readConnection?.();
   return reader ? records.listIdsOn(reader, listQuery(s, where, o)) : records.listIds(listQuery(s, where, o));
 }

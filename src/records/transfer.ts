@@ -46,7 +46,7 @@ function repositoryOf(uri: string): number | undefined {
 async function targetRepository(s: Services, actor: Actor, targetRepo: string, sourceRepoId: number, permission: string): Promise<number> {
   const m = /^\/repositories\/(\d+)$/.exec(targetRepo);
   const targetId = m ? Number(m[1]) : undefined;
-  if (targetId === undefined || targetId === GLOBAL_REPO_ID || (await new RecordQueries(s.db.knex).keysAt(targetRepo))?.type !== 'repository') {
+  if (targetId === undefined || targetId === GLOBAL_REPO_ID || (await new RecordQueries(s.db.reads).keysAt(targetRepo))?.type !== 'repository') {
     throw errors.repositoryNotFound('target_repo');
   }
   if (targetId === sourceRepoId) throw errors.mustBe('target_repo', `another repository than ${targetRepo}`);

@@ -58,22 +58,22 @@ async function rowById(db: Db, id: number) {
 }
 
 export async function listEnumerations(s: Services): Promise<Obj[]> {
-  const rows = await listRows(s.db.knex);
-  return Promise.all(rows.map((row) => recordOf(s, s.db.knex, row)));
+  const rows = await listRows(s.db.reads);
+  return Promise.all(rows.map((row) => recordOf(s, s.db.reads, row)));
 }
 
 export async function getEnumeration(s: Services, id: number): Promise<Obj> {
-  return recordOf(s, s.db.knex, await rowById(s.db.knex, id));
+  return recordOf(s, s.db.reads, await rowById(s.db.reads, id));
 }
 
 export async function getEnumerationByName(s: Services, name: string): Promise<Obj> {
-  const row = await listRowByName(s.db.knex, name);
+  const row = await listRowByName(s.db.reads, name);
   if (!row) throw notFound();
-  return recordOf(s, s.db.knex, row);
+  return recordOf(s, s.db.reads, row);
 }
 
 export async function getEnumerationValue(s: Services, id: number): Promise<Obj> {
-  const row = await valueRowById(s.db.knex, id);
+  const row = await valueRowById(s.db.reads, id);
   if (!row) throw errors.notFound('EnumerationValue');
   return valueRecord(row);
 }
@@ -103,7 +103,7 @@ export async function createEnumeration(s: Services, body: Obj) {
     await bumpEnumerationVersion(trx);
     return { status: 'Created', id, lock_version: 0, stale: null, uri: `/config/enumerations/${id}`, warnings: [] };
   });
-  await s.enums.refresh(s.db.knex);
+  await s.enums.refresh(s.db.reads);
   return result;
 }
 
@@ -137,7 +137,7 @@ export async function updateEnumeration(s: Services, id: number, body: Obj) {
     await bumpEnumerationVersion(trx);
     return { status: 'Updated', id, lock_version: Number(row.lock_version) + 1, stale: null, uri: `/config/enumerations/${id}`, warnings: [] };
   });
-  await s.enums.refresh(s.db.knex);
+  await s.enums.refresh(s.db.reads);
   return result;
 }
 
@@ -148,7 +148,7 @@ export async function setValueSuppressed(s: Services, id: number, suppressed: bo
     await bumpEnumerationVersion(trx);
     return n;
   });
-  await s.enums.refresh(s.db.knex);
+  await s.enums.refresh(s.db.reads);
   // The reference reports the number of rows changed here, not a boolean.
   return { status: 'Suppressed', id, suppressed_state: count };
 }
@@ -158,7 +158,7 @@ export async function setValueSuppressed(s: Services, id: number, suppressed: bo
  * The text of a value does not change here (records hold it): a new value and a migration do that.
  */
 export async function updateEnumerationValue(s: Services, id: number, body: Obj) {
-  const current = await valueRowById(s.db.knex, id);
+  const current = await valueRowById(s.db.reads, id);
   if (!current) throw errors.notFound('EnumerationValue');
   if (body.value !== current.value) {
     throw errors.invalidParam('value', `a value's text cannot change (it is "${current.value}"); add the new value to its list and move records to it with POST /config/enumerations/migration`);
@@ -177,7 +177,7 @@ export async function moveValue(s: Services, id: number, position: number) {
     await setValuePositionById(trx, id, position);
     await bumpEnumerationVersion(trx);
   });
-  await s.enums.refresh(s.db.knex);
+  await s.enums.refresh(s.db.reads);
   return { status: 'Updated', id, lock_version: 0, stale: null };
 }
 
@@ -205,13 +205,13 @@ export async function migrateValue(s: Services, enumUri: string, from: string, t
     await deleteValue(trx, source.id);
     await bumpEnumerationVersion(trx);
   });
-  await s.enums.refresh(s.db.knex);
+  await s.enums.refresh(s.db.reads);
   return getEnumeration(s, id);
 }
 
 /** GET /config/enumerations/csv */
 export async function enumerationsCsv(s: Services): Promise<string> {
-  const rows = await visibleValuesByList(s.db.knex);
+  const rows = await visibleValuesByList(s.db.reads);
   const cell = (v: unknown) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
   const lines = rows.map((r) => [r.name, r.name, r.value, r.value, r.position, r.readonly ? 'true' : 'false'].map(cell).join(','));
   return ['Enumeration code,Enumeration,Value code,Value,Position,Read-only', ...lines].join('\n') + '\n';

@@ -49,7 +49,7 @@ async function enumValues(s: Services, path: string, values: unknown[]): Promise
   for (const given of values) {
     const v = typeof given === 'string' ? given.replace(/^\/config\/enumeration_values\/(\d+)$/, '$1') : given;
     if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
-      const row = await valueRowById(s.db.knex, Number(v));
+      const row = await valueRowById(s.db.reads, Number(v));
       if (!row) throw bad(path, `no enumeration value with id ${String(v)}`);
       out.push(row.value);
     } else if (typeof v === 'string' && v) out.push(v);

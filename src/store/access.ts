@@ -1,5 +1,5 @@
 /** Who may do what: group members and grants, and the version that tells every process they changed. */
-import { type Handle, sqlOf, type Tx } from './database';
+import { type Handle, readsOf, sqlOf, type Tx } from './database';
 
 /**
  * Called in the transaction of any change to who may do what: a group's members or grants, a
@@ -13,7 +13,7 @@ export async function bumpAccessVersion(h: Handle): Promise<void> {
 
 /** The permissions a user holds through its groups, by repository id (distinct pairs). */
 export async function grantRowsOf(h: Handle, username: string): Promise<Array<{ repo_id: number; permission: string }>> {
-  return sqlOf(h)('group_members as m')
+  return readsOf(h)('group_members as m')
     .join('group_grants as g', 'g.group_rid', 'm.group_rid')
     .where('m.username', username)
     .distinct('g.repo_id', 'g.permission');
@@ -21,14 +21,14 @@ export async function grantRowsOf(h: Handle, username: string): Promise<Array<{ 
 
 /** The URIs of the groups of each of `usernames` (optionally in one repository), ordered by URI. */
 export async function groupUrisOfUsers(h: Handle, usernames: string[], repoId?: number): Promise<Array<{ username: string; uri: string }>> {
-  const query = sqlOf(h)('group_members as m').join('records as r', 'r.rid', 'm.group_rid').whereIn('m.username', usernames);
+  const query = readsOf(h)('group_members as m').join('records as r', 'r.rid', 'm.group_rid').whereIn('m.username', usernames);
   if (repoId !== undefined) query.andWhere('m.repo_id', repoId);
   return query.select('m.username', 'r.uri').orderBy('r.uri');
 }
 
 /** The groups a user is a member of (optionally in one repository): each one's repository and record. */
 export async function groupsJoinedBy(h: Handle, username: string, repoId?: number): Promise<Array<{ repo_id: number; json: string }>> {
-  const query = sqlOf(h)('group_members as m').join('records as r', 'r.rid', 'm.group_rid');
+  const query = readsOf(h)('group_members as m').join('records as r', 'r.rid', 'm.group_rid');
   query.where(repoId === undefined ? { 'm.username': username } : { 'm.username': username, 'm.repo_id': repoId });
   return query.select('m.repo_id', 'r.json');
 }

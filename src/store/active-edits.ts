@@ -1,5 +1,5 @@
 /** Who edits which record since when (POST /update_monitor), shared by every process. */
-import { type Handle, sqlOf, type Tx } from './database';
+import { type Handle, readsOf, type Tx } from './database';
 
 /** Notes each edit (one row per record and user, the latest report) and forgets those reported before `expireBeforeMs`. */
 export async function noteActiveEdits(trx: Tx, edits: Array<{ uri: string; username: string; atMs: number }>, expireBeforeMs: number): Promise<void> {
@@ -12,5 +12,5 @@ export async function noteActiveEdits(trx: Tx, edits: Array<{ uri: string; usern
 
 /** Every edit noted, oldest report first. */
 export async function activeEdits(h: Handle): Promise<Array<{ uri: string; username: string; at_ms: number }>> {
-  return sqlOf(h)('active_edits').orderBy('at_ms');
+  return readsOf(h)('active_edits').orderBy('at_ms');
 }

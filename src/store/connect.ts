@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { Knex } from 'knex';
@@ -15,9 +16,9 @@ export { isRetryable, isUniqueViolation } from './store-errors';
 /** The database product and its version, for /, `doctor` and logs. */
 export async function databaseVersion(db: Database): Promise<{ product: string; version: string }> {
   if (db.dialect === 'sqlite') {
-    return { product: 'SQLite', version: String((await db.knex.raw('select sqlite_version() as v'))[0].v) };
+    return { product: 'SQLite', version: String((await db.reads.raw('select sqlite_version() as v'))[0].v) };
   }
-  return { product: 'MySQL', version: String((await db.knex.raw('select version() as v'))[0][0].v) };
+  return { product: 'MySQL', version: String((await db.reads.raw('select version() as v'))[0][0].v) };
 }
 
 /** SQL true when a record is published and not suppressed, in each store's JSON dialect (records table). */
@@ -101,6 +102,18 @@ class ReadSnapshot {
   }
 }
 
+/**
+ * A read connection of a SQLite file store: it refuses to write (a write sent there by mistake
+ * fails at once instead of taking the file's write lock beside the writer).
+ */
+function openReader(conn: BetterSqlite3.Database, cacheSize: number): BetterSqlite3.Database {
+  conn.pragma('busy_timeout = 5000');
+  conn.pragma('query_only = ON');
+  conn.pragma(`cache_size = ${cacheSize}`);
+  cachePreparedStatements(conn as unknown as { prepare(sql: string): unknown });
+  return conn;
+}
+
 /** How long a request waits for a pooled connection (DB_WAIT_SECONDS, default 60) before it is answered 503. */
 function storeWaitMs(): number {
   const seconds = Number(process.env.DB_WAIT_SECONDS || 60);
@@ -118,6 +131,20 @@ function sqliteCacheSize(): number {
   const mb = raw === undefined || raw === '' ? 4 : Number(raw);
   if (!Number.isInteger(mb) || mb < 1 || mb > 65536) throw new Error(`SQLITE_CACHE_MB must be a whole number of megabytes from 1 to 65536, got ${raw}`);
   return -mb * 1024;
+}
+
+/**
+ * How many read connections a SQLite file store opens for the reads outside transactions
+ * (SQLITE_READ_CONNECTIONS, default the cores, from 2 to 8). better-sqlite3 answers each statement
+ * before it returns, so a connection is busy only while a statement runs or a read holds it
+ * across awaits (a streamed listing); more than one lets such reads overlap.
+ */
+function sqliteReadConnections(): number {
+  const raw = process.env.SQLITE_READ_CONNECTIONS;
+  if (raw === undefined || raw === '') return Math.min(8, Math.max(2, os.availableParallelism()));
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`SQLITE_READ_CONNECTIONS must be a whole number from 1 to 64, got ${raw}`);
+  return n;
 }
 
 /** A request gave up waiting for a pooled connection (knex's KnexTimeoutError). */
@@ -171,6 +198,24 @@ export async function connect(dbUrl: string): Promise<Database> {
         },
       },
     });
+    // The reads outside transactions (listings, search, trees, exports, jobs, OAI, reports) on
+    // connections of their own: in WAL mode they read the last commit while the writer holds a
+    // transaction (an import), instead of queueing for the writer's one connection. A :memory:
+    // store is one connection's alone, so there they share the writer's.
+    const reads = file === ':memory:' ? knex : knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: file },
+      useNullAsDefault: true,
+      acquireConnectionTimeout: storeWaitMs(),
+      pool: {
+        min: 1,
+        max: sqliteReadConnections(),
+        afterCreate: (conn: BetterSqlite3.Database, done: (err: Error | null, conn: BetterSqlite3.Database) => void) => {
+          openReader(conn, cacheSize);
+          done(null, conn);
+        },
+      },
+    });
     const onCommit: Array<() => void> = [];
     const touches: TouchRules = new Map();
     const onWrite = ownWrites(knex, onCommit);
@@ -180,11 +225,7 @@ export async function connect(dbUrl: string): Promise<Database> {
     onWrite.push(() => snapshot.end());
     const readConnection = file === ':memory:' ? undefined : () => {
       if (!reader) {
-        reader = new BetterSqlite3(file);
-        reader.pragma('busy_timeout = 5000');
-        reader.pragma('query_only = ON');
-        reader.pragma(`cache_size = ${cacheSize}`);
-        cachePreparedStatements(reader as unknown as { prepare(sql: string): unknown });
+        reader = openReader(new BetterSqlite3(file), cacheSize);
       }
       snapshot.begin(reader);
       return reader;
@@ -193,10 +234,11 @@ export async function connect(dbUrl: string): Promise<Database> {
       snapshot.end();
       reader?.close();
       reader = undefined;
+      if (reads !== knex) await reads.destroy();
       await knex.destroy();
       await checkpointer?.stop();
     };
-    return { knex, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: groupedTransactions(knex, onCommit, storeWaitMs(), touches), touches, onCommit, onWrite, readConnection, close };
+    return { knex, reads, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: groupedTransactions(knex, onCommit, storeWaitMs(), touches), touches, onCommit, onWrite, readConnection, close };
   }
   const match = /^(?:mysql|mariadb):\/\/(.*)$/.exec(dbUrl);
   if (match) {
@@ -236,7 +278,7 @@ export async function connect(dbUrl: string): Promise<Database> {
     const onCommit: Array<() => void> = [];
     const touches: TouchRules = new Map();
     const onWrite = ownWrites(knex, onCommit);
-    return { knex, dialect: 'mysql', describe: socketPath ? `mysql ${database} through ${socketPath}` : `mysql ${url.hostname || '127.0.0.1'}:${url.port || 3306}/${database}`, transaction: transactionPerCall(knex, onCommit, touches), touches, onCommit, onWrite, close: () => knex.destroy() };
+    return { knex, reads: knex, dialect: 'mysql', describe: socketPath ? `mysql ${database} through ${socketPath}` : `mysql ${url.hostname || '127.0.0.1'}:${url.port || 3306}/${database}`, transaction: transactionPerCall(knex, onCommit, touches), touches, onCommit, onWrite, close: () => knex.destroy() };
   }
   throw new Error(`DB_URL must start with sqlite:// or mysql:// (got ${dbUrl})`);
 }

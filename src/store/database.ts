@@ -5,7 +5,16 @@ import type { TouchRules } from './transaction-memo';
 export type Dialect = 'sqlite' | 'mysql';
 
 export interface Database {
+  /** The writer: transactions, and the statements that write outside them. */
   knex: Knex;
+  /**
+   * Reads outside any transaction, over committed rows. On a SQLite file store a pool of read
+   * connections of their own (connect.ts): never queued behind the writer, which a long import
+   * holds for its whole transaction. A write of this process is committed before its caller
+   * hears of it, so a read that follows sees it. Elsewhere (MySQL's pool, SQLite :memory:) the
+   * writer's knex itself.
+   */
+  reads: Knex;
   dialect: Dialect;
   /** Human-readable location, without credentials. */
   describe: string;
@@ -23,9 +32,10 @@ export interface Database {
    */
   onWrite: Array<() => void>;
   /**
-   * SQLite file stores: a connection for single reads outside any transaction (GET one record).
-   * The pool's one connection is the writer's: a read there waits for a long write (an import) to
-   * commit, and goes through the pool; WAL lets this one read the last commit meanwhile.
+   * SQLite file stores: a connection for the hottest single reads outside any transaction (GET one
+   * record, the freshness read, a listing's page), answered synchronously, the reads of one turn of
+   * the event loop in one snapshot (connect.ts); WAL lets it read the last commit while the writer
+   * holds a transaction. The other reads go through `reads`.
    */
   readConnection?: () => BetterSqlite3.Database;
   /**
@@ -33,7 +43,7 @@ export interface Database {
    * registry is loaded (declareTouches), read by every transaction.
    */
   touches: TouchRules;
-  /** Lets the store go: the pool and the read connection. */
+  /** Lets the store go: the pool and the read connections. */
   close(): Promise<void>;
 }
 
@@ -46,7 +56,12 @@ export type Tx = Knex.Transaction;
  */
 export type Handle = Database | Knex | Tx;
 
-/** The query builder of a handle. */
+/** The query builder of a handle (a Database: its writer, for statements that write). */
 export function sqlOf(h: Handle): Knex {
   return typeof h === 'function' ? h : h.knex;
+}
+
+/** The query builder for reads on a handle: a Database's read connections, or the transaction or knex handed in. */
+export function readsOf(h: Handle): Knex {
+  return typeof h === 'function' ? h : h.reads;
 }

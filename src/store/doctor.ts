@@ -1,9 +1,9 @@
 /** What `archive-records doctor` and GET /health ask the store. */
-import { type Handle, sqlOf } from './database';
+import { type Handle, readsOf, sqlOf } from './database';
 
 /** Whether the store answers a statement at all (throws when it does not). */
 export async function ping(h: Handle): Promise<void> {
-  await sqlOf(h).raw('SELECT 1');
+  await readsOf(h).raw('SELECT 1');
 }
 
 /** The store's migrations applied, in order; undefined when it has never been migrated. */

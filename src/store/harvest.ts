@@ -10,12 +10,12 @@ import { underHiddenAncestor } from './visibility';
 
 /** A value list's values with their ids, in the list's order (suppressed ones too). */
 export async function valueListEntries(db: Database, enumName: string): Promise<Array<{ id: number | null; value: string }>> {
-  return db.knex('enumeration_values').where({ enum_name: enumName }).orderBy('position').select('id', 'value');
+  return db.reads('enumeration_values').where({ enum_name: enumName }).orderBy('position').select('id', 'value');
 }
 
 /** The shown repository records but the one with id `exceptId` (the global one). */
 export async function repositoryRecords(db: Database, exceptId: number): Promise<Array<{ id: number; record: Obj }>> {
-  const rows: Array<{ id: number; json: string }> = await db.knex('records').where({ type: 'repository', hidden: false })
+  const rows: Array<{ id: number; json: string }> = await db.reads('records').where({ type: 'repository', hidden: false })
     .whereNot('id', exceptId).select('id', 'json');
   return rows.map((r) => ({ id: Number(r.id), record: JSON.parse(r.json) as Obj }));
 }
@@ -62,7 +62,7 @@ async function narrow(db: Database, q: Knex.QueryBuilder, set: HarvestSet): Prom
   if ('repoIds' in set) q.whereIn('repo_id', set.repoIds.length ? set.repoIds : [-1]);
   else if ('jsonPath' in set) whereJsonIn(db, q, set.jsonPath, set.values);
   else if ('treesOf' in set) {
-    const roots = db.knex('records').where({ type: set.treesOf.rootType });
+    const roots = db.reads('records').where({ type: set.treesOf.rootType });
     whereJsonIn(db, roots, set.treesOf.path, set.treesOf.values);
     whereJsonIn(db, q, `$.${set.treesOf.rootProperty}.ref`, await roots.pluck('uri'));
   } else q.whereRaw('1 = 0');
@@ -70,7 +70,7 @@ async function narrow(db: Database, q: Knex.QueryBuilder, set: HarvestSet): Prom
 
 /** Published, unsuppressed, shown records of one type in the harvested repositories, in id order. */
 export async function harvestableRecords(db: Database, h: HarvestQuery): Promise<HarvestRow[]> {
-  const q = db.knex('records').where({ type: h.type, hidden: false }).andWhereRaw(publishedClause(db)).andWhere('id', '>', h.afterId);
+  const q = db.reads('records').where({ type: h.type, hidden: false }).andWhereRaw(publishedClause(db)).andWhere('id', '>', h.afterId);
   if (!h.repos.length) q.whereRaw('1 = 0');
   else {
     q.where((any) => {
@@ -93,14 +93,14 @@ export async function harvestableRecords(db: Database, h: HarvestQuery): Promise
 
 /** The rows among `rows` under an unpublished or suppressed ancestor (visibility.ts). */
 export function harvestRowsUnderHiddenAncestor<Row extends HarvestRow>(db: Database, rows: Row[]): Promise<Set<Row>> {
-  return underHiddenAncestor(db.knex, rows);
+  return underHiddenAncestor(db.reads, rows);
 }
 
 /** Deletions of records of `types` recorded in the change log after `afterSeq`, in order. */
 export async function deletionsAfter(
   db: Database, q: { types: string[]; afterSeq: number; fromMs?: number; untilMs?: number; limit: number },
 ): Promise<Array<{ seq: number; uri: string; at_ms: number }>> {
-  const query = db.knex('change_log').where({ op: 'delete' }).whereIn('type', q.types.length ? q.types : ['']).andWhere('seq', '>', q.afterSeq);
+  const query = db.reads('change_log').where({ op: 'delete' }).whereIn('type', q.types.length ? q.types : ['']).andWhere('seq', '>', q.afterSeq);
   if (q.fromMs !== undefined) query.where('at_ms', '>=', q.fromMs);
   if (q.untilMs !== undefined) query.where('at_ms', '<=', q.untilMs);
   return query.orderBy('seq').limit(q.limit).select('seq', 'uri', 'at_ms');
@@ -108,6 +108,6 @@ export async function deletionsAfter(
 
 /** When the record `uri` was last deleted (ms), if it ever was. */
 export async function lastDeletionOf(db: Database, uri: string): Promise<number | undefined> {
-  const row = await db.knex('change_log').where({ uri, op: 'delete' }).orderBy('seq', 'desc').first('at_ms');
+  const row = await db.reads('change_log').where({ uri, op: 'delete' }).orderBy('seq', 'desc').first('at_ms');
   return row ? Number(row.at_ms) : undefined;
 }

@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { type Database, type Handle, sqlOf } from './database';
+import { type Database, type Handle, readsOf, sqlOf } from './database';
 import type { Queryable } from './dialect';
 import { logicalPosition, parentKey } from './positions';
 import { writeSource } from './write-source';
@@ -118,13 +118,13 @@ function versionOf(row: Record<string, unknown>): VersionRow {
 
 /** The kept versions of a record, newest first (a lock_version kept twice, by an import's copy: the later first). */
 function versionsOf(h: Handle, type: string, id: number) {
-  return sqlOf(h)('record_history').where({ type, id }).orderBy([
+  return readsOf(h)('record_history').where({ type, id }).orderBy([
     { column: 'lock_version', order: 'desc' }, { column: 'replaced_ms', order: 'desc' }, { column: 'hid', order: 'desc' },
   ]);
 }
 
 export async function countVersions(h: Handle, type: string, id: number): Promise<number> {
-  return Number((await sqlOf(h)('record_history').where({ type, id }).count({ n: '*' }).first())?.n ?? 0);
+  return Number((await readsOf(h)('record_history').where({ type, id }).count({ n: '*' }).first())?.n ?? 0);
 }
 
 /** `limit` kept versions of a record from the `offset`-th, newest first. */
@@ -140,13 +140,13 @@ export async function keptVersion(h: Handle, type: string, id: number, lockVersi
 
 /** The lowest lock_version above `lockVersion` among a record's kept versions. */
 export async function nextKeptLockVersion(h: Handle, type: string, id: number, lockVersion: number): Promise<number | undefined> {
-  const row = await sqlOf(h)('record_history').where({ type, id }).andWhere('lock_version', '>', lockVersion).min('lock_version as n').first();
+  const row = await readsOf(h)('record_history').where({ type, id }).andWhere('lock_version', '>', lockVersion).min('lock_version as n').first();
   return row?.n === null || row?.n === undefined ? undefined : Number(row.n);
 }
 
 /** The version of a record kept last: where a deleted record's history ends. */
 export async function latestVersion(h: Handle, type: string, id: number): Promise<VersionRow | undefined> {
-  const row = await sqlOf(h)('record_history').where({ type, id })
+  const row = await readsOf(h)('record_history').where({ type, id })
     .orderBy([{ column: 'replaced_ms', order: 'desc' }, { column: 'lock_version', order: 'desc' }, { column: 'hid', order: 'desc' }]).first();
   return row ? versionOf(row) : undefined;
 }

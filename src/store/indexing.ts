@@ -26,18 +26,18 @@ export interface RebuildRow {
 
 /** The store's identity: an index records the one it was built from. */
 export async function storeIdOf(db: Database): Promise<string> {
-  const row = await db.knex('search_state').where({ name: 'store_id' }).first('value');
+  const row = await db.reads('search_state').where({ name: 'store_id' }).first('value');
   return String(row.value);
 }
 
 /** The newest change-log entry (0 when empty). */
 export function latestChange(db: Database): Promise<number> {
-  return changeLogHead(db.knex);
+  return changeLogHead(db.reads);
 }
 
 /** Up to `limit` change-log entries after `seq`, in order. */
 export async function changesAfter(db: Database, seq: number, limit: number): Promise<ChangeLogEntry[]> {
-  const rows = await db.knex('change_log').where('seq', '>', seq).orderBy('seq').limit(limit).select('seq', 'uri', 'at_ms');
+  const rows = await db.reads('change_log').where('seq', '>', seq).orderBy('seq').limit(limit).select('seq', 'uri', 'at_ms');
   return rows.map((r) => ({ seq: Number(r.seq), uri: String(r.uri), at_ms: Number(r.at_ms) }));
 }
 
@@ -89,7 +89,7 @@ export async function releaseIndexerLease(db: Database, holder: string): Promise
 export async function linksInto(db: Database, uris: string[]): Promise<Array<{ uri: string; type: string; property: string }>> {
   const out: Array<{ uri: string; type: string; property: string }> = [];
   for (let i = 0; i < uris.length; i += LINKS_ASKED) {
-    const rows = await db.knex('record_refs as x')
+    const rows = await db.reads('record_refs as x')
       .join('records as r', 'r.rid', 'x.from_rid')
       .whereIn('x.to_uri', uris.slice(i, i + LINKS_ASKED))
       .distinct('r.uri', 'r.type', 'x.property');
@@ -108,16 +108,16 @@ export async function linksInto(db: Database, uris: string[]): Promise<Array<{ u
 export async function linksOutOf(db: Database, uris: string[]): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < uris.length; i += LINKS_ASKED) {
-    const rids = await db.knex('records').whereIn('uri', uris.slice(i, i + LINKS_ASKED)).pluck('rid');
+    const rids = await db.reads('records').whereIn('uri', uris.slice(i, i + LINKS_ASKED)).pluck('rid');
     if (!rids.length) continue;
-    out.push(...await db.knex('record_refs').whereIn('from_rid', rids).distinct().pluck('to_uri'));
+    out.push(...await db.reads('record_refs').whereIn('from_rid', rids).distinct().pluck('to_uri'));
   }
   return out;
 }
 
 /** Records of `types` that are not hidden, all of them or those up to row `throughRid`. */
 export async function countSearchable(db: Database, types: string[], throughRid?: number): Promise<number> {
-  const query = db.knex('records').whereIn('type', types).andWhere('hidden', false);
+  const query = db.reads('records').whereIn('type', types).andWhere('hidden', false);
   if (throughRid !== undefined) query.andWhere('rid', '<=', throughRid);
   return Number((await query.count('* as n').first())?.n ?? 0);
 }
@@ -128,7 +128,7 @@ export async function countSearchable(db: Database, types: string[], throughRid?
  * row for each page (quadratic in the store's size).
  */
 export async function recordPageAfter(db: Database, rid: number, limit: number): Promise<RebuildRow[]> {
-  const rows = await db.knex('records').where('rid', '>', rid).orderBy('rid').limit(limit).select('rid', 'type', 'uri', 'json', 'hidden');
+  const rows = await db.reads('records').where('rid', '>', rid).orderBy('rid').limit(limit).select('rid', 'type', 'uri', 'json', 'hidden');
   return rows.map((r) => ({ rid: Number(r.rid), type: r.type, uri: r.uri, json: r.json, hidden: !!r.hidden }));
 }
 
@@ -136,7 +136,7 @@ export async function recordPageAfter(db: Database, rid: number, limit: number):
 export async function searchableAmong(db: Database, uris: string[], types: string[]): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < uris.length; i += 1000) {
-    out.push(...await db.knex('records').whereIn('uri', uris.slice(i, i + 1000)).whereIn('type', types).andWhere('hidden', false).pluck('uri'));
+    out.push(...await db.reads('records').whereIn('uri', uris.slice(i, i + 1000)).whereIn('type', types).andWhere('hidden', false).pluck('uri'));
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * some types in a repository, a page at a time in rid order, so that a job over a large tree holds
  * one page in memory and may stop between pages.
  */
-import { type Handle, sqlOf } from './database';
+import { type Handle, readsOf } from './database';
 import { normalise, type RecordRow } from './record-rows';
 
 /** Which records a job walks: a tree (the record at `rootUri` and every node under it), or types (in one repository, or in all). */
@@ -11,7 +11,7 @@ export type JobScope = { rootUri: string } | { types: string[]; repoId?: number 
 
 /** The next page of records in `scope` after `afterRid` (0 first), suppressed and hidden ones left out. */
 export async function recordRowsPage(h: Handle, scope: JobScope, afterRid: number, limit: number): Promise<RecordRow[]> {
-  const q = sqlOf(h)('records').where('rid', '>', afterRid).andWhere({ suppressed: false, hidden: false });
+  const q = readsOf(h)('records').where('rid', '>', afterRid).andWhere({ suppressed: false, hidden: false });
   if ('rootUri' in scope) q.andWhere((w) => w.where({ root_uri: scope.rootUri }).orWhere({ uri: scope.rootUri }));
   else {
     q.whereIn('type', scope.types);
@@ -23,7 +23,7 @@ export async function recordRowsPage(h: Handle, scope: JobScope, afterRid: numbe
 
 /** The nodes of the tree under `rootUri` directly under `parentRid` (null: its top level), in order, with their JSON. */
 export async function childRows(h: Handle, rootUri: string, parentRid: number | null): Promise<Array<{ rid: number; uri: string; json: string }>> {
-  const rows = await sqlOf(h)('records').where({ root_uri: rootUri, parent_rid: parentRid, suppressed: false, hidden: false })
+  const rows = await readsOf(h)('records').where({ root_uri: rootUri, parent_rid: parentRid, suppressed: false, hidden: false })
     .orderBy('position').select('rid', 'uri', 'json');
   return rows.map((r: { rid: number; uri: string; json: string }) => ({ rid: Number(r.rid), uri: r.uri, json: r.json }));
 }

@@ -2,7 +2,7 @@
  * The job queue: jobs, their files (paths on disk), their log and the records they created. Any
  * app process may submit and read; a runner claims queued jobs with a lease (jobs/runner.ts).
  */
-import { type Handle, sqlOf, type Tx } from './database';
+import { type Handle, readsOf, sqlOf, type Tx } from './database';
 
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'canceled';
 
@@ -40,22 +40,22 @@ export async function insertJobFile(trx: Tx, file: { job_id: number; kind: 'inpu
 
 /** A job, optionally only in one repository. */
 export async function jobRow(h: Handle, id: number, repoId?: number): Promise<JobRow | undefined> {
-  return sqlOf(h)('jobs').where(repoId === undefined ? { id } : { id, repo_id: repoId }).first();
+  return readsOf(h)('jobs').where(repoId === undefined ? { id } : { id, repo_id: repoId }).first();
 }
 
 /** How many queued jobs come before job `id`. */
 export async function jobsQueuedBefore(h: Handle, id: number): Promise<number> {
-  return count(sqlOf(h)('jobs').where({ status: 'queued' }).andWhere('id', '<', id));
+  return count(readsOf(h)('jobs').where({ status: 'queued' }).andWhere('id', '<', id));
 }
 
 export async function jobRecordCount(h: Handle, jobId: number): Promise<number> {
-  return count(sqlOf(h)('job_records').where({ job_id: jobId }));
+  return count(readsOf(h)('job_records').where({ job_id: jobId }));
 }
 
 /** A page of a repository's jobs, newest first, optionally of some statuses, and how many there are in all. */
 export async function jobPage(h: Handle, repoId: number, statuses: JobStatus[] | undefined, offset: number, limit: number): Promise<{ total: number; rows: JobRow[] }> {
   const base = () => {
-    const q = sqlOf(h)('jobs').where({ repo_id: repoId });
+    const q = readsOf(h)('jobs').where({ repo_id: repoId });
     if (statuses) q.whereIn('status', statuses);
     return q;
   };
@@ -65,7 +65,7 @@ export async function jobPage(h: Handle, repoId: number, statuses: JobStatus[] |
 }
 
 export async function jobLogLines(h: Handle, jobId: number): Promise<string[]> {
-  return sqlOf(h)('job_log').where({ job_id: jobId }).orderBy('seq').pluck('line');
+  return readsOf(h)('job_log').where({ job_id: jobId }).orderBy('seq').pluck('line');
 }
 
 export async function appendJobLog(h: Handle, jobId: number, line: string): Promise<void> {
@@ -73,7 +73,7 @@ export async function appendJobLog(h: Handle, jobId: number, line: string): Prom
 }
 
 export async function jobRecordUris(h: Handle, jobId: number): Promise<string[]> {
-  return sqlOf(h)('job_records').where({ job_id: jobId }).pluck('uri');
+  return readsOf(h)('job_records').where({ job_id: jobId }).pluck('uri');
 }
 
 /** Notes records a job created, 500 a statement. */
@@ -85,23 +85,23 @@ export async function addJobRecords(h: Handle, jobId: number, uris: string[]): P
 
 /** A job's files of a kind, in the order they were stored. */
 export async function jobFiles(h: Handle, jobId: number, kind: 'input' | 'output'): Promise<Array<{ id: number; filename: string; stored: string }>> {
-  return sqlOf(h)('job_files').where({ job_id: jobId, kind }).orderBy('id');
+  return readsOf(h)('job_files').where({ job_id: jobId, kind }).orderBy('id');
 }
 
 /** The ids of a job's output files. */
 export async function outputFileIds(h: Handle, jobId: number): Promise<number[]> {
-  return (await sqlOf(h)('job_files').where({ job_id: jobId, kind: 'output' }).pluck('id')).map(Number);
+  return (await readsOf(h)('job_files').where({ job_id: jobId, kind: 'output' }).pluck('id')).map(Number);
 }
 
 /** Where an output file of a job is stored. */
 export async function outputFilePath(h: Handle, jobId: number, fileId: number): Promise<string | undefined> {
-  const row = await sqlOf(h)('job_files').where({ job_id: jobId, kind: 'output', id: fileId }).first('stored');
+  const row = await readsOf(h)('job_files').where({ job_id: jobId, kind: 'output', id: fileId }).first('stored');
   return row?.stored;
 }
 
 /** Where every file of a job is stored. */
 export async function jobFilePaths(h: Handle, jobId: number): Promise<string[]> {
-  return sqlOf(h)('job_files').where({ job_id: jobId }).pluck('stored');
+  return readsOf(h)('job_files').where({ job_id: jobId }).pluck('stored');
 }
 
 /** Cancels a job that is still queued (a runner may have claimed it meanwhile: then nothing changes). */
@@ -116,7 +116,7 @@ export async function requestJobCancel(h: Handle, id: number): Promise<void> {
 
 /** Whether a job's cancellation was asked for. */
 export async function jobCancelRequested(h: Handle, id: number): Promise<boolean> {
-  const row = await sqlOf(h)('jobs').where({ id }).first('cancel_requested');
+  const row = await readsOf(h)('jobs').where({ id }).first('cancel_requested');
   return !!(row && Number(row.cancel_requested));
 }
 
@@ -127,12 +127,12 @@ export async function deleteJobRows(trx: Tx, id: number): Promise<void> {
 }
 
 export async function jobCount(h: Handle, statuses: JobStatus[]): Promise<number> {
-  return count(sqlOf(h)('jobs').whereIn('status', statuses));
+  return count(readsOf(h)('jobs').whereIn('status', statuses));
 }
 
 /** Running jobs whose lease ran out before `now` (their process stopped holding them). */
 export async function jobsPastLease(h: Handle, now: number): Promise<JobRow[]> {
-  return sqlOf(h)('jobs').where({ status: 'running' }).andWhere('lease_until_ms', '<', now);
+  return readsOf(h)('jobs').where({ status: 'running' }).andWhere('lease_until_ms', '<', now);
 }
 
 /** Marks a job failed if it is still running with its lease run out; whether it was. */
@@ -147,7 +147,7 @@ export async function renewJobLease(h: Handle, id: number, holder: string, until
 
 /** The first queued job's id. */
 export async function firstQueuedJob(h: Handle): Promise<number | undefined> {
-  const next = await sqlOf(h)('jobs').where({ status: 'queued' }).orderBy('id').first('id');
+  const next = await readsOf(h)('jobs').where({ status: 'queued' }).orderBy('id').first('id');
   return next ? Number(next.id) : undefined;
 }
 

@@ -17,7 +17,7 @@ import type { Database, Tx } from './database';
 export async function recordsWithJsonValue(
   within: Database | Tx, where: { type: string; repoId?: number }, key: string, value: unknown, limit: number,
 ): Promise<Array<{ uri: string; record: Obj }>> {
-  const db = typeof within === 'function' ? within : within.knex;
+  const db = typeof within === 'function' ? within : within.reads;
   // '!' escapes LIKE's wildcards the same way in SQLite and MySQL (a backslash does not).
   const needle = `%${`${JSON.stringify(key)}:${JSON.stringify(value)}`.replace(/[%_!]/g, (c) => `!${c}`)}%`;
   const q = db('records').where({ type: where.type });
@@ -31,7 +31,7 @@ export async function recordsWithJsonValue(
  * order, with their repository.
  */
 export async function shownRecordsLinkingTo(db: Database, uri: string): Promise<Array<{ uri: string; repoId: number; record: Obj }>> {
-  const rows: Array<{ uri: string; repo_id: number; json: string }> = await db.knex('records as r')
+  const rows: Array<{ uri: string; repo_id: number; json: string }> = await db.reads('records as r')
     .join('record_refs as x', 'x.from_rid', 'r.rid')
     .where({ 'x.to_uri': uri, 'r.suppressed': false, 'r.hidden': false })
     .distinct('r.uri', 'r.repo_id', 'r.json')

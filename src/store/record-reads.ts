@@ -90,7 +90,7 @@ function turnBatchedReads(db: Database): RecordGetter {
       kept.set(key, row ?? null, row ? 1 + (row.json.length >> 10) : 1);
       return row;
     },
-    getByUris: (uris) => rowsOfUris(db.knex, uris),
+    getByUris: (uris) => rowsOfUris(db.reads, uris),
   };
   batchedReads.set(db, reads);
   return reads;

@@ -1,6 +1,6 @@
 /** What a repository holds beyond its records: settings per record type, and the deletion of its contents. */
 import { bumpAccessVersion } from './access';
-import { type Handle, sqlOf, type Tx } from './database';
+import { type Handle, readsOf, type Tx } from './database';
 import { RecordQueries } from './records';
 import { deletedVersionRows } from './history';
 import { noteDeletion } from './transaction-memo';
@@ -15,7 +15,7 @@ const whereOf = (key: SettingKey) => ({ repo_id: key.repoId, kind: key.kind, rec
 
 /** One setting's JSON and lock_version. */
 export async function settingOf(h: Handle, key: SettingKey): Promise<{ json: string; lock_version: number } | undefined> {
-  const row = await sqlOf(h)('repository_settings').where(whereOf(key)).first('json', 'lock_version');
+  const row = await readsOf(h)('repository_settings').where(whereOf(key)).first('json', 'lock_version');
   return row ? { json: row.json, lock_version: Number(row.lock_version) } : undefined;
 }
 

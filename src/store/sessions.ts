@@ -3,7 +3,7 @@
  * store so that any app process can serve any request and every process counts the same attempts.
  */
 import { bumpAccessVersion } from './access';
-import { type Handle, sqlOf, type Tx } from './database';
+import { type Handle, readsOf, sqlOf, type Tx } from './database';
 
 export interface SessionRow {
   token_hash: string;
@@ -18,7 +18,7 @@ export async function insertSession(h: Handle, row: SessionRow): Promise<void> {
 }
 
 export async function sessionByHash(h: Handle, hash: string): Promise<SessionRow | undefined> {
-  return sqlOf(h)('sessions').where({ token_hash: hash }).first();
+  return readsOf(h)('sessions').where({ token_hash: hash }).first();
 }
 
 export async function deleteSessionByHash(h: Handle, hash: string): Promise<void> {

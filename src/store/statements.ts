@@ -102,7 +102,7 @@ export class Statements {
 export function committedRows<T>(db: Database, sql: string, params: Value[] = []): T[] | Promise<T[]> {
   const reader = db.readConnection?.();
   if (reader) return reader.prepare(sql).all(...params.map(sqliteValue)) as T[];
-  return Statements.of(db.knex).then((st) => st.all<T>(sql, params));
+  return Statements.of(db.reads).then((st) => st.all<T>(sql, params));
 }
 
 // The SQL of each shape, made once: a write's statements come in a handful of shapes.

@@ -51,7 +51,7 @@ function nodeRow(r: { rid: number; id: number; uri: string; parent_rid: number |
  * One page of the children of the sibling group `key` (parentKey), in position order; read in
  * `within` (a transaction of the caller's) or on the pool.
  */
-export async function treePage(db: Database, key: string, page: TreePage, within: Db = db.knex): Promise<TreeNodeRow[]> {
+export async function treePage(db: Database, key: string, page: TreePage, within: Db = db.reads): Promise<TreeNodeRow[]> {
   const q = within('records').where({ parent_key: key });
   if (page.publishedOnly) q.andWhereRaw(publishedClause(db));
   if (page.shownOnly) q.andWhere({ hidden: false });
@@ -71,13 +71,13 @@ export async function treePage(db: Database, key: string, page: TreePage, within
 
 /** Which of the nodes `rids` have children (from the counts the store keeps), in one read. */
 export async function nodesWithChildren(db: Database, rids: number[]): Promise<Set<number>> {
-  const counts = await childCountsOf(db.knex, rids.map((rid) => parentKey('', rid)));
+  const counts = await childCountsOf(db.reads, rids.map((rid) => parentKey('', rid)));
   return new Set(rids.filter((rid) => counts.has(parentKey('', rid))));
 }
 
 /** Every node of the tree under `rootUri` (hidden ones only if asked), in position order (each sibling group in order), in one read. */
 export async function treeNodes(db: Database, rootUri: string, o: { shownOnly: boolean } = { shownOnly: true }): Promise<TreeNodeRow[]> {
-  const q = db.knex('records').where({ root_uri: rootUri });
+  const q = db.reads('records').where({ root_uri: rootUri });
   if (o.shownOnly) q.andWhere({ hidden: false });
   const rows = await q.orderBy('position').select(COLUMNS);
   return rows.map(nodeRow);

@@ -8,13 +8,13 @@ import { publishedClause, type Database } from './connect';
 import type { Queryable } from './dialect';
 
 /** Published, unsuppressed children of the sibling group `key`. */
-export async function publishedChildCount(db: Database, key: string, within: Queryable = db.knex): Promise<number> {
+export async function publishedChildCount(db: Database, key: string, within: Queryable = db.reads): Promise<number> {
   const row = await within('records').where({ parent_key: key }).andWhereRaw(publishedClause(db)).count({ n: '*' }).first();
   return Number((row as { n?: unknown } | undefined)?.n ?? 0);
 }
 
 /** Published, unsuppressed children of each of the nodes `rids`, in one query. */
-export async function publishedChildCounts(db: Database, rids: number[], within: Queryable = db.knex): Promise<Map<number, number>> {
+export async function publishedChildCounts(db: Database, rids: number[], within: Queryable = db.reads): Promise<Map<number, number>> {
   const rows = await within('records').whereIn('parent_rid', rids).andWhereRaw(publishedClause(db)).groupBy('parent_rid').select('parent_rid').count({ n: '*' });
   return new Map((rows as Array<{ parent_rid: unknown; n: unknown }>).map((r) => [Number(r.parent_rid), Number(r.n)]));
 }

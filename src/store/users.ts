@@ -1,5 +1,5 @@
 /** Users' credentials (a password's hash per username, with the user record's id). */
-import { type Handle, sqlOf } from './database';
+import { type Handle, readsOf, sqlOf } from './database';
 
 export interface CredentialsRow {
   username: string;
@@ -15,12 +15,12 @@ export async function saveCredentials(h: Handle, username: string, userId: numbe
 }
 
 export async function credentialsOf(h: Handle, username: string): Promise<CredentialsRow | undefined> {
-  return sqlOf(h)('credentials').where({ username }).first();
+  return readsOf(h)('credentials').where({ username }).first();
 }
 
 /** The user record's id of a username (their credentials row), if they have one. */
 export async function userIdOf(h: Handle, username: string): Promise<number | undefined> {
-  const row = await sqlOf(h)('credentials').where({ username }).first('user_id');
+  const row = await readsOf(h)('credentials').where({ username }).first('user_id');
   return row ? Number(row.user_id) : undefined;
 }
 
@@ -28,7 +28,7 @@ export async function userIdOf(h: Handle, username: string): Promise<number | un
 export async function userRowByName(h: Handle, userType: string, username: string): Promise<{ id: number; json: string } | undefined> {
   const id = await userIdOf(h, username);
   if (id === undefined) return undefined;
-  const row = await sqlOf(h)('records').where({ type: userType, id }).first('json');
+  const row = await readsOf(h)('records').where({ type: userType, id }).first('json');
   return row ? { id, json: row.json } : undefined;
 }
 
@@ -38,6 +38,6 @@ export async function deleteCredentials(h: Handle, username: string): Promise<vo
 
 /** Usernames starting with `prefix` (its LIKE wildcards the caller's to escape or strip), in order. */
 export async function usernamesStartingWith(h: Handle, prefix: string, limit: number): Promise<string[]> {
-  const rows = await sqlOf(h)('credentials').where('username', 'like', `${prefix}%`).orderBy('username').limit(limit).select('username');
+  const rows = await readsOf(h)('credentials').where('username', 'like', `${prefix}%`).orderBy('username').limit(limit).select('username');
   return rows.map((r: { username: string }) => r.username);
 }

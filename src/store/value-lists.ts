@@ -1,4 +1,4 @@
-import { type Handle, sqlOf, type Tx } from './database';
+import { type Handle, readsOf, sqlOf, type Tx } from './database';
 import type { Queryable } from './dialect';
 
 /**
@@ -109,7 +109,7 @@ export function visibleValuesByList(db: Queryable): Promise<Array<{ name: string
 
 /** The lists' version: moved by every change to a list or its values. */
 export async function enumerationVersion(h: Handle): Promise<number> {
-  const row = await sqlOf(h)('enumeration_version').where({ id: 1 }).first('version');
+  const row = await readsOf(h)('enumeration_version').where({ id: 1 }).first('version');
   return Number(row?.version ?? 0);
 }
 
@@ -126,12 +126,12 @@ export async function nextEnumerationId(h: Handle, table: 'enumerations' | 'enum
 
 /** Every list's name and whether it is editable. */
 export async function enumerationLists(h: Handle): Promise<Array<{ name: string; editable: unknown }>> {
-  return sqlOf(h)('enumerations').select('name', 'editable');
+  return readsOf(h)('enumerations').select('name', 'editable');
 }
 
 /** The values records may use now (unsuppressed), by list, in position order. */
 export async function usableEnumerationValues(h: Handle): Promise<Array<{ enum_name: string; value: string }>> {
-  return sqlOf(h)('enumeration_values').where({ suppressed: false }).select('enum_name', 'value').orderBy(['enum_name', 'position']);
+  return readsOf(h)('enumeration_values').where({ suppressed: false }).select('enum_name', 'value').orderBy(['enum_name', 'position']);
 }
 
 export interface NewList {

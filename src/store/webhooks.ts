@@ -3,7 +3,7 @@
  * administrator manages, each one's cursor into the change log and lease (one app process
  * delivers a subscription at a time), and the record of recent deliveries.
  */
-import { type Database, type Handle, sqlOf } from './database';
+import { type Database, type Handle, readsOf, sqlOf } from './database';
 import { committedRows } from './statements';
 
 export type SubscriptionStatus = 'active' | 'failing';
@@ -88,12 +88,12 @@ export async function insertSubscription(h: Handle, fields: SubscriptionFields, 
 }
 
 export async function subscriptionById(h: Handle, id: number): Promise<SubscriptionRow | undefined> {
-  const row = await sqlOf(h)('webhook_subscriptions').where({ id }).first();
+  const row = await readsOf(h)('webhook_subscriptions').where({ id }).first();
   return row ? subscriptionOf(row) : undefined;
 }
 
 export async function allSubscriptions(h: Handle): Promise<SubscriptionRow[]> {
-  return (await sqlOf(h)('webhook_subscriptions').orderBy('id').select()).map(subscriptionOf);
+  return (await readsOf(h)('webhook_subscriptions').orderBy('id').select()).map(subscriptionOf);
 }
 
 /**
@@ -210,8 +210,8 @@ export async function finishPing(h: Handle, deliveryId: number, outcome: Pick<De
 
 /** A subscription's deliveries, newest first, and how many there are. */
 export async function deliveryPage(h: Handle, id: number, offset: number, limit: number): Promise<{ total: number; rows: DeliveryRow[] }> {
-  const total = Number((await sqlOf(h)('webhook_deliveries').where({ subscription_id: id }).count({ n: '*' }).first())?.n ?? 0);
-  const rows = await sqlOf(h)('webhook_deliveries').where({ subscription_id: id }).orderBy('id', 'desc').offset(offset).limit(limit).select();
+  const total = Number((await readsOf(h)('webhook_deliveries').where({ subscription_id: id }).count({ n: '*' }).first())?.n ?? 0);
+  const rows = await readsOf(h)('webhook_deliveries').where({ subscription_id: id }).orderBy('id', 'desc').offset(offset).limit(limit).select();
   return { total, rows: rows.map(deliveryOf) };
 }
 

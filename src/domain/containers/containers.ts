@@ -6,7 +6,7 @@ import { isPlainObject } from '../../json';
 import { fetchRow, readRecord } from '../../records/load';
 import { recordReads } from '../../store/records';
 import { type Ancestor, ancestorChains } from '../../store/positions';
-import { type Handle, sqlOf } from '../../store/database';
+import { type Handle, readsOf } from '../../store/database';
 import { jsonOfRids, jsonOfUri, linksFromTypes, recordQueries, treeNodesOf } from '../../store/domain-reads';
 import { updateRecord } from '../../records/write';
 
@@ -122,7 +122,7 @@ async function linkingRecords(db: Handle, links: Linked[]): Promise<LinkingRecor
   const parsed = new Map<number, Obj>();
   const record = (a: Ancestor) => parsed.get(a.rid) ?? parsed.set(a.rid, JSON.parse(a.json)).get(a.rid)!;
   const ancestors = new Map<number, Obj[]>();
-  for (const [rid, chain] of await ancestorChains(sqlOf(db), links)) ancestors.set(rid, chain.map(record));
+  for (const [rid, chain] of await ancestorChains(readsOf(db), links)) ancestors.set(rid, chain.map(record));
   return { own, ancestors };
 }
 

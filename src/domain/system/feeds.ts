@@ -1,7 +1,7 @@
 import type { Obj } from '../../json';
 import type { Services } from '../../records/context';
 import { changeLogHead } from '../../store/records';
-import { sqlOf } from '../../store/database';
+import { readsOf } from '../../store/database';
 import { changesAfter, changesOfTypes, deletionsSince } from '../../store/feeds';
 import { recordQueries } from '../../store/domain-reads';
 import { deleteRecord } from '../../records/write';
@@ -42,7 +42,7 @@ export async function notificationsSince(s: Services, lastSequence: number, wait
   const until = Date.now() + waitMs;
   let after = lastSequence;
   for (;;) {
-    const head = await changeLogHead(sqlOf(s.db));
+    const head = await changeLogHead(readsOf(s.db));
     const rows = await changesOfTypes(s.db, after, head, [...codes.keys()], FEED_LIMIT);
     if (rows.length || Date.now() >= until) {
       // One of each code: the latest (a repository's creation writes its six groups, one refresh is enough).

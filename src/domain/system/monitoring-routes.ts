@@ -4,7 +4,7 @@ import path from 'node:path';
 import { recentLog } from '../../log';
 import { modelsInGraph, systemInfo, updateActiveEdits } from './monitoring';
 import { systemEvents } from '../../records/system-events';
-import { sqlOf } from '../../store/database';
+import { readsOf } from '../../store/database';
 import { projectRoot, Registry } from '../../registry';
 import { Endpoint, json } from '../../records/endpoint';
 
@@ -32,7 +32,7 @@ export function monitoringEndpoints(registry: Registry): Endpoint[] {
     {
       method: 'get', path: '/system/events', permission: 'administer_system',
       summary: 'The system events logged for this installation (migrations applied, keys derived again after their rules changed), oldest first',
-      handle: async (call) => json(await systemEvents(sqlOf(call.s.db))),
+      handle: async (call) => json(await systemEvents(readsOf(call.s.db))),
     },
     {
       method: 'post', path: '/update_monitor', permission: 'mediate_edits', rawJsonBody: true,

@@ -94,7 +94,7 @@ export async function readBlocks(file: string, displayName: string, handler: Blo
     parser.write(chunk);
     if (failure) break;
     // The handler's writes are awaited chunk by chunk, so a large file never queues in memory.
-    while (pending.length) await pending.shift()!();
+    await drain(pending);
   }
   if (!failure && decoder) {
     try {
@@ -105,10 +105,31 @@ export async function readBlocks(file: string, displayName: string, handler: Blo
     }
   }
   if (!failure) parser.close();
-  while (!failure && pending.length) await pending.shift()!();
+  if (!failure) await drain(pending);
   input.destroy();
   if (failure) throw failure;
   if (!rootSeen) throw new ImportFailed(`${displayName}: no XML element in the file`);
+}
+
+/** How long the handler's calls run before the import lets the event loop turn. */
+const SLICE_MS = 10;
+
+/**
+ * Runs the queued calls in order. A chunk holds hundreds of blocks, and the handler's statements
+ * (better-sqlite3 answers before it returns) resolve without leaving the turn of the event loop:
+ * run straight through, a chunk kept every other request of the process waiting until it was done,
+ * reads that no longer wait for the import's transaction included. So the import lets the event
+ * loop turn every SLICE_MS.
+ */
+async function drain(pending: Array<() => Promise<void> | void>): Promise<void> {
+  let since = performance.now();
+  while (pending.length) {
+    await pending.shift()!();
+    if (performance.now() - since >= SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+  }
 }
 
 /**

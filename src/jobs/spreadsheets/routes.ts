@@ -28,7 +28,7 @@ async function resourceOf(call: Call, resourceId: number): Promise<Obj> {
 async function inTreeOrder(s: Services, resourceUri: string): Promise<string[]> {
   type Node = { rid: number; uri: string; position: number };
   const byParent = new Map<number | null, Node[]>();
-  for (const row of await treeShapeOf(s.db.knex, resourceUri)) byParent.set(row.parent_rid, [...byParent.get(row.parent_rid) ?? [], row]);
+  for (const row of await treeShapeOf(s.db, resourceUri)) byParent.set(row.parent_rid, [...byParent.get(row.parent_rid) ?? [], row]);
   for (const siblings of byParent.values()) siblings.sort((a, b) => a.position - b.position);
   const out: string[] = [];
   const walk = (parent: number | null) => {
@@ -161,7 +161,7 @@ export function spreadsheetEndpoints(): Endpoint[] {
         const resource = await resourceOf(call, call.params.id);
         // Only URIs are needed: read from the tree's shape, not the records.
         const idOf = (uri: string) => Number(uri.split('/').pop());
-        const uris = (await treeShapeOf(call.s.db.knex, resource.uri as string)).map((n) => n.uri).sort((a, b) => idOf(a) - idOf(b));
+        const uris = (await treeShapeOf(call.s.db, resource.uri as string)).map((n) => n.uri).sort((a, b) => idOf(a) - idOf(b));
         const rows = uris.map((uri) => ({ res_uri: resource.uri as string, ao_uri: uri }));
         return csvReply(`resource_${call.params.id}digital_objects.csv`, [...templateLines(DIGITAL_OBJECT_TEMPLATE, rows)]);
       },

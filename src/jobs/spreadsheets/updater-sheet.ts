@@ -41,7 +41,7 @@ export function sheetSource(s: Services, uris: string[], batchSize = 200): Sheet
     async *batches() {
       for (let i = 0; i < uris.length; i += batchSize) {
         const batch = uris.slice(i, i + batchSize);
-        const byUri = new Map((await jsonOfUris(s.db.knex, batch)).map((r) => [r.uri, JSON.parse(r.json) as Obj]));
+        const byUri = new Map((await jsonOfUris(s.db, batch)).map((r) => [r.uri, JSON.parse(r.json) as Obj]));
         yield batch.map((u) => byUri.get(u)).filter((r): r is Obj => !!r);
       }
     },
@@ -64,7 +64,7 @@ export function noteText(note: Obj): string | undefined {
 }
 
 /** Reads the top containers and digital objects the archival objects' instances link to, in one batch. */
-export async function linkedRecords(s: Services, records: Obj[], h: Handle = s.db.knex): Promise<Map<string, Obj>> {
+export async function linkedRecords(s: Services, records: Obj[], h: Handle = s.db): Promise<Map<string, Obj>> {
   const uris = new Set<string>();
   for (const ao of records) {
     for (const i of containerInstances(ao)) {

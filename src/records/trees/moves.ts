@@ -92,13 +92,13 @@ async function recordsOf(s: Services, rows: Array<{ json: string }>): Promise<Ob
 
 /** GET <node>/:id/children: full records of the direct children, in order. */
 export async function childrenOf(s: Services, types: TreeTypes, repoId: number, id: number): Promise<Obj[]> {
-  const node = await nodeRow(s.db.knex, types, repoId, id);
-  return recordsOf(s, await childrenJson(s.db.knex, node.rid));
+  const node = await nodeRow(s.db.reads, types, repoId, id);
+  return recordsOf(s, await childrenJson(s.db.reads, node.rid));
 }
 
 /** GET <node>/:id/previous: the previous sibling, else the parent. */
 export async function previousOf(s: Services, types: TreeTypes, repoId: number, id: number): Promise<Obj> {
-  const db = s.db.knex;
+  const db = s.db.reads;
   const node = await nodeRow(db, types, repoId, id);
   const where = await placeOf(db, node.rid);
   if (!where) throw errors.noPreviousNode();

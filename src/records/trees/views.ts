@@ -103,7 +103,7 @@ function fileUriSummary(record: Obj): string | undefined {
  * entries on every call. Staff views outside a transaction only (the public view filters).
  */
 async function waypointStart(s: Services, db: Db, key: string, offset: number): Promise<number | null | undefined> {
-  if (offset === 0 || db !== s.db.knex) return undefined;
+  if (offset === 0 || db !== s.db.reads) return undefined;
   const starts = await keptUntilNextWrite(s.db, `waypoint-starts:${key}`, () => waypointStarts(db, key, WAYPOINT_SIZE));
   return offset < starts.length ? starts[offset] : null;
 }
@@ -114,7 +114,7 @@ async function waypointStart(s: Services, db: Db, key: string, offset: number): 
  * each waypoint parses 200 records).
  */
 export async function waypoint(s: Services, db: Db, key: string, offset: number, publishedOnly: boolean): Promise<Obj[]> {
-  if (db !== s.db.knex) return readWaypoint(s, db, key, offset, publishedOnly);
+  if (db !== s.db.reads) return readWaypoint(s, db, key, offset, publishedOnly);
   return keptUntilNextWrite(s.db, `waypoint:${publishedOnly ? 'public' : 'staff'}:${key}:${offset}`,
     () => readWaypoint(s, db, key, offset, publishedOnly), (entries) => entries.length);
 }
@@ -161,7 +161,7 @@ async function rootRow(db: Db, types: TreeTypes, repoId: number, id: number) {
 
 /** GET <root>/:id/tree/root */
 export async function treeRoot(s: Services, types: TreeTypes, repoId: number, id: number, publishedOnly: boolean): Promise<Obj> {
-  const db = s.db.knex;
+  const db = s.db.reads;
   const root = await rootRow(db, types, repoId, id);
   const key = parentKey(root.uri, null);
   const count = await countChildren(s, db, key, publishedOnly);
@@ -195,7 +195,7 @@ async function nodeByUri(db: Db, types: TreeTypes, repoId: number, uri: string, 
 export async function treeWaypoint(
   s: Services, types: TreeTypes, repoId: number, id: number, offset: number, parentNode: string | undefined, publishedOnly: boolean,
 ): Promise<Obj[]> {
-  const db = s.db.knex;
+  const db = s.db.reads;
   const root = await rootRow(db, types, repoId, id);
   const parent = parentNode ? await nodeByUri(db, types, repoId, parentNode, 'parent_node') : undefined;
   return waypoint(s, db, parent ? parentKey(root.uri, parent.rid) : parentKey(root.uri, null), offset, publishedOnly);
@@ -203,7 +203,7 @@ export async function treeWaypoint(
 
 /** GET <root>/:id/tree/node?node_uri= */
 export async function treeNode(s: Services, types: TreeTypes, repoId: number, _id: number, nodeUri: string, publishedOnly: boolean): Promise<Obj> {
-  const db = s.db.knex;
+  const db = s.db.reads;
   const node = await nodeByUri(db, types, repoId, nodeUri, 'node_uri');
   const place = await placeOf(db, node.rid);
   const key = parentKey(node.uri, node.rid);
@@ -227,7 +227,7 @@ export async function treeNode(s: Services, types: TreeTypes, repoId: number, _i
 
 /** GET <root>/:id/tree/node_from_root?node_ids[]= : the path of waypoints from the root to each node. */
 export async function treeNodeFromRoot(s: Services, types: TreeTypes, repoId: number, id: number, nodeIds: number[]): Promise<Obj> {
-  const db = s.db.knex;
+  const db = s.db.reads;
   const root = await rootRow(db, types, repoId, id);
   const out: Obj = {};
   for (const nodeId of nodeIds) {
@@ -269,7 +269,7 @@ const visible = (record: Obj) => record.publish === true && record.suppressed !=
 
 /** GET <root>/:id/ordered_records: the published tree, depth first. */
 export async function orderedRecords(s: Services, types: TreeTypes, repoId: number, id: number): Promise<Obj> {
-  const db = s.db.knex;
+  const db = s.db.reads;
   const root = await rootRow(db, types, repoId, id);
   const uris: Obj[] = [];
   if (visible(root.record) && !root.suppressed) {
@@ -289,7 +289,7 @@ export async function orderedRecords(s: Services, types: TreeTypes, repoId: numb
 
 /** The complete tree in one object (GET <root>/:id/tree and resolve[]=tree). */
 export async function fullTree(s: Services, types: TreeTypes, repoId: number, id: number): Promise<Obj> {
-  const db = s.db.knex;
+  const db = s.db.reads;
   const root = await rootRow(db, types, repoId, id);
   const { byParent } = await wholeTree(s, root.uri);
   const build = (parent: number | null): Obj[] =>

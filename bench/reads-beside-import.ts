@@ -1,0 +1,147 @@
+/**
+ * Reads beside a long import (issue 50, SQLite): a server on a scratch SQLite file imports a
+ * generated EAD of BENCH_IMPORT_COMPONENTS components (default 20,000) through POST
+ * …/jobs_with_files (one write transaction), and meanwhile one client at a time asks, in turn, a
+ * listing page, a search and a tree's root: their latencies during the import (p50, p95, max)
+ * and beside no import, and the import's own time.
+ *
+ *   npx tsx bench/reads-beside-import.ts                 # this checkout's server
+ *   SERVER_ROOT=/work/main npx tsx bench/reads-beside-import.ts   # another checkout's, for a before/after
+ *
+ * The server runs from the checkout's sources through tsx (no build needed, so two checkouts
+ * compare alike).
+ */
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generatedEad } from './import';
+import { freePort } from './lib';
+
+const ROOT = path.resolve(process.env.SERVER_ROOT ?? path.join(__dirname, '..'));
+const COMPONENTS = Number(process.env.BENCH_IMPORT_COMPONENTS ?? 20_000);
+const ACCESSIONS = Number(process.env.BENCH_ACCESSIONS ?? 200);
+
+async function startServer(env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'src/server.ts')], {
+    cwd: ROOT, env: { ...process.env, WORKERS: '1', ...env, PORT: String(port), LOG_REQUESTS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (d: Buffer) => { output = (output + d.toString()).slice(-20_000); };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  for (let i = 0; i < 1200; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    try {
+      if ((await fetch(`${base}/version`)).ok) return { base, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`server did not start: ${output}`);
+}
+
+async function json(res: Response): Promise<any> {
+  if (!res.ok) throw new Error(`${res.url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+interface Timed { name: string; url: string; ms: number[] }
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
+const summary = (t: Timed) => `${t.name}: n=${t.ms.length} p50 ${pct(t.ms, 50).toFixed(1)} ms, p95 ${pct(t.ms, 95).toFixed(1)} ms, max ${Math.max(...t.ms).toFixed(1)} ms`;
+
+/** One client asking each route in turn until `until` resolves (or `count` rounds when given). */
+async function askInTurn(base: string, headers: Record<string, string>, routes: Timed[], until: Promise<unknown> | number): Promise<void> {
+  let done = false;
+  if (typeof until !== 'number') void until.finally(() => { done = true; });
+  for (let round = 0; typeof until === 'number' ? round < until : !done; round++) {
+    for (const r of routes) {
+      const started = performance.now();
+      const res = await fetch(`${base}${r.url}`, { headers });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${r.url}: ${res.status}`);
+      r.ms.push(performance.now() - started);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reads-beside-import-'));
+  const password = crypto.randomBytes(6).toString('hex');
+  const server = await startServer({ DB_URL: `sqlite://${path.join(dir, 'archive.db')}`, SEARCH_PATH: path.join(dir, 'search'), ADMIN_PASSWORD: password });
+  try {
+    const { base } = server;
+    const session = (await json(await fetch(`${base}/users/admin/login?password=${password}`, { method: 'POST' }))).session as string;
+    const H = { 'X-ArchivesSpace-Session': session, 'Content-Type': 'application/json' };
+    const repo = await json(await fetch(`${base}/repositories`, { method: 'POST', headers: H, body: JSON.stringify({ repo_code: 'RBI', name: 'Reads beside import' }) }));
+    const R = `/repositories/${repo.id}`;
+    for (let i = 0; i < ACCESSIONS; i++) {
+      await json(await fetch(`${base}${R}/accessions`, { method: 'POST', headers: H, body: JSON.stringify({ id_0: 'RBI', id_1: String(i), title: `Letters ${i}`, accession_date: '2020-01-01' }) }));
+    }
+    const resource = await json(await fetch(`${base}${R}/resources`, {
+      method: 'POST', headers: H,
+      body: JSON.stringify({ title: 'Tree', id_0: 'TREE', level: 'collection', finding_aid_language: 'eng', finding_aid_script: 'Latn', lang_materials: [{ language_and_script: { language: 'eng', script: 'Latn' } }], dates: [{ date_type: 'single', label: 'creation', expression: '1900' }], extents: [{ portion: 'whole', number: '1', extent_type: 'linear_feet' }] }),
+    }));
+    for (let i = 0; i < 50; i++) {
+      await json(await fetch(`${base}${R}/archival_objects`, { method: 'POST', headers: H, body: JSON.stringify({ title: `Node ${i}`, level: 'file', resource: { ref: resource.uri } }) }));
+    }
+    const routes = (): Timed[] => [
+      { name: 'GET …/accessions?page=1', url: `${R}/accessions?page=1`, ms: [] },
+      { name: 'GET …/search?q=letters', url: `${R}/search?q=letters&page=1`, ms: [] },
+      { name: 'GET …/resources/:id/tree/root', url: `${R}/resources/${resource.id}/tree/root`, ms: [] },
+    ];
+    const quiet = routes();
+    await askInTurn(base, H, quiet, 100);
+
+    const importing = (unitid: string) => {
+      const xml = generatedEad(COMPONENTS, unitid);
+      const form = new FormData();
+      form.append('job', JSON.stringify({ job_type: 'import_job', job: { jsonmodel_type: 'import_job', import_type: 'ead_xml', filenames: ['bench.xml'] } }));
+      form.append('files[]', new Blob([xml], { type: 'application/xml' }), 'bench.xml');
+      return (async () => {
+        const submitted = await json(await fetch(`${base}${R}/jobs_with_files`, { method: 'POST', headers: { 'X-ArchivesSpace-Session': session }, body: form }));
+        for (;;) {
+          const job = await json(await fetch(`${base}${submitted.uri}`, { headers: H }));
+          if (['completed', 'failed', 'canceled'].includes(job.status)) {
+            if (job.status !== 'completed') throw new Error(`the import ${job.status}`);
+            return { seconds: (Date.parse(job.time_finished) - Date.parse(job.time_started)) / 1000, mb: xml.length / 1e6 };
+          }
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      })();
+    };
+    // BENCH_IMPORT_ALONE=1: first an import with no reads beside it (its rate, for comparison).
+    const alone = process.env.BENCH_IMPORT_ALONE === '1' ? await importing('BENCH-ALONE') : undefined;
+    const finished = importing('BENCH-IMPORT');
+    const during = routes();
+    await askInTurn(base, H, during, finished);
+    const job = await finished;
+    console.log(`server: ${ROOT}; import of ${COMPONENTS} components (${job.mb.toFixed(1)} MB): ${job.seconds} s by the job's times with the reads beside it${alone ? `, ${alone.seconds} s alone` : ''}`);
+    console.log('no import:');
+    for (const t of quiet) console.log(`  ${summary(t)}`);
+    console.log('during the import:');
+    for (const t of during) console.log(`  ${summary(t)}`);
+  } finally {
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
