@@ -10,6 +10,7 @@
  * The routes (`archival_contexts/<plural>/:id.xml`, `agents/<plural>/marc21/:id.xml`) are made for
  * every agent type whose schema carries the block.
  */
+import type { StructuredDateLabel, StructuredDateRange, StructuredDateSingle } from '../../../generated/types';
 import type { Obj } from '../../json';
 import type { Services } from '../../records/context';
 import { shownRecordsLinkingTo } from '../../store/record-finders';
@@ -38,15 +39,15 @@ const STANDARD_KIND: Record<string, 'standardDate' | 'notBefore' | 'notAfter'> =
 };
 
 /** A structured_date_label (agents' dates) read as one date or a range, or nothing when empty. */
-export function structuredDate(d: Obj): StructuredDate | undefined {
+export function structuredDate(d: StructuredDateLabel): StructuredDate | undefined {
   const part = (text: unknown, standard: unknown, type: unknown) =>
     text || standard ? { text: text as string | undefined, standard: standard as string | undefined, kind: STANDARD_KIND[String(type ?? 'standard')] ?? 'standardDate' } : undefined;
   if (d.date_type_structured === 'single') {
-    const s = d.structured_date_single ?? {};
+    const s: Partial<StructuredDateSingle> = d.structured_date_single ?? {};
     const single = part(s.date_expression, s.date_standardized, s.date_standardized_type);
     return single && { label: d.date_label, single };
   }
-  const r = d.structured_date_range ?? {};
+  const r: Partial<StructuredDateRange> = d.structured_date_range ?? {};
   const from = part(r.begin_date_expression, r.begin_date_standardized, r.begin_date_standardized_type);
   const to = part(r.end_date_expression, r.end_date_standardized, r.end_date_standardized_type);
   return from || to ? { label: d.date_label, from, to } : undefined;
