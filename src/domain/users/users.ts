@@ -28,9 +28,10 @@ export async function setPassword(db: Handle, username: string, userId: number, 
 export const userHooks: TypeHooks = {
   derivedFields: ['groups', 'is_admin', 'permissions'],
   async beforeSave(_trx, _s, _where, body) {
-    body.username = normaliseUsername(String(body.username));
-    delete body.is_admin;
-    delete body.groups;
+    const user = body as User;
+    user.username = normaliseUsername(String(user.username));
+    delete user.is_admin;
+    delete user.groups;
   },
 };
 
