@@ -3,6 +3,7 @@
  * authority records of agents, MODS / METS / Dublin Core of digital objects. Paths, parameters
  * and metadata answers as ArchivesSpace's exports controller; each document is streamed.
  */
+import type { Resource } from '../../../generated/types';
 import type { Registry } from '../../registry';
 import { type Agent, type Archival, agentName, exportFilename, exportMapping, exportMetadata, loadForExport, typesExportedAs, xmlReply } from '../export/common';
 import { Marc21Mapping, MARC21_RESOLVE, writeMarc21Document } from '../export/marc21';
@@ -39,8 +40,8 @@ export function unpublishedWanted(call: Call, asked: boolean | undefined): boole
   return !!asked && call.actor?.username !== PUBLIC_USERNAME;
 }
 
-export function resourceIdentifier(record: Record<string, unknown>): string {
-  return ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => record[k]).filter((v) => v !== undefined && v !== null && v !== '').join('.');
+export function resourceIdentifier(record: Partial<Pick<Resource, 'id_0' | 'id_1' | 'id_2' | 'id_3'>>): string {
+  return [record.id_0, record.id_1, record.id_2, record.id_3].filter((v) => v !== undefined && v !== null && v !== '').join('.');
 }
 
 function marcEndpoints(): Endpoint[] {
