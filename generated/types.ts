@@ -1515,7 +1515,7 @@ export interface NoteOutline extends SystemFields {
 
 /** schemas/note_outline_level.json */
 export interface NoteOutlineLevel extends SystemFields {
-  items?: Array<NoteOutlineLevel>;
+  items?: Array<string | NoteOutlineLevel>;
   jsonmodel_type?: 'note_outline_level';
 }
 

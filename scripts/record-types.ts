@@ -63,7 +63,9 @@ function tsType(node: Json, indent: string): string {
   if (node.$ref) return interfaceName(node.$ref);
   if (node['x-subrecords']) {
     const embedded = interfaces(node['x-subrecords']);
-    return node['x-ref'] ? `string | ${embedded}` : embedded;
+    // A string beside the subrecord: a URI of one (x-ref), or text where the schema allows it (an outline level's items).
+    const orString = node['x-ref'] || (Array.isArray(node.type) && node.type.includes('string'));
+    return orString ? `string | ${embedded}` : embedded;
   }
   if (node['x-link']) return link(node, indent);
   if (node['x-ref']) return 'string';
