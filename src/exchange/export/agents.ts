@@ -10,8 +10,10 @@
  * The routes (`archival_contexts/<plural>/:id.xml`, `agents/<plural>/marc21/:id.xml`) are made for
  * every agent type whose schema carries the block.
  */
-import type { StructuredDateLabel, StructuredDateRange, StructuredDateSingle } from '../../../generated/types';
-import type { Obj } from '../../json';
+import type {
+  Accession, AnyOf, ArchivalObject, DigitalObject, DigitalObjectComponent, Event, Resource, StructuredDateLabel, StructuredDateRange,
+  StructuredDateSingle,
+} from '../../../generated/types';
 import type { Services } from '../../records/context';
 import { shownRecordsLinkingTo } from '../../store/record-finders';
 
@@ -53,6 +55,9 @@ export function structuredDate(d: StructuredDateLabel): StructuredDate | undefin
   return from || to ? { label: d.date_label, from, to } : undefined;
 }
 
+/** The records that link agents (linked_agents with a role), as recordsLinkingTo reads them. */
+type LinkingRecord = AnyOf<Resource | ArchivalObject | Accession | DigitalObject | DigitalObjectComponent | Event>;
+
 /**
  * Archival records linking to the agent, with the role they give it: unsuppressed ones, and of
  * those only published ones unless `withUnpublished` (read through record_refs, one query).
@@ -61,9 +66,11 @@ export async function recordsLinkingTo(
   s: Services, agentUri: string, withUnpublished: (repoId: number) => boolean,
 ): Promise<Array<{ role: string; uri: string; title: string }>> {
   const out: Array<{ role: string; uri: string; title: string }> = [];
-  for (const { uri, repoId, record } of await shownRecordsLinkingTo(s.db, agentUri)) {
+  for (const found of await shownRecordsLinkingTo(s.db, agentUri)) {
+    const { uri, repoId } = found;
+    const record = found.record as LinkingRecord;
     if (record.publish !== true && !withUnpublished(repoId)) continue;
-    for (const link of (record.linked_agents ?? []).filter((l: Obj) => l.ref === agentUri)) {
+    for (const link of (record.linked_agents ?? []).filter((l) => l.ref === agentUri)) {
       out.push({ role: link.role, uri, title: String(record.title ?? record.display_string ?? uri) });
     }
   }

@@ -20,9 +20,8 @@
  *   related_agents → relations/cpfRelation@cpfRelationType; linked archival records → resourceRelation creatorOf/subjectOf/other
  */
 import type {
-  AgentFunction, AgentOccupation, AgentPlace, AgentRecordControl, Repository, StructuredDateLabel,
+  AgentFunction, AgentOccupation, AgentPlace, AgentRecordControl, NoteOutlineLevel, Repository, StructuredDateLabel,
 } from '../../../generated/types';
-import type { Obj } from '../../json';
 import { isoSeconds } from '../../records/context';
 import type { XmlWriter } from '../xml';
 import { type Agent, type AgentNameForm, agentName, mappedField, plainText, termsOf } from './common';
@@ -176,7 +175,11 @@ function writeNameEntry(w: XmlWriter, name: AgentNameForm, mapping: EacMapping):
   w.close();
 }
 
-function writeSubnote(w: XmlWriter, sub: Obj): void {
+/** An agent's note and its parts, read by their jsonmodel_type. */
+type AgentNote = NonNullable<Agent['notes']>[number];
+type Subnote = NonNullable<AgentNote['subnotes']>[number];
+
+function writeSubnote(w: XmlWriter, sub: Subnote): void {
   switch (sub.jsonmodel_type) {
     case 'note_text':
       w.leaf('p', plainText(String(sub.content ?? '')));
@@ -190,7 +193,7 @@ function writeSubnote(w: XmlWriter, sub: Obj): void {
       break;
     case 'note_orderedlist':
     case 'note_definedlist': {
-      const items: Obj[] = sub.items ?? [];
+      const items = sub.items ?? [];
       if (!items.length) break;
       w.open('list', { localType: sub.jsonmodel_type === 'note_orderedlist' ? 'ordered' : 'defined' });
       for (const item of items) {
@@ -201,7 +204,7 @@ function writeSubnote(w: XmlWriter, sub: Obj): void {
       break;
     }
     case 'note_chronology': {
-      const pairs = (sub.items ?? []).flatMap((i: Obj) => (i.events ?? []).map((e: string) => [i.event_date, e]));
+      const pairs = (sub.items ?? []).flatMap((i) => (i.events ?? []).map((e) => [i.event_date, e] as const));
       if (!pairs.length) break;
       w.open('chronList', { localType: sub.title });
       for (const [date, event] of pairs) w.open('chronItem').leaf('date', date ?? 'undated').leaf('event', event).close();
@@ -215,8 +218,8 @@ function writeSubnote(w: XmlWriter, sub: Obj): void {
   }
 }
 
-function flattenOutline(level: Obj): string[] {
-  return (level.items ?? []).flatMap((i: unknown) => (typeof i === 'string' ? [i] : flattenOutline(i as Obj)));
+function flattenOutline(level: NoteOutlineLevel): string[] {
+  return (level.items ?? []).flatMap((i) => (typeof i === 'string' ? [i] : flattenOutline(i)));
 }
 
 function writeSubjectTerms(w: XmlWriter, wrapper: string, element: string, entries: Array<AgentPlace | AgentOccupation | AgentFunction> | undefined): void {
@@ -230,7 +233,7 @@ function writeSubjectTerms(w: XmlWriter, wrapper: string, element: string, entri
 function writeDescription(w: XmlWriter, agent: Agent): void {
   const languages = (agent.used_languages ?? []).filter((l) => l.language);
   const notes = NOTE_ELEMENTS.flatMap(([type, element]) =>
-    ((agent.notes ?? []) as Obj[]).filter((n) => n.jsonmodel_type === type && n.publish !== false).map((n) => [element, n] as const));
+    (agent.notes ?? []).filter((n) => n.jsonmodel_type === type && n.publish !== false).map((n) => [element, n] as const));
   const hasSubjects = [agent.agent_places, agent.agent_occupations, agent.agent_functions].some((entries) => (entries ?? []).some((e) => (e.subjects ?? []).length));
   if (!(agent.dates_of_existence ?? []).length && !languages.length && !notes.length && !hasSubjects) return;
   w.open('description');
@@ -246,8 +249,8 @@ function writeDescription(w: XmlWriter, agent: Agent): void {
   writeSubjectTerms(w, 'occupations', 'occupation', agent.agent_occupations);
   writeSubjectTerms(w, 'functions', 'function', agent.agent_functions);
   for (const [element, note] of notes) {
+    // An agent's notes hold their text in subnotes only (their schemas have no content).
     w.open(element);
-    for (const c of note.content ?? []) w.leaf('p', plainText(String(c)));
     for (const sub of note.subnotes ?? []) writeSubnote(w, sub);
     w.close();
   }

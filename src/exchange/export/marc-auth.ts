@@ -12,8 +12,7 @@
  *   agent_places, occupations, functions and topics (their subjects) → 370, 374, 372
  *   used_languages → 377; agent_sources → 670; bioghist notes → 678 ($a abstract, $b text)
  */
-import type { AgentRecordControl } from '../../../generated/types';
-import type { Obj } from '../../json';
+import type { AgentRecordControl, NoteAbstract, NoteText } from '../../../generated/types';
 import { type Agent, type AgentNameForm, plainText, termsOf } from './common';
 import { MarcAuthMapping, structuredDate } from './agents';
 import { addSubfields, agentNameSubfields, MarcRecord, writeMarcCollection } from './marc-record';
@@ -106,10 +105,11 @@ export function buildMarcAuth(agent: Agent, mapping: MarcAuthMapping): MarcRecor
   }
   for (const lang of agent.used_languages ?? []) if (lang.language) addSubfields(marc.newField('377', ' ', ' '), ['a', lang.language]);
   for (const src of agent.agent_sources ?? []) addSubfields(marc.newField('670'), ['a', src.source_entry], ['b', src.descriptive_note], ['u', src.file_uri]);
-  for (const note of (agent.notes ?? []) as Obj[]) {
+  for (const note of agent.notes ?? []) {
     if (note.jsonmodel_type !== 'note_bioghist' || note.publish === false) continue;
-    const abstract = (note.subnotes ?? []).find((s: Obj) => s.jsonmodel_type === 'note_abstract')?.content?.[0];
-    const text = (note.subnotes ?? []).filter((s: Obj) => s.jsonmodel_type === 'note_text').map((s: Obj) => s.content).join(' ');
+    const subnotes = note.subnotes ?? [];
+    const abstract = subnotes.find((s): s is NoteAbstract => s.jsonmodel_type === 'note_abstract')?.content?.[0];
+    const text = subnotes.filter((s): s is NoteText => s.jsonmodel_type === 'note_text').map((s) => s.content).join(' ');
     const ind1 = agent.jsonmodel_type === 'agent_corporate_entity' ? '1' : '0';
     addSubfields(marc.newField('678', ind1, ' '), ['a', abstract && plainText(abstract)], ['b', text && plainText(text)]);
   }
