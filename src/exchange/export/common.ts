@@ -5,7 +5,7 @@
  */
 import type {
   AgentCorporateEntity, AgentFamily, AgentPerson, AgentSoftware, AnyOf, ArchivalObject, Date as DateSubrecord, DigitalObject,
-  DigitalObjectComponent, NameCorporateEntity, NameFamily, NamePerson, NameSoftware, Resource, Term,
+  DigitalObjectComponent, NameCorporateEntity, NameFamily, NamePerson, NameSoftware, NoteLangmaterial, Resource, Term,
 } from '../../../generated/types';
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
@@ -19,9 +19,13 @@ import { XmlWriter } from '../xml';
 /**
  * What the description exports (MARC 21, MODS, Dublin Core, METS, OAI) take: any archival record
  * type, read through its schema's interface (generated/types.ts) so a renamed field fails tsc
- * here. Notes stay `Obj`: their union is read by each note's type at run time.
+ * here.
  */
 export type Archival = AnyOf<Resource | ArchivalObject | DigitalObject | DigitalObjectComponent>;
+/** A note of an archival record or of its language materials: any note type's fields. */
+export type ArchivalNote = AnyOf<NonNullable<Archival['notes']>[number] | NoteLangmaterial>;
+/** A part of a multi-part note (text, lists, chronology...). */
+type Subnote = AnyOf<NonNullable<ArchivalNote['subnotes']>[number]>;
 /** An agent of any type, as the agent exports and the linked agents of a record read it. */
 export type Agent = AnyOf<AgentPerson | AgentFamily | AgentCorporateEntity | AgentSoftware>;
 /** A name form of any agent type. */
@@ -139,10 +143,11 @@ export function plainText(text: string): string {
  * The text of a note: its own content and its text sub-notes (published ones, unless unpublished
  * content is wanted), as one string.
  */
-export function noteText(note: Obj, includeUnpublished: boolean): string {
+export function noteText(note: ArchivalNote, includeUnpublished: boolean): string {
   const parts: string[] = [];
   for (const c of Array.isArray(note.content) ? note.content : note.content ? [note.content] : []) parts.push(String(c));
-  for (const sub of note.subnotes ?? []) {
+  const subnotes: Subnote[] = note.subnotes ?? [];
+  for (const sub of subnotes) {
     if (sub.jsonmodel_type !== 'note_text') continue;
     if (sub.publish === false && !includeUnpublished) continue;
     if (sub.content) parts.push(String(sub.content));
@@ -151,8 +156,9 @@ export function noteText(note: Obj, includeUnpublished: boolean): string {
 }
 
 /** Notes to export: published ones, or all of them when unpublished content is asked for and allowed. */
-export function visibleNotes(record: { notes?: unknown }, includeUnpublished: boolean): Obj[] {
-  return ((record.notes ?? []) as Obj[]).filter((n) => includeUnpublished || n.publish !== false);
+export function visibleNotes(record: Archival, includeUnpublished: boolean): ArchivalNote[] {
+  const notes: ArchivalNote[] = record.notes ?? [];
+  return notes.filter((n) => includeUnpublished || n.publish !== false);
 }
 
 /** A linked record's target, when it was resolved and may be shown. */

@@ -70,7 +70,7 @@ const DERIVED: Record<string, (record: Archival, includeUnpublished: boolean, ar
   extents: (r) => (r.extents ?? []).map((e) => `${e.number ?? ''} ${String(e.extent_type ?? '').replace(/_/g, ' ')}`.trim()),
   notes: (r, u, types) => {
     const wanted = new Set(types.split(','));
-    return visibleNotes(r, u).filter((n) => wanted.has(n.type)).map((n) => plainText(noteText(n, u)));
+    return visibleNotes(r, u).filter((n) => n.type !== undefined && wanted.has(n.type)).map((n) => plainText(noteText(n, u)));
   },
   repository: (r) => {
     const repo = r.repository?._resolved;

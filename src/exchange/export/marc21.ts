@@ -16,9 +16,8 @@
  *   } }
  */
 import type { Repository } from '../../../generated/types';
-import type { Obj } from '../../json';
 import type { XmlWriter } from '../xml';
-import { type Archival, agentName, dateText, joinedFields, linkedVisible, mappedField, noteText, termsOf, visibleNotes } from './common';
+import { type Archival, type ArchivalNote, agentName, dateText, joinedFields, linkedVisible, mappedField, noteText, termsOf, visibleNotes } from './common';
 import {
   addSubfields, agentNameSubfields, MarcRecord, relatorSubfields, Subfield, termSubfields, writeMarcCollection,
 } from './marc-record';
@@ -127,12 +126,14 @@ function addExtents(marc: MarcRecord, record: Archival): void {
   }
 }
 
-function addNote(marc: MarcRecord, note: Obj, o: Options): void {
+function addNote(marc: MarcRecord, note: ArchivalNote, o: Options): void {
   if (note.jsonmodel_type === 'note_bibliography') {
-    for (const item of [...(note.content ?? []), ...(note.items ?? [])]) addSubfields(marc.newField('581'), ['a', item]);
+    // A bibliography's items are citations (an index's, which are objects, do not come here).
+    const items = [...(note.content ?? []), ...(note.items ?? [])].filter((i): i is string => typeof i === 'string');
+    for (const item of items) addSubfields(marc.newField('581'), ['a', item]);
     return;
   }
-  const spec = NOTE_FIELDS[note.type];
+  const spec = note.type ? NOTE_FIELDS[note.type] : undefined;
   if (!spec) return;
   let text = noteText(note, o.includeUnpublished);
   if (!text) return;

@@ -125,7 +125,7 @@ function writeName(w: XmlWriter, link: { role?: string; relator?: string }, agen
 
 function writeNotes(w: XmlWriter, record: Archival, o: ModsOptions, inPhysicalDescription: boolean): void {
   for (const note of visibleNotes(record, o.includeUnpublished)) {
-    const [element, type, physical] = NOTE_ELEMENTS[note.type] ?? ['note', note.type];
+    const [element, type, physical] = NOTE_ELEMENTS[note.type ?? ''] ?? ['note', note.type];
     if (!!physical !== inPhysicalDescription) continue;
     const text = plainText(noteText(note, o.includeUnpublished));
     if (text) w.leaf(element, text, { type, displayLabel: note.label });
@@ -151,7 +151,7 @@ function writeBody(w: XmlWriter, record: Archival, children: ComponentNode[], o:
   }
   writeDates(w, record.dates);
   const extents = record.extents ?? [];
-  const physicalNotes = visibleNotes(record, o.includeUnpublished).some((n) => NOTE_ELEMENTS[n.type]?.[2]);
+  const physicalNotes = visibleNotes(record, o.includeUnpublished).some((n) => NOTE_ELEMENTS[n.type ?? '']?.[2]);
   if (extents.length || physicalNotes) {
     w.open('physicalDescription');
     for (const e of extents) w.leaf('extent', `${e.number} ${String(e.extent_type ?? '').replace(/_/g, ' ')}`.trim());
