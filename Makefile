@@ -54,10 +54,15 @@ bench-large: build
 test: build check-deps lint
 	bash scripts/test.sh
 
-# The quick loop while working: unit tests and the SQLite leg without the long runs (the 100k-child
-# trees, the 5,244-record copy between two servers) and with 1,000 fuzz requests instead of 10,000.
+# The quick loop while working: the SQLite leg in two mocha processes, without the long runs (the
+# 100k-child trees, the copy between two servers, the SIGKILL crash tests, the command-line
+# processes, the 1,200-record harvests, the 500 hostile files, the concurrency rounds), with 1,000
+# fuzz requests instead of 10,000 and 40 property runs instead of 200. `make test` runs everything.
+FAST_SKIPPED = test/records/trees/trees-large.test.ts test/cli/import-from.test.ts test/store/crash.test.ts \
+  test/jobs/crash.test.ts test/domain/webhooks-crash.test.ts test/cli/cli.test.ts test/reports/cli.test.ts \
+  test/exchange/oai.test.ts test/exchange/oai-ead.test.ts test/exchange/import-hostile.test.ts test/records/concurrency.test.ts
 test-fast: build check-deps lint
-	TEST_STORES=sqlite FUZZ_RUNS=1000 MOCHA_ARGS="--ignore test/records/trees/trees-large.test.ts --ignore test/cli/import-from.test.ts" bash scripts/test.sh
+	TEST_STORES=sqlite FUZZ_RUNS=1000 PROPERTY_RUNS=40 MOCHA_ARGS="--parallel --jobs 2 $(addprefix --ignore ,$(FAST_SKIPPED))" bash scripts/test.sh
 
 test-sqlite: build
 	TEST_STORES=sqlite bash scripts/test.sh

@@ -24,6 +24,7 @@ import type { Obj } from '../src/json';
 import { accessionBody, AGENTS, agentFor, childBody, resourceBody, storedAccession, SUBJECTS, subjectsFor } from './data';
 import { benchOaiHarvest } from './oai';
 import { benchEadExport } from './ead';
+import { benchUpdaterSheet } from './updater-sheet';
 import { benchImport } from './import';
 import {
   CONNECTIONS, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, watched,
@@ -702,6 +703,7 @@ async function benchStore(name: StoreName): Promise<void> {
 
       await benchOaiHarvest(server.base, name, server.child.pid, TREE_CHILDREN);
       await benchEadExport(server.base, name, server.child.pid, `${repo}/resources/${tree.id}`, H, TREE_CHILDREN);
+      await benchUpdaterSheet(server.base, name, server.child.pid, repo, `${repo}/resources/${tree.id}`, H, TREE_CHILDREN);
       await benchImport(server.base, name, server.child.pid, repo, H);
 
       }

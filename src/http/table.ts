@@ -17,6 +17,7 @@ import { historyEndpoints } from '../records/routes/history';
 import { schemaEndpoints } from '../records/routes/schemas';
 import { feedEndpoints } from '../domain/system/feed-routes';
 import { jobEndpoints } from '../jobs/routes';
+import { spreadsheetEndpoints } from '../jobs/spreadsheets/routes';
 import { reportEndpoints } from '../reports/routes';
 import { preferenceEndpoints } from '../domain/users/preference-routes';
 import { repositorySettingEndpoints } from '../domain/repositories/settings-routes';
@@ -32,5 +33,5 @@ import { webhookEndpoints } from '../domain/webhooks/routes';
  * parameter that would also match it; the generic record rows last).
  */
 export function endpointTable(registry: Registry): Endpoint[] {
-  return [...systemEndpoints(), ...sessionEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...termEndpoints(), ...slugEndpoints(), ...feedEndpoints(), ...jobEndpoints(), ...reportEndpoints(), ...webhookEndpoints(), ...preferenceEndpoints(), ...repositorySettingEndpoints(), ...repositoryEndpoints(), ...monitoringEndpoints(registry), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...subrecordEndpoints(registry), ...historyEndpoints(registry), ...recordEndpoints(registry)];
+  return [...systemEndpoints(), ...sessionEndpoints(), ...accessEndpoints(), ...enumerationEndpoints(), ...searchEndpoints(), ...healthEndpoints(), ...formatEndpoints(registry), ...findingAidEndpoints(), ...mergeEndpoints(registry), ...schemaEndpoints(), ...termEndpoints(), ...slugEndpoints(), ...feedEndpoints(), ...jobEndpoints(), ...spreadsheetEndpoints(), ...reportEndpoints(), ...webhookEndpoints(), ...preferenceEndpoints(), ...repositorySettingEndpoints(), ...repositoryEndpoints(), ...monitoringEndpoints(registry), ...oaiEndpoints(), ...treeEndpoints(registry), ...containerEndpoints(registry), ...findByIdEndpoints(registry), ...subrecordEndpoints(registry), ...historyEndpoints(registry), ...recordEndpoints(registry)];
 }

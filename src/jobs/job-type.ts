@@ -39,10 +39,16 @@ export interface JobContext {
   /** Records the job created or changed (GET .../jobs/:id/records). */
   addRecords(uris: string[]): Promise<void>;
   /**
-   * How far the job is (GET .../jobs/:id shows `progress`). Not from inside a transaction of the
-   * job's: on SQLite the store's one connection is that transaction's until it ends.
+   * How far the job is (GET .../jobs/:id shows `progress`). Kept in memory and written to the store
+   * by the runner with the job's lease, so a job may report from inside its own transaction.
    */
   progress(done: number, total?: number): Promise<void>;
+  /**
+   * Rows done so far, told from inside the job's transaction as they go by: the command line's
+   * progress bar. It must not touch the store (on SQLite the transaction holds the connection); the
+   * job runner leaves it out.
+   */
+  rowProgress?(done: number, total?: number): void;
   /** An output file (GET .../jobs/:id/output_files), e.g. a report or a PDF; a stream is written to disk as it comes. */
   addOutputFile(filename: string, data: Buffer | string | Readable): Promise<void>;
 }

@@ -89,7 +89,7 @@ export async function jobJson(s: Services, row: JobRow): Promise<Obj> {
     lock_version: row.lock_version, job_type: row.job_type, job: JSON.parse(row.job_json), owner: row.owner, status: row.status,
     time_submitted: t(row.submitted_ms), time_started: t(row.started_ms), time_finished: t(row.finished_ms),
     queue_position: position, has_modified_records: created > 0,
-    progress: { done: Number(row.done), total: row.total === null ? null : Number(row.total) },
+    progress: (row.status === 'running' ? s.jobs?.liveProgress(row.id) : undefined) ?? { done: Number(row.done), total: row.total === null ? null : Number(row.total) },
     jsonmodel_type: 'job', uri: jobUri(row.repo_id, row.id), repository: { ref: `/repositories/${row.repo_id}` },
   };
 }

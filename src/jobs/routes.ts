@@ -74,7 +74,8 @@ export function jobEndpoints(): Endpoint[] {
     },
     {
       method: 'get', path: `${base}/import_types`, permission: null, summary: 'List all supported import job types',
-      handle: async () => json(Object.values(importers).map((i) => ({ name: i.type, label: i.label }))),
+      // ArchivesSpace answers name and description; label is the same text, as this API first answered it.
+      handle: async () => json(Object.values(importers).map((i) => ({ name: i.type, description: i.label, label: i.label }))),
     },
     {
       method: 'get', path: base, permission: 'view_repository', params: [page, PAGE_SIZE_PARAM], summary: "Get a list of the repository's jobs, newest first",

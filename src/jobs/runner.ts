@@ -21,12 +21,20 @@ export class JobRunner {
   private readonly holder = crypto.randomBytes(8).toString('hex');
   private timer: NodeJS.Timeout | undefined;
   private running = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  /**
+   * The progress each running job of this process last reported, and whether the store has it:
+   * a job reports as it goes, even from inside its one transaction (where, on SQLite, a write of
+   * its own would wait for the commit), and the runner writes the figure with the job's lease.
+   */
+  private readonly live = new Map<number, { done: number; total: number | null; stored: boolean }>();
   private stopped = false;
   private ticking = false;
 
   constructor(private readonly s: Services) {}
 
   start(): void {
+    // Started again after stop() (tests hold jobs queued this way) it takes jobs again.
+    this.stopped = false;
     this.timer = setInterval(() => void this.tick(), POLL_MS);
     this.timer.unref();
     void this.tick();
@@ -71,6 +79,11 @@ export class JobRunner {
       // Renew what this process runs; pass on cancellations.
       for (const [id, r] of this.running) {
         await renewJobLease(db, id, this.holder, now + this.s.config.jobs.leaseMs);
+        const progress = this.live.get(id);
+        if (progress && !progress.stored) {
+          progress.stored = true;
+          await setJobProgress(db, id, progress.done, progress.total);
+        }
         if (await jobCancelRequested(db, id)) r.controller.abort();
       }
       if ((await jobCount(db, ['running'])) >= this.s.config.jobs.concurrency) return;
@@ -87,6 +100,12 @@ export class JobRunner {
     }
   }
 
+  /** The progress a job this process runs reported last (GET …/jobs/:id shows it at once; other processes see it with the next lease renewal). */
+  liveProgress(id: number): { done: number; total: number | null } | undefined {
+    const p = this.live.get(id);
+    return p && { done: p.done, total: p.total };
+  }
+
   private async run(id: number, signal: AbortSignal): Promise<void> {
     const s = this.s;
     const row = (await jobRow(s.db, id))!;
@@ -96,7 +115,7 @@ export class JobRunner {
       inputFiles: await jobFiles(s.db, id, 'input'),
       log: (line) => appendLog(s, id, line),
       addRecords: (uris) => addJobRecords(s.db, id, uris),
-      progress: (done, total) => setJobProgress(s.db, id, done, total ?? null),
+      progress: async (done, total) => void this.live.set(id, { done, total: total ?? null, stored: false }),
       addOutputFile: (filename, data) => addJobOutput(s, id, filename, data),
     };
     let status: JobEnd;
@@ -110,6 +129,8 @@ export class JobRunner {
     if (signal.aborted && status === 'completed') status = 'canceled';
     const created = await jobRecordCount(s.db, id);
     await finishJob(s.db, id, { status, finished_ms: Date.now(), done: created, lock_version: row.lock_version + 1 });
+    // Only now: until the row says the job ended, its figure is the one kept here (the stored one may lag).
+    this.live.delete(id);
     await appendLog(s, id, `${status}`);
   }
 }

@@ -11,6 +11,7 @@ import { generateArksJob } from './identifiers/generate-arks';
 import { resourceDuplicateJob } from './resources/resource-duplicate';
 import { bulkImportJob } from './spreadsheets/bulk-import-job';
 import { topContainerLinkerJob } from './spreadsheets/linker-job';
+import { bulkArchivalObjectUpdaterJob } from './spreadsheets/updater-job';
 import { reportJob } from './reports/report-job';
 
 /** Every job type this installation runs, by name (GET /job_types lists them in this order). */
@@ -27,6 +28,7 @@ export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map([
   containerConversionJob,
   bulkImportJob,
   topContainerLinkerJob,
+  bulkArchivalObjectUpdaterJob,
   reportJob,
 ].map((t) => [t.name, t]));
 

@@ -225,6 +225,10 @@ export async function enumerationsCsv(s: Services): Promise<string> {
  */
 export async function addEnumerationValues(trx: Tx, s: Services, wanted: Map<string, Set<string>>): Promise<string[]> {
   const added: string[] = [];
+  // A value the store holds and the catalogue does not was added by another process since the
+  // catalogue was read (it catches up within a second, but not in the middle of an import): the
+  // catalogue is read again so that the record about to be validated finds it.
+  let stale = false;
   for (const [name, values] of wanted) {
     const list = s.enums.get(name);
     const missing = [...values].filter((v) => !list?.values.includes(v));
@@ -234,14 +238,15 @@ export async function addEnumerationValues(trx: Tx, s: Services, wanted: Map<str
     let position = (await lastPosition(trx, name)) + 1;
     let valueId = await nextId(trx, 'enumeration_values');
     for (const value of missing) {
-      if (await valueNamed(trx, name, value)) continue;
+      if (await valueNamed(trx, name, value)) {
+        stale = true;
+        continue;
+      }
       await insertValues(trx, [{ id: valueId++, enum_name: name, value, position: position++ }]);
       added.push(`${name}: ${value}`);
     }
   }
-  if (added.length) {
-    await bumpEnumerationVersion(trx);
-    await s.enums.refresh(trx);
-  }
+  if (added.length) await bumpEnumerationVersion(trx);
+  if (added.length || stale) await s.enums.refresh(trx);
   return added;
 }

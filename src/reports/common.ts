@@ -24,3 +24,7 @@ export function dateLine(d: Obj): string {
   const date = [range, d.expression ?? null].filter((v) => v !== null && v !== '').join(', ');
   return [d.label ?? null, date || null].filter((v) => v !== null).join(': ');
 }
+
+/** A location's coordinates: ArchivesSpace joins all three, empty ones included ("Shelf 1, , "). */
+export const locationInRoom = (r: Obj): string =>
+  [1, 2, 3].map((n) => [r[`coordinate_${n}_label`], r[`coordinate_${n}_indicator`]].filter((v) => v !== undefined && v !== null).join(' ')).join(', ');

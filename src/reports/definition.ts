@@ -12,8 +12,10 @@ export const REPORT_FORMATS = ['json', 'csv', 'html', 'pdf'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export type Scalar = string | number | null;
-/** A row of a sub-report: its columns in order. */
-export type SubRow = Record<string, Scalar>;
+/** A row of a sub-report: its columns in order (a cell may be a sub-report of its own, as the shelflist's containers). */
+export interface SubRow { [column: string]: Scalar | SubRow[] }
+/** A sub-report's column: a name, or a nested sub-report's name and columns. */
+export type SubColumn = string | { name: string; sub: SubColumn[] };
 /** A report cell: a value, or a sub-report's rows (null when it has none, as ArchivesSpace answers). */
 export type Cell = Scalar | SubRow[];
 export type Row = Record<string, Cell>;
@@ -21,9 +23,16 @@ export type Row = Record<string, Cell>;
 /** A parameter as GET /reports describes it: [name, ArchivesSpace's input kind, label]. */
 export interface ReportParam {
   name: string;
-  kind: 'IncludeSuppressed' | 'Date' | 'Boolean';
+  /**
+   * Date and Boolean as their names say; LocationList: `location_start` / `location_end` ({ref}),
+   * `building` or `repository_uri`; Rating: an attribute definition's id; RatingValues: the
+   * `value_N: "on"` ArchivesSpace's form sends; CustomReportTemplate: a template's id.
+   */
+  kind: 'IncludeSuppressed' | 'Date' | 'Boolean' | 'LocationList' | 'Rating' | 'RatingValues' | 'CustomReportTemplate';
   label: string;
 }
+
+export type ParamValue = string | boolean | number | Obj | undefined;
 
 /** A run's parameters, checked (params.ts). */
 export interface RunParams {
@@ -31,14 +40,14 @@ export interface RunParams {
   repoId: number;
   format: ReportFormat;
   includeSuppressed: boolean;
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, ParamValue>;
 }
 
 export interface Column {
   name: string;
   value(record: Obj, run: RunParams): Cell | undefined;
   /** A sub-report's columns, in order (CSV spreads them over columns of their own). */
-  sub?: string[];
+  sub?: SubColumn[];
   /** Only in these formats (ArchivesSpace shows some columns in its data formats only). */
   formats?: ReportFormat[];
 }
@@ -58,10 +67,22 @@ export interface ReportDefinition {
   params: ReportParam[];
   /** Checks the parameters together when the job is submitted (throws a 400). */
   check?(values: RunParams['values']): void;
+  /**
+   * The definition to run, where it depends on stored records (the custom report's template, the
+   * repository's assessment attributes): made when the job is submitted (its errors a 400) and
+   * again when it runs (its errors fail the job).
+   */
+  prepare?(s: Services, repoId: number, values: RunParams['values']): Promise<ReportDefinition>;
   /** A repository's records, or every repository's (locations, agents, subjects, users). */
   scope: 'repository' | 'global';
-  /** The record types walked, one after the other, each in the order stored. */
+  /** The record types walked, one after the other, each in the order stored (or `order`'s). */
   types: string[];
+  /** Top-level properties of the records' JSON they are walked in the order of (as text; then the order stored). */
+  order?: string[];
+  /** At most this many rows (the custom report's template's limit). */
+  limit?: number;
+  /** Several rows of a record (a digital object's file versions): each is the record with `_item` set. */
+  rowsOf?(record: Obj, run: RunParams): Obj[];
   /** Links each page follows, in order: paths to `ref`s, arrays crossed (`instances.sub_container.top_container.ref`); a later path may go through an earlier one's `_resolved`. */
   resolve?: string[];
   linkedBy?: LinkedBy[];

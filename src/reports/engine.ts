@@ -7,10 +7,12 @@
 import type { Obj } from '../json';
 import type { Services } from '../records/context';
 import { jsonOfUri } from '../store/domain-reads';
-import { jsonOfUris, linkersOfTypes, reportCount, reportPage } from '../store/report-reads';
+import { jsonOfUris, linkersOfTypes, type ReportCursor, reportCount, reportOrder, reportPage, type ReportRow, reportRowsByRid } from '../store/report-reads';
 import type { ReportDefinition, Row, RunParams } from './definition';
 
 const PAGE = 200;
+/** Keys read at a time for a report in a property's order: each read goes over every record of the type (the properties are in no index). */
+const ORDER_PAGE = 5000;
 const YIELD_EVERY = 20;
 
 /** The objects holding `ref`s at a dotted path (arrays crossed). */
@@ -50,23 +52,38 @@ async function attachLinkers(s: Services, records: Obj[], def: ReportDefinition)
   }
 }
 
+/** Row pages of a type: in the order stored, or of the definition's `order` (many keys read at a time, the records by row id). */
+async function* rowPages(def: ReportDefinition, run: RunParams, type: string): AsyncGenerator<ReportRow[]> {
+  const where = { types: [type], repoId: def.scope === 'repository' ? run.repoId : undefined, includeSuppressed: run.includeSuppressed };
+  if (!def.order) {
+    for (let afterRid = 0; ;) {
+      const page = await reportPage(run.s.db, { ...where, afterRid, limit: PAGE });
+      if (page.length) yield page;
+      if (page.length < PAGE) return;
+      afterRid = page[page.length - 1].rid;
+    }
+  }
+  for (let after: ReportCursor = { rid: 0 }; ;) {
+    const keys = await reportOrder(run.s.db, { ...where, after, limit: ORDER_PAGE, orderBy: def.order });
+    for (let i = 0; i < keys.length; i += PAGE) {
+      const page = await reportRowsByRid(run.s.db, keys.slice(i, i + PAGE).map((k) => k.rid));
+      if (page.length) yield page;
+    }
+    if (keys.length < ORDER_PAGE) return;
+    after = keys[keys.length - 1];
+  }
+}
+
 /** The report's records, page by page, with what each page needs attached. */
 async function* pages(def: ReportDefinition, run: RunParams): AsyncGenerator<Obj[]> {
   const { s } = run;
   for (const type of def.types) {
-    let afterRid = 0;
-    for (;;) {
-      const page = await reportPage(s.db, {
-        types: [type], repoId: def.scope === 'repository' ? run.repoId : undefined, includeSuppressed: run.includeSuppressed, afterRid, limit: PAGE,
-      });
-      if (!page.length) break;
-      afterRid = page[page.length - 1].rid;
+    for await (const page of rowPages(def, run, type)) {
       const records = page.map((r) => ({ ...JSON.parse(r.json), uri: r.uri }) as Obj);
       await resolvePaths(s, records, def.resolve ?? []);
       await attachLinkers(s, records, def);
       if (def.attach) await def.attach(s, records, run);
       yield records;
-      if (page.length < PAGE) break;
     }
   }
 }
@@ -90,16 +107,20 @@ export async function* reportRecords(def: ReportDefinition, run: RunParams, sign
   }
 }
 
-/** The report's rows, as they are read. */
+/** The report's rows, as they are read (several of a record where the definition says so; no more than its limit). */
 export async function* reportRows(def: ReportDefinition, run: RunParams, signal?: AbortSignal): AsyncGenerator<Row> {
   const columns = columnsOf(def, run.format);
+  let n = 0;
   for await (const record of reportRecords(def, run, signal)) {
-    const row: Row = {};
-    for (const c of columns) {
-      const v = c.value(record, run);
-      row[c.name] = v === undefined ? null : Array.isArray(v) && !v.length ? null : v;
+    for (const item of def.rowsOf ? def.rowsOf(record, run) : [record]) {
+      if (def.limit !== undefined && n++ >= def.limit) return;
+      const row: Row = {};
+      for (const c of columns) {
+        const v = c.value(item, run);
+        row[c.name] = v === undefined ? null : Array.isArray(v) && !v.length ? null : v;
+      }
+      yield row;
     }
-    yield row;
   }
 }
 

@@ -7,8 +7,13 @@ import type { Obj } from '../json';
 import { accessionReport } from './accessions';
 import {
   accessionDeaccessionsListReport, accessionInventoryReport, accessionReceiptReport, accessionRightsTransferredReport, accessionSubjectsNamesClassificationsListReport, accessionUnprocessedReport,
+  createdAccessionsReport,
 } from './accession-lists';
-import { REPORT_FORMATS, ReportDefinition, ReportFormat, ReportParam } from './definition';
+import { assessmentListReport, assessmentRatingReport } from './assessments';
+import { customReport } from './custom-report';
+import { digitalObjectFileVersionsReport, resourceInstancesListReport } from './instances';
+import { locationHoldingsReport, shelflistReport } from './locations';
+import { type ParamValue, REPORT_FORMATS, ReportDefinition, ReportFormat, ReportParam } from './definition';
 import {
   digitalObjectListTableReport, resourceDeaccessionsListReport, resourceLocationsListReport, resourceRestrictionsListReport,
 } from './resource-lists';
@@ -23,12 +28,20 @@ export const REPORTS: ReadonlyMap<string, ReportDefinition> = new Map([
   accessionSubjectsNamesClassificationsListReport,
   accessionUnprocessedReport,
   agentListReport,
+  assessmentListReport,
+  assessmentRatingReport,
+  createdAccessionsReport,
+  customReport,
+  digitalObjectFileVersionsReport,
   digitalObjectListTableReport,
+  locationHoldingsReport,
   locationReport,
   resourceDeaccessionsListReport,
+  resourceInstancesListReport,
   resourceLocationsListReport,
   resourceRestrictionsListReport,
   resourcesListReport,
+  shelflistReport,
   subjectListReport,
   userGroupsReport,
 ].map((r) => [r.code, r]));
@@ -63,8 +76,43 @@ function rawParams(job: Obj): Obj {
   return { ...job, ...(p as Obj | undefined) };
 }
 
-function checkParam(p: ReportParam | { name: string; kind: 'Boolean' }, value: unknown): string | boolean | undefined {
+const LOCATION = /^\/locations\/\d+$/;
+const refOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : v && typeof v === 'object' ? String((v as Obj).ref ?? '') : undefined);
+const wholeNumber = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
+
+/** The locations asked for, as ArchivesSpace's form sends them: a building, a repository, or a location (or a range of them). */
+function locationList(sent: Obj): Obj | undefined {
+  // As sent, or as the accepted job keeps it (under `locations`).
+  const raw: Obj = sent.locations && typeof sent.locations === 'object' ? { ...sent, ...sent.locations } : sent;
+  if (typeof raw.building === 'string' && raw.building.trim()) return { building: raw.building };
+  if (typeof raw.repository_uri === 'string' && raw.repository_uri) {
+    if (!/^\/repositories\/\d+$/.test(raw.repository_uri)) throw errors.invalidParam('repository_uri', `must be a repository's URI but given: ${raw.repository_uri}`);
+    return { repository_uri: raw.repository_uri };
+  }
+  const start = refOf(raw.location_start);
+  const end = refOf(raw.location_end);
+  if (!start) return undefined;
+  for (const [name, uri] of [['location_start', start], ['location_end', end]] as const) {
+    if (uri !== undefined && !LOCATION.test(uri)) throw errors.invalidParam(name, `must be a location's URI but given: ${uri}`);
+  }
+  return end ? { location_start: start, location_end: end } : { location_start: start };
+}
+
+function checkParam(p: ReportParam | { name: string; kind: 'Boolean' }, value: unknown, raw: Obj): ParamValue {
+  if (p.kind === 'LocationList') return locationList(raw);
+  if (p.kind === 'RatingValues') {
+    // ArchivesSpace's form sends each value chosen as value_N: "on"; a list in `values` is taken too.
+    const chosen = Array.isArray(raw.values) ? raw.values.map(String) : typeof raw.values === 'string' ? raw.values.split(/,\s*/).filter(Boolean)
+      : Object.keys(raw).filter((k) => /^value_\d+$/.test(k) && (raw[k] === 'on' || raw[k] === true)).map((k) => k.slice(6));
+    if (chosen.some((v) => !/^\d+$/.test(v))) throw errors.invalidParam('values', `must be rating values (numbers) but given: ${chosen.join(', ')}`);
+    return chosen.length ? chosen.map(Number).sort((a, b) => a - b).join(', ') : undefined;
+  }
   if (value === undefined || value === null || value === '') return undefined;
+  if (p.kind === 'Rating' || p.kind === 'CustomReportTemplate') {
+    const id = wholeNumber(typeof value === 'string' ? value.replace(/^\/repositories\/\d+\/custom_report_templates\//, '') : value);
+    if (id === undefined) throw errors.invalidParam(p.name, `must be ${p.kind === 'Rating' ? "a rating's id" : "a template's id"} but given: ${String(value)}`);
+    return id;
+  }
   if (p.kind === 'IncludeSuppressed' || p.kind === 'Boolean') {
     if (value === true || value === 'true' || value === '1' || value === 1) return true;
     if (value === false || value === 'false' || value === '0' || value === 0) return false;
@@ -79,7 +127,7 @@ function checkParam(p: ReportParam | { name: string; kind: 'Boolean' }, value: u
 export interface CheckedReportJob {
   report: ReportDefinition;
   format: ReportFormat;
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, ParamValue>;
 }
 
 /** A submitted report job, checked: 400 naming what is wrong. */
@@ -88,8 +136,8 @@ export function checkReportJob(job: Obj): CheckedReportJob {
   const format = String(job.format ?? 'pdf');
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw errors.mustBeOneOf('format', REPORT_FORMATS, format);
   const raw = rawParams(job);
-  const values: Record<string, string | boolean | undefined> = {};
-  for (const p of [...report.params, { name: 'csv_show_json', kind: 'Boolean' as const }]) values[p.name] = checkParam(p, raw[p.name]);
+  const values: Record<string, ParamValue> = {};
+  for (const p of [...report.params, { name: 'csv_show_json', kind: 'Boolean' as const }]) values[p.name] = checkParam(p, raw[p.name], raw);
   report.check?.(values);
   return { report, format: format as ReportFormat, values };
 }

@@ -3,7 +3,7 @@ import type { Obj } from '../json';
 import { groupsJoinedBy } from '../store/access';
 import { jsonOfUris, linkersOfTypes, urisLinkedFrom } from '../store/report-reads';
 import type { ReportDefinition, SubRow } from './definition';
-import { INCLUDE_SUPPRESSED, dateLine, extentSubreport } from './common';
+import { INCLUDE_SUPPRESSED, dateLine, extentSubreport, locationInRoom } from './common';
 import { agentName, identifier, joined, list, plain, yesNo } from './values';
 
 export const resourcesListReport: ReportDefinition = {
@@ -115,11 +115,7 @@ export const locationReport: ReportDefinition = {
     { name: 'area', value: (r) => plain(r.area) },
     { name: 'barcode', value: (r) => plain(r.barcode) },
     { name: 'classification_number', value: (r) => plain(r.classification) },
-    {
-      name: 'location_in_room',
-      // ArchivesSpace joins all three coordinates, empty ones included ("Shelf 1, , ").
-      value: (r) => [1, 2, 3].map((n) => [r[`coordinate_${n}_label`], r[`coordinate_${n}_indicator`]].filter((v) => v !== undefined && v !== null).join(' ')).join(', '),
-    },
+    { name: 'location_in_room', value: locationInRoom },
     { name: 'accessions', sub: ['identifier', 'title'], value: (r, run) => holdingRows(r._accessions, run) },
     { name: 'resources', sub: ['identifier', 'title'], value: (r, run) => holdingRows(r._resources, run) },
   ],

@@ -5,7 +5,7 @@
  * info lines, a blank line, then the rows with each sub-report spread over columns of its own).
  */
 import { fonts, plainText } from '../exchange/export/ead/pdf';
-import type { Cell, ReportDefinition, Row, RunParams, SubRow } from './definition';
+import type { Cell, ReportDefinition, Row, RunParams, SubColumn, SubRow } from './definition';
 import { columnsOf, reportInfo, reportRows } from './engine';
 
 export type Write = (chunk: string | Buffer) => Promise<void>;
@@ -20,6 +20,28 @@ function csvCell(v: unknown): string {
 }
 const csvLine = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\n`;
 
+const subName = (k: SubColumn): string => (typeof k === 'string' ? k : k.name);
+
+/** A sub-report's CSV header cells: each column prefixed by the sub-report's name, nested ones spread too. */
+const subHeaders = (prefix: string, sub: SubColumn[]): string[] =>
+  sub.flatMap((k) => (typeof k === 'string' ? [`${prefix}_${k}`] : subHeaders(`${prefix}_${k.name}`, k.sub)));
+
+/** A sub-report's cells: one line per combination of its rows and their nested sub-reports' rows (one empty line when it has none). */
+function subLines(sub: SubColumn[], rows: unknown): unknown[][] {
+  const each: Array<SubRow | null> = Array.isArray(rows) && rows.length ? rows : [null];
+  return each.flatMap((r) => {
+    let lines: unknown[][] = [[]];
+    for (const k of sub) {
+      if (typeof k === 'string') lines = lines.map((l) => [...l, r ? r[k] : null]);
+      else {
+        const nested = subLines(k.sub, r ? r[k.name] : null);
+        lines = lines.flatMap((l) => nested.map((n) => [...l, ...n]));
+      }
+    }
+    return lines;
+  });
+}
+
 /** A row as CSV lines: one per combination of its sub-reports' rows (ArchivesSpace's expansion). */
 function expandedLines(row: Row, columns: ReturnType<typeof columnsOf>): string[] {
   let lines: unknown[][] = [[]];
@@ -29,8 +51,8 @@ function expandedLines(row: Row, columns: ReturnType<typeof columnsOf>): string[
       lines = lines.map((l) => [...l, v]);
       continue;
     }
-    const subRows = Array.isArray(v) && v.length ? v : [null];
-    lines = lines.flatMap((l) => subRows.map((sr) => [...l, ...c.sub!.map((k) => (sr ? sr[k] : null))]));
+    const nested = subLines(c.sub, v);
+    lines = lines.flatMap((l) => nested.map((n) => [...l, ...n]));
   }
   return lines.map(csvLine);
 }
@@ -53,7 +75,7 @@ async function renderCsv(def: ReportDefinition, run: RunParams, info: Record<str
   let any = false;
   for await (const row of rows) {
     if (!any) {
-      await write(csvLine(asJson ? columns.map((c) => c.name) : columns.flatMap((c) => (c.sub ? c.sub.map((k) => `${c.name}_${k}`) : [c.name]))));
+      await write(csvLine(asJson ? columns.map((c) => c.name) : columns.flatMap((c) => (c.sub ? subHeaders(c.name, c.sub) : [c.name]))));
       any = true;
     }
     if (asJson) await write(csvLine(columns.map((c) => { const v = row[c.name]; return Array.isArray(v) ? JSON.stringify(v) : v; })));
@@ -71,8 +93,12 @@ table{border-collapse:collapse}th{text-align:left;padding-right:1em;vertical-ali
 table.subreport{margin:.3em 0 .3em 1em;font-size:10pt}table.subreport th,table.subreport td{border:1px solid #ccc;padding:2px 4px}
 `;
 
-function htmlSub(rows: SubRow[], columns: string[]): string {
-  return `<table class="subreport"><tr>${columns.map((c) => `<th>${esc(label(c))}</th>`).join('')}</tr>${rows.map((r) => `<tr>${columns.map((c) => `<td>${esc(r[c])}</td>`).join('')}</tr>`).join('')}</table>`;
+function htmlSub(rows: SubRow[], columns: SubColumn[]): string {
+  const cell = (r: SubRow, k: SubColumn) => {
+    const v = r[subName(k)];
+    return Array.isArray(v) ? htmlSub(v, typeof k === 'string' ? Object.keys(v[0] ?? {}) : k.sub) : esc(v);
+  };
+  return `<table class="subreport"><tr>${columns.map((c) => `<th>${esc(label(subName(c)))}</th>`).join('')}</tr>${rows.map((r) => `<tr>${columns.map((c) => `<td>${cell(r, c)}</td>`).join('')}</tr>`).join('')}</table>`;
 }
 
 async function renderHtml(def: ReportDefinition, run: RunParams, info: Record<string, unknown>, rows: AsyncIterable<Row>, write: Write) {
@@ -114,6 +140,17 @@ async function renderPdf(def: ReportDefinition, run: RunParams, info: Record<str
     doc.font(f.bold).fontSize(9).text(`${label(name)}: `, MARGIN + indent, undefined, { continued: true, width: width() - indent })
       .font(f.regular).text(plainText(value));
   };
+  // A sub-report under its name, each row's cells indented below it (nested sub-reports further in).
+  const subRows = (name: string, rows: SubRow[], indent: number): void => {
+    doc.font(f.bold).fontSize(9).text(label(name), MARGIN + indent, undefined, { width: width() - indent });
+    for (const sub of rows) {
+      for (const [k, sv] of Object.entries(sub)) {
+        if (Array.isArray(sv)) subRows(k, sv, indent + 18);
+        else if (sv !== null) line(k, sv, indent + 18);
+      }
+      doc.moveDown(0.2);
+    }
+  };
   doc.font(f.bold).fontSize(18).text(def.title);
   doc.moveDown(0.5);
   for (const [k, v] of Object.entries(info)) line(k, v);
@@ -129,11 +166,7 @@ async function renderPdf(def: ReportDefinition, run: RunParams, info: Record<str
         line(c.name, v);
         continue;
       }
-      doc.font(f.bold).fontSize(9).text(label(c.name), MARGIN, undefined, { width: width() });
-      for (const sub of v) {
-        for (const [k, sv] of Object.entries(sub)) if (sv !== null) line(k, sv, 18);
-        doc.moveDown(0.2);
-      }
+      subRows(c.name, v, 0);
     }
     await drain();
   }
@@ -152,7 +185,8 @@ async function* counted(rows: AsyncIterable<Row>, progress?: (rows: number) => v
 }
 
 /** Writes a report in its format. */
-export async function renderReport(def: ReportDefinition, run: RunParams, write: Write, signal?: AbortSignal, progress?: (rows: number) => void): Promise<void> {
+export async function renderReport(report: ReportDefinition, run: RunParams, write: Write, signal?: AbortSignal, progress?: (rows: number) => void): Promise<void> {
+  const def = report.prepare ? await report.prepare(run.s, run.repoId, run.values) : report;
   const info = await reportInfo(def, run);
   const rows = counted(reportRows(def, run, signal), progress);
   switch (run.format) {

@@ -15,7 +15,7 @@ export function dateTexts(dates: Obj[]): string | null {
 }
 
 /** The total of the records' extents and their count, as these reports' info gives them. */
-async function extentTotals(records: AsyncIterable<Obj>): Promise<{ total_extent: string | null; total_count: number }> {
+export async function extentTotals(records: AsyncIterable<Obj>): Promise<{ total_extent: string | null; total_count: number }> {
   let total: number | null = null;
   let count = 0;
   for await (const r of records) {

@@ -1,6 +1,7 @@
 /** GET /reports (the reports and formats a report_job may ask for) and the HTML reports' stylesheet. */
 import { errors } from '../errors';
 import { Endpoint, json } from '../records/endpoint';
+import { customData } from './custom-fields';
 import { reportListing } from './index';
 import { REPORT_CSS } from './render';
 
@@ -13,6 +14,10 @@ export function reportEndpoints(): Endpoint[] {
     {
       method: 'get', path: '/reports', permission: null, summary: 'List all reports',
       handle: async () => json(reportListing()),
+    },
+    {
+      method: 'get', path: '/reports/custom_data', permission: null, summary: 'Get a list of availiable options for custom reports',
+      handle: async () => json(customData()),
     },
     {
       method: 'get', path: '/reports/static/:asset', permission: null, errors: ['NotFound'], produces: 'text/css',

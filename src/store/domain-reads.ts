@@ -28,6 +28,13 @@ export async function jsonOfUri(h: Handle, uri: string): Promise<string | undefi
   return row?.json;
 }
 
+/** Stored JSON by URI, a statement per LINKS_ASKED URIs; URIs with no record are left out. */
+export async function jsonOfUris(h: Handle, uris: string[]): Promise<Array<{ uri: string; json: string }>> {
+  const rows: Array<{ uri: string; json: string }> = [];
+  for (let i = 0; i < uris.length; i += LINKS_ASKED) rows.push(...await sqlOf(h)('records').whereIn('uri', uris.slice(i, i + LINKS_ASKED)).select('uri', 'json'));
+  return rows;
+}
+
 /** The stored JSON of every record of a type (optionally of one repository; optionally in id order). */
 export async function jsonOfType(h: Handle, type: string, options: { repoId?: number; inIdOrder?: boolean } = {}): Promise<string[]> {
   const query = sqlOf(h)('records').where(options.repoId === undefined ? { type } : { type, repo_id: options.repoId });
@@ -38,6 +45,14 @@ export async function jsonOfType(h: Handle, type: string, options: { repoId?: nu
 /** A tree's nodes under its root record (URI), unordered: each one's parent, position, JSON and suppression. */
 export async function treeNodesOf(h: Handle, rootUri: string): Promise<Array<{ rid: number; parent_rid: number | null; position: number; json: string; suppressed: unknown }>> {
   return sqlOf(h)('records').where({ root_uri: rootUri }).select('rid', 'parent_rid', 'position', 'json', 'suppressed');
+}
+
+/** A tree's shape under its root record (URI): each node's rid, URI, parent and position, without its JSON. */
+export async function treeShapeOf(h: Handle, rootUri: string): Promise<Array<{ rid: number; uri: string; parent_rid: number | null; position: number }>> {
+  const rows = await sqlOf(h)('records').where({ root_uri: rootUri }).select('rid', 'uri', 'parent_rid', 'position');
+  return rows.map((r: { rid: number; uri: string; parent_rid: number | null; position: number }) => ({
+    rid: Number(r.rid), uri: r.uri, parent_rid: r.parent_rid === null ? null : Number(r.parent_rid), position: Number(r.position),
+  }));
 }
 
 /**

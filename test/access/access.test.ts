@@ -311,7 +311,9 @@ describe(`access model (${STORE})`, () => {
     });
   });
 
-  describe('permission matrix, generated from the endpoint table', () => {
+  describe('permission matrix, generated from the endpoint table', function () {
+    // About 1,600 calls: a few seconds alone, more than the suite's 20 s when other work shares the cores.
+    this.timeout(120_000);
     const endpoints = () => servedEndpoints(t.services.registry);
 
     function requestFor(endpoint: Endpoint) {

@@ -65,7 +65,7 @@ describe(`EAD import (${STORE})`, function () {
       ['laughs.xml', '<?xml version="1.0"?><!DOCTYPE ead [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><ead><archdesc><did><unittitle>&b;</unittitle></did></archdesc></ead>', /laughs\.xml/],
       ['external.xml', '<?xml version="1.0"?><!DOCTYPE ead [<!ENTITY x SYSTEM "file:///etc/passwd">]><ead><archdesc><did><unittitle>&x;</unittitle></did></archdesc></ead>', /external\.xml/],
       ['truncated.xml', '<ead><archdesc level="collection"><did><unittitle>Half', /truncated\.xml/],
-      ['bad-component.xml', '<ead><archdesc level="collection"><did><unittitle>T</unittitle><unitid>1</unitid></did><dsc><c level="file"><did><unittitle>First</unittitle></did></c><c level="file"><did></did></c></dsc></archdesc></ead>', /bad-component\.xml: ead\/archdesc\/dsc\/c/],
+      ['bad-component.xml', '<ead><archdesc level="collection"><did><unittitle>T</unittitle><unitid>1</unitid></did><dsc><c level="file"><did><unittitle>First</unittitle></did></c><c level="file"><did></did></c></dsc></archdesc></ead>', /bad-component\.xml: line 1, ead\/archdesc\/dsc\/c: a component with neither title nor date/],
     ];
     for (const [name, text, message] of cases) {
       const file = path.join(scratch, name);

@@ -339,6 +339,40 @@ describe(`bulk_import_job: spreadsheets (${STORE})`, function () {
     assert.equal(await count(), before);
   });
 
+  it("places the rows from a chosen archival object (ArchivesSpace's aoid): level 1 beside it, level 2 before any level 1 under it", async () => {
+    const resource = await newResource('AOID01');
+    const first = await run(resource.id, sheet(AO_TEMPLATE, [
+      { ead: 'AOID01', title: 'Series 1', hierarchy: '1', level: 'series' }, { ead: 'AOID01', title: 'File a', hierarchy: '2', level: 'file' },
+      { ead: 'AOID01', title: 'Series 2', hierarchy: '1', level: 'series' },
+    ]));
+    assert.equal(first.status, 'completed', first.log);
+    const [series1] = await children(resource.uri);
+    const rows = [
+      { ead: 'AOID01', title: 'Under series 1', hierarchy: '2', level: 'file' }, { ead: 'AOID01', title: 'Beside', hierarchy: '1', level: 'series' },
+      { ead: 'AOID01', title: 'Under beside', hierarchy: '2', level: 'file' },
+    ];
+    // As ArchivesSpace's form sends it: in job_params, a JSON object encoded as a string.
+    const res = await t.http.post(`${base}/jobs_with_files`).set(H)
+      .field('job', JSON.stringify({
+        job_type: 'bulk_import_job', job_params: JSON.stringify(JSON.stringify({ aoid: series1.uri.split('/').pop() })),
+        job: { jsonmodel_type: 'bulk_import_job', resource_id: String(resource.id), load_type: 'ao' },
+      }))
+      .attach('files[]', Buffer.from(sheet(AO_TEMPLATE, rows)), 'sheet.csv');
+    assert.equal(res.status, 200, res.text);
+    await t.services.jobs!.idle(600_000);
+    assert.equal((await t.http.get(res.body.uri).set(H)).body.status, 'completed', (await t.http.get(`${res.body.uri}/log`).set(H)).text);
+    const top = await children(resource.uri);
+    assert.deepEqual(top.map((c) => c.title), ['Series 1', 'Series 2', 'Beside']);
+    assert.deepEqual((await children(resource.uri, series1.uri)).map((c) => c.title), ['File a', 'Under series 1']);
+    assert.deepEqual((await children(resource.uri, top[2].uri)).map((c) => c.title), ['Under beside']);
+
+    const elsewhere = await newResource('AOID02');
+    const bad = await submit(elsewhere.id, sheet(AO_TEMPLATE, rows), { aoid: series1.uri.split('/').pop() });
+    assert.equal(bad.status, 400);
+    assert.match(JSON.stringify(bad.body), /is not an archival object of the resource/);
+    assert.equal((await submit(resource.id, sheet(AO_TEMPLATE, rows), { aoid: 'x' })).status, 400);
+  });
+
   it('imports a sheet of a few thousand rows in one job', async () => {
     const resource = await newResource('BIG01');
     const rows: Array<Record<string, string>> = [];

@@ -38,6 +38,9 @@ describe(`archive-records report (${STORE})`, function () {
     const csv = await cli(['report', 'accession_report', '--repo', String(repo), '--param', 'include_suppressed=true'], env);
     assert.equal(csv.code, 0, csv.stderr);
     assert.match(csv.stdout, /^number_of_accessions,2\nrepository,Command line\n\naccession_number,/);
+    const created = await cli(['report', 'created_accessions_report', '--repo', String(repo), '--format', 'json', '--param', 'from=2021-12-31', '--param', 'to=2022-01-02'], env);
+    assert.equal(created.code, 0, created.stderr);
+    assert.deepEqual(JSON.parse(created.stdout).records.map((r: { accession_number: string }) => r.accession_number), ['C.1', 'C.2']);
   });
 
   it('refuses an unknown report, format or parameter', async () => {

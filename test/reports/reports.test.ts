@@ -1,26 +1,7 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { startTestApp, STORE, TestApp } from '../helpers';
 import { post } from '../exchange/formats-fixture';
-
-/** The text of a PDF as pdftotext reads it. */
-const pdfText = (pdf: Buffer) => execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString();
-
-/** A CSV document as rows of cells (quoted cells with commas, quotes and line breaks read back). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') quoted = false; else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(cell); cell = ''; } else if (ch === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; } else cell += ch;
-  }
-  return rows;
-}
+import { parseCsv, pdfText } from './report-helpers';
 
 /** Reports as report jobs over records the test made: rows, columns and order in JSON, and every format rendered. */
 describe(`reports (${STORE})`, function () {

@@ -14,7 +14,7 @@
  * reports it as matched).
  */
 import type { Obj } from '../../json';
-import { ImportSession } from './session';
+import { ImportSession, importTransaction } from './session';
 import { recordsWithJsonValue } from '../../store/record-finders';
 import { descendants, kid, kids, markupOf, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
 import { ImportFailed, Importer, ImportReport } from './types';
@@ -28,19 +28,30 @@ class EacImport extends ImportSession {
   private description: XmlNode | undefined;
   private created: string | undefined;
 
+  private root = '';
+  private records = 0;
+
   isBlock(name: string): boolean {
-    return name === 'control' || name === 'identity' || name === 'description';
+    return name === 'control' || name === 'identity' || name === 'description' || name === 'eac-cpf';
   }
 
+  /**
+   * The root is eac-cpf, or an envelope around one or more (an <export> some systems write): each
+   * eac-cpf in it is a record of its own.
+   */
   async onOpen(node: XmlNode, path: Path): Promise<void> {
-    if (path.length === 1 && node.name !== 'eac-cpf') throw new ImportFailed(`${this.input.name}: not an EAC-CPF file (its root element is <${node.name}>, not <eac-cpf>)`);
+    if (path.length === 1) this.root = node.name;
+    if (node.name === 'eac-cpf') [this.control, this.identity, this.description] = [undefined, undefined, undefined];
   }
 
   async onBlock(node: XmlNode, path: Path): Promise<void> {
-    if (node.name === 'control' && path.length === 2) this.control = node;
+    if (node.name === 'control' && path[path.length - 2] === 'eac-cpf') this.control = node;
     else if (node.name === 'identity' && !this.identity) this.identity = node;
     else if (node.name === 'description' && !this.description) this.description = node;
-    else if (node.name === 'eac-cpf') await this.write();
+    else if (node.name === 'eac-cpf') {
+      this.records++;
+      await this.write();
+    }
   }
 
   private nameOf(entry: XmlNode, type: string): Obj {
@@ -133,6 +144,10 @@ class EacImport extends ImportSession {
   }
 
   result(): ImportReport {
+    if (!this.records) {
+      throw new ImportFailed(this.root === 'eac-cpf' ? `${this.input.name}: no cpfDescription: nothing to import`
+        : `${this.input.name}: no eac-cpf record in the file (its root element is <${this.root}>); not an EAC-CPF file`);
+    }
     if (!this.created) throw new ImportFailed(`${this.input.name}: no cpfDescription: nothing to import`);
     return this.report;
   }
@@ -140,9 +155,9 @@ class EacImport extends ImportSession {
 
 export const eacImporter: Importer = {
   type: 'eac_xml',
-  label: 'EAC-CPF (agents)',
+  label: 'Import EAC-CPF records from an XML file',
   async run(s, repoId, actor, input, out) {
-    return s.db.transaction(async (trx) => {
+    return importTransaction(s, async (trx) => {
       const job = new EacImport(s, trx, repoId, actor, input, out);
       await readBlocks(input.path, input.name, job, out.signal);
       return job.result();

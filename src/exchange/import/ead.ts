@@ -24,11 +24,13 @@
  */
 import crypto from 'node:crypto';
 import type { Obj } from '../../json';
-import { ImportSession, slug } from './session';
+import { ImportSession, importTransaction, slug } from './session';
 import { recordsWithJsonValue } from '../../store/record-finders';
 import { descendants, kid, kids, markupOf, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
 import { ImportFailed, Importer, ImportReport } from './types';
 
+/** An import option as ArchivesSpace's job sends one ("1") or as JSON says it. */
+const isChosen = (v: unknown) => v === true || v === '1' || v === 'true';
 const COMPONENT = /^c(0[1-9]|1[0-2])?$/;
 const SINGLE_NOTES = new Set(['abstract', 'physloc', 'materialspec', 'physfacet', 'dimensions']);
 const MULTI_NOTES = new Set([
@@ -100,10 +102,28 @@ class EadImport extends ImportSession {
     if (!this.resourceUri) throw new ImportFailed(`${this.input.name}: ${owner.path.join('/')}: a component outside a described collection (no archdesc)`);
     const parent = this.owners.filter((o) => o !== owner).pop();
     const body = await this.describe(owner.node, owner.path, 'component');
+    if (!body.title && !body.dates?.length) this.untitled(owner, body);
     body.resource = { ref: this.resourceUri };
     if (parent && parent.kind === 'component') body.parent = { ref: parent.uri };
     owner.uri = await this.create('archival_object', body, owner.path);
     this.out.progress(++this.components);
+  }
+
+  /**
+   * A component with neither title nor date, which ArchivesSpace refuses: refused here too, with
+   * its line and the fix; with the untitled_components option, titled from its containers
+   * ("Box 3, Folder 7"), else its level, with a warning.
+   */
+  private untitled(owner: Owner, body: Obj): void {
+    const where = `line ${owner.node.line}, ${owner.path.join('/')}`;
+    if (!isChosen(this.input.options?.untitled_components)) {
+      throw new ImportFailed(`${this.input.name}: ${where}: a component with neither title nor date; give it a unittitle or a unitdate, or import with the untitled_components option (it titles such components from their container or level)`);
+    }
+    const name = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replace(/_/g, ' ');
+    const containers = kids(kid(owner.node, 'did'), 'container').filter((c) => textOf(c))
+      .map((c) => `${name(c.attrs.type ?? c.attrs.localtype ?? 'container')} ${textOf(c)}`);
+    body.title = containers.join(', ') || `Untitled ${body.level === 'otherlevel' ? body.other_level : body.level}`;
+    this.warn(`${where}: no title and no date; titled "${body.title}" (untitled_components)`);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -251,7 +271,10 @@ class EadImport extends ImportSession {
         });
       }
     }
+    // An empty note (<scopecontent/>, <abstract/>, a head alone) is skipped, as ArchivesSpace's importer skips it.
+    for (const n of notes) if (Array.isArray(n.content)) n.content = n.content.filter((c: unknown) => typeof c !== 'string' || c.trim());
     body.notes = notes.filter((n) => (n.content?.length ?? 0) || (n.subnotes?.length ?? 0) || (n.items?.length ?? 0));
+    if (body.notes.length < notes.length) this.warn(`${path.join('/')}: ${notes.length - body.notes.length} empty note(s) skipped`);
     const agents: Obj[] = [];
     for (const o of kids(did, 'origination')) {
       for (const n of kids(o).filter((c) => AGENT_TYPES[c.name])) agents.push({ ref: await this.agent(AGENT_TYPES[n.name], textOf(n), n.attrs), role: 'creator', ...this.relator(n, path) });
@@ -435,9 +458,9 @@ const INDEX_TYPES: Record<string, string> = {
 
 export const eadImporter: Importer = {
   type: 'ead_xml',
-  label: 'EAD (EAD 2002 or EAD3)',
+  label: 'Import EAD records from an XML file',
   async run(s, repoId, actor, input, out) {
-    return s.db.transaction(async (trx) => {
+    return importTransaction(s, async (trx) => {
       const job = new EadImport(s, trx, repoId, actor, input, out);
       await readBlocks(input.path, input.name, job, out.signal);
       const report = job.result();

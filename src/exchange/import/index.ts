@@ -4,6 +4,9 @@ import { eacImporter } from './eac';
 import { accessionCsvImporter } from './accession-csv';
 import { locationCsvImporter } from './location-csv';
 import { subjectCsvImporter } from './subject-csv';
+import { digitalObjectCsvImporter } from './digital-object-csv';
+import { assessmentCsvImporter } from './assessment-csv';
+import { marcxmlAuthAgentImporter } from './marcxml-auth';
 import type { Importer } from './types';
 
 /** Every import type, by its `import_type` name. Each importer adds its own line. */
@@ -16,6 +19,9 @@ export const importers: Record<string, Importer> = {
   [accessionCsvImporter.type]: accessionCsvImporter,
   [locationCsvImporter.type]: locationCsvImporter,
   [subjectCsvImporter.type]: subjectCsvImporter,
+  [digitalObjectCsvImporter.type]: digitalObjectCsvImporter,
+  [assessmentCsvImporter.type]: assessmentCsvImporter,
+  [marcxmlAuthAgentImporter.type]: marcxmlAuthAgentImporter,
 };
 
 export * from './types';

@@ -15,7 +15,7 @@
  *   583 → processinfo, 524 → prefercite, 535 → originalsloc, 530 → altformavail, 546 → langmaterial, 500 → odd
  */
 import type { Obj } from '../../json';
-import { ImportSession } from './session';
+import { ImportSession, importTransaction } from './session';
 import { kids, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
 import { ImportFailed, Importer, ImportReport } from './types';
 
@@ -173,7 +173,7 @@ function marcImporter(type: string, label: string, mode: MarcMode): Importer {
     type,
     label,
     async run(s, repoId, actor, input, out) {
-      return s.db.transaction(async (trx) => {
+      return importTransaction(s, async (trx) => {
         const job = new MarcImport(s, trx, repoId, actor, input, out);
         job.mode = mode;
         await readBlocks(input.path, input.name, job, out.signal);
@@ -183,7 +183,7 @@ function marcImporter(type: string, label: string, mode: MarcMode): Importer {
   };
 }
 
-export const marcxmlImporter = marcImporter('marcxml', 'MARCXML (bibliographic records as resources)', 'resource');
+export const marcxmlImporter = marcImporter('marcxml', 'Import all record types from a MARC XML file', 'resource');
 /** ArchivesSpace's marcxml_subjects_and_agents: the same mapping, keeping only the subjects and agents. */
 export const marcxmlSubjectsAndAgentsImporter = marcImporter('marcxml_subjects_and_agents', 'Import only subjects and agents from a MARC XML file', 'subjects_and_agents');
 /** ArchivesSpace's marcxml_accession (MarcXMLBibAccessionConverter): each record an accession. */

@@ -57,6 +57,8 @@ export class ImportSession {
 
   /** Writes a record as the API would (validation, keys, links, change log); a refusal names the file and the path. */
   protected async create(typeName: string, body: Obj, path: string[]): Promise<string> {
+    // A cancel takes effect at the next record, not only between chunks of the file (a small file is one chunk).
+    if (this.out.signal?.aborted) throw new ImportFailed(`${this.input.name}: canceled`);
     const added = await addEnumerationValues(this.trx, this.s, this.values);
     for (const a of added) this.warn(`added the value ${a} to its value list`);
     this.values.clear();
@@ -133,5 +135,20 @@ export class ImportSession {
   /** An existing record of the type whose JSON has `key: value`, confirmed by `matches`. */
   private async findByJson(type: string, [key, value]: [string, string], matches: (r: Obj) => boolean): Promise<string | undefined> {
     return (await recordsWithJsonValue(this.trx, { type }, key, value, 20)).find((r) => matches(r.record))?.uri;
+  }
+}
+
+/**
+ * One file's transaction. Values an import adds to value lists are in the catalogue as soon as
+ * they are written (so the file's next records validate against them); when the file fails, its
+ * transaction takes them back out of the store, and the catalogue is read again so that it does
+ * not keep them either (the next file would otherwise be validated against values that are gone).
+ */
+export async function importTransaction<T>(s: Services, write: (trx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await s.db.transaction(write);
+  } catch (err) {
+    await s.enums.refresh(s.db.knex);
+    throw err;
   }
 }

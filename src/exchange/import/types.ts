@@ -11,6 +11,11 @@ export interface ImportInput {
   path: string;
   /** The name the user gave the file (for the log and the report). */
   name: string;
+  /**
+   * The job's import options: ArchivesSpace's import_events and import_subjects ("1" when chosen;
+   * marcxml_auth_agent reads them) and untitled_components (ead_xml).
+   */
+  options?: Record<string, unknown>;
 }
 
 /** Where an importer reports as it goes. */
@@ -33,9 +38,9 @@ export interface ImportReport {
 }
 
 export interface Importer {
-  /** The `import_type` of the job (ArchivesSpace's names: ead_xml, marcxml, eac_xml, accession_csv). */
+  /** The `import_type` of the job (ArchivesSpace's names: ead_xml, marcxml, eac_xml, accession_csv...). */
   type: string;
-  /** What GET /repositories/:repo_id/jobs/import_types shows. */
+  /** ArchivesSpace's description of the type: GET /repositories/:repo_id/jobs/import_types answers it as `description`. */
   label: string;
   run(s: Services, repoId: number, actor: Actor, input: ImportInput, out: ImportOutput): Promise<ImportReport>;
 }

@@ -15,6 +15,8 @@ export interface XmlNode {
   name: string;
   attrs: Record<string, string>;
   children: Array<XmlNode | string>;
+  /** The line a block's start tag is on (blocks only), for messages that send the reader to it. */
+  line?: number;
 }
 
 /** Where the reader is: the element path, for messages ("ead/archdesc/dsc/c01[3]/did"). */
@@ -55,6 +57,7 @@ export async function readBlocks(file: string, displayName: string, handler: Blo
     path.push(name);
     if (handler.isBlock(name, path) || !stack.length) {
       (node as XmlNode & { block?: boolean }).block = true;
+      node.line = parser.line;
       const at = [...path];
       pending.push(() => handler.onOpen?.(node, at));
     } else stack[stack.length - 1].children.push(node);

@@ -4,6 +4,9 @@ import { importers } from '../../exchange/import';
 import { ImportFailed } from '../../exchange/import/types';
 import type { JobEnd, JobType } from '../job-type';
 
+/** The import options a job keeps: ArchivesSpace's import_job schema's, and untitled_components (ead_xml). */
+const OPTIONS = ['import_events', 'import_subjects', 'import_repository', 'untitled_components'];
+
 /** import_job: each file through the importer its import_type names, one transaction per file. */
 export const importJob: JobType = {
   name: 'import_job',
@@ -16,23 +19,39 @@ export const importJob: JobType = {
     for (const f of files) {
       if (f.data.length > s.config.jobs.importMaxBytes) throw errors.invalidParam('files', `${f.filename} is larger than IMPORT_MAX_BYTES (${s.config.jobs.importMaxBytes} bytes)`);
     }
-    return { jsonmodel_type: 'import_job', import_type: job.import_type, filenames: files.map((f) => f.filename) };
+    const options = Object.fromEntries(OPTIONS.filter((o) => job[o] !== undefined && job[o] !== null).map((o) => [o, job[o]]));
+    for (const [o, v] of Object.entries(options)) {
+      if (typeof v !== 'string' && typeof v !== 'boolean') throw errors.invalidParam(o, 'must be a string ("1" to choose it) or a boolean');
+    }
+    return { jsonmodel_type: 'import_job', import_type: job.import_type, filenames: files.map((f) => f.filename), ...options };
   },
 
   async run(ctx) {
     const importer = importers[ctx.job.import_type];
     let status: JobEnd = 'completed';
     await ctx.log(`started: ${importer.label}, ${ctx.inputFiles.length} file(s)`);
+    let before = 0;
+    let fileDone = 0;
     for (const f of ctx.inputFiles) {
-      if (ctx.signal.aborted) break;
+      before += fileDone;
+      fileDone = 0;
+      if (ctx.signal.aborted) {
+        status = 'canceled';
+        await ctx.log(`canceled before ${f.filename}; nothing of it was written`);
+        break;
+      }
       try {
-        const report = await importer.run(ctx.s, ctx.repoId, ctx.actor, { path: f.stored, name: f.filename }, {
+        const options = Object.fromEntries(OPTIONS.filter((o) => ctx.job[o] !== undefined).map((o) => [o, ctx.job[o]]));
+        const report = await importer.run(ctx.s, ctx.repoId, ctx.actor, { path: f.stored, name: f.filename, options }, {
           signal: ctx.signal,
           log: (level, message) => void ctx.log(`${level}: ${message}`),
-          // Not written while a file imports: on SQLite the pool's one connection is the import's
-          // until it commits, so a write from here would only wait for the end (and a failed one
-          // would have no caller to answer to). The job's `done` is set when it finishes.
-          progress: () => undefined,
+          // Records written so far, over the files before this one: the runner keeps the figure
+          // and writes it with the lease (a write from inside the file's transaction would wait
+          // for its commit on SQLite).
+          progress: (done, total) => {
+            fileDone = done;
+            void ctx.progress(before + done, total === undefined ? undefined : before + total);
+          },
         });
         await ctx.addRecords(report.created);
         await ctx.log(`${f.filename}: imported (${Object.entries(report.counts).map(([t, n]) => `${n} ${t}`).join(', ')}), ${report.warnings.length} warning(s)`);

@@ -14,8 +14,10 @@ export const reportJob: JobType = {
   createPermissions: [],
   cancelPermissions: [],
 
-  accept(_s, _repoId, job) {
+  async accept(s, repoId, job) {
     const { report, format, values } = checkReportJob(job);
+    // A report shaped by stored records (a custom report's template) is checked against them now: a bad one is a 400, not a failed job.
+    if (report.prepare) await report.prepare(s, repoId, values);
     const params = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
     return { jsonmodel_type: 'report_job', report_type: report.code, format, ...(Object.keys(params).length ? { job_params: JSON.stringify(params) } : {}) };
   },

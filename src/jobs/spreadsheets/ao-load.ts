@@ -2,7 +2,8 @@
  * load_type "ao": each data row of ArchivesSpace's archival-object template becomes an archival
  * object of the job's resource, placed by its `hierarchy` column as ArchivesSpace places it: a row
  * of level 1 is a top-level component of the resource, a row of level n the last child of the
- * nearest row above it of level n-1. A row may go deeper by one level at most.
+ * nearest row above it of level n-1. A row may go deeper by one level at most. With aoid, level 1
+ * is the chosen archival object's level instead of the resource's top.
  */
 import type { Obj } from '../../json';
 import { truthy } from './columns';
@@ -27,9 +28,18 @@ export class ArchivalObjectLoad extends SheetSession {
   /** The level of a row that was not written: the rows below it (deeper) cannot be placed. */
   private failedLevel?: number;
   private failedRow = 0;
+  private placedFrom = false;
 
   async onRow(row: SheetRow, header: readonly string[]): Promise<void> {
     this.useHeader(header);
+    // Loaded from an archival object (aoid), as ArchivesSpace places it: level 1 rows go beside it
+    // under its parent, and rows of level 2 before any row of level 1 go under it.
+    if (this.resource.from && !this.placedFrom) {
+      this.placedFrom = true;
+      this.parents.set(0, this.resource.from.parent);
+      this.parents.set(1, this.resource.from.uri);
+      this.level = 1;
+    }
     const level = this.placeRow(row);
     const before = row.number;
     if (level === undefined) return;

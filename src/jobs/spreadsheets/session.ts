@@ -25,6 +25,8 @@ const AGENT_GROUPS = [['people', 'agent_person', 'people'], ['corporate_entities
 export interface SheetResource {
   uri: string;
   ead_id?: string;
+  /** The archival object the sheet is loaded from (ArchivesSpace's aoid): level 1 rows become its siblings. */
+  from?: { uri: string; parent?: string };
 }
 
 export class SheetSession extends ImportSession {

@@ -52,10 +52,35 @@ export async function acceptSheetJob(s: Services, repoId: number, job: Obj, file
   const uri = `/repositories/${repoId}/resources/${id[2]}`;
   const resource = await jsonOfUri(s.db, uri);
   if (!resource || JSON.parse(resource).jsonmodel_type !== 'resource') throw errors.invalidParam('resource_id', `no resource ${uri}`);
+  const aoid = job.load_type === 'ao' ? await checkedAoid(s, repoId, uri, job) : undefined;
   return {
     jsonmodel_type: jsonmodelType, resource_id: id[2], filename: String(job.filename ?? file.filename), load_type: job.load_type,
     content_type: contentType, format: String(job.format ?? contentType), only_validate: String(job.only_validate ?? 'false'),
+    ...(aoid ? { aoid } : {}),
   };
+}
+
+/**
+ * ArchivesSpace's aoid option (the archival object a sheet is loaded from, in the staff interface):
+ * in the job, or in its job_params as ArchivesSpace's form sends them (a JSON object, or that
+ * object encoded as a JSON string). It must be an archival object of the job's resource.
+ */
+async function checkedAoid(s: Services, repoId: number, resourceUri: string, job: Obj): Promise<string | undefined> {
+  let params: unknown = job.job_params;
+  for (let i = 0; i < 2 && typeof params === 'string'; i++) {
+    try {
+      params = JSON.parse(params);
+    } catch {
+      params = undefined;
+    }
+  }
+  const raw = job.aoid ?? (params && typeof params === 'object' ? (params as Obj).aoid : undefined);
+  const aoid = raw === undefined || raw === null ? '' : String(raw).trim();
+  if (!aoid) return undefined;
+  const json = /^\d+$/.test(aoid) ? await jsonOfUri(s.db, `/repositories/${repoId}/archival_objects/${aoid}`) : undefined;
+  const record = json ? JSON.parse(json) as Obj : undefined;
+  if (!record || (record.resource as Obj | undefined)?.ref !== resourceUri) throw errors.invalidParam('aoid', `'${aoid}' is not an archival object of the resource ${resourceUri}`);
+  return aoid;
 }
 
 /** csv or xlsx, from the job's content_type (a name or a MIME type, as browsers send it) or else the file's extension. */
@@ -74,7 +99,7 @@ export async function runSheetJob(ctx: JobContext, kind: SheetJobKind): Promise<
   const resourceJson = await jsonOfUri(s.db, resourceUri);
   const lines: string[] = [];
   const problems = new Problems();
-  const out: ImportOutput = { signal: ctx.signal, log: (level, message) => lines.push(`${level}: ${message}`), progress: () => undefined };
+  const out: ImportOutput = { signal: ctx.signal, log: (level, message) => lines.push(`${level}: ${message}`), progress: (done) => ctx.rowProgress?.(done) };
   const started = Date.now();
   let outcome: { rows: number; load: SheetLoad } | undefined;
   let failure: string | undefined;
@@ -85,7 +110,13 @@ export async function runSheetJob(ctx: JobContext, kind: SheetJobKind): Promise<
     const resource = JSON.parse(resourceJson) as Obj;
     try {
       await s.db.transaction(async (trx) => {
-        const load = kind.load(s, trx, ctx.repoId, ctx.actor, file, out, { uri: resourceUri, ead_id: resource.ead_id as string | undefined });
+        const aoid = job.aoid ? await jsonOfUri(trx, `/repositories/${ctx.repoId}/archival_objects/${job.aoid}`) : undefined;
+        if (job.aoid && !aoid) throw new ImportFailed(`the archival object ${job.aoid} (aoid) no longer exists`);
+        const from = aoid ? JSON.parse(aoid) as Obj : undefined;
+        const load = kind.load(s, trx, ctx.repoId, ctx.actor, file, out, {
+          uri: resourceUri, ead_id: resource.ead_id as string | undefined,
+          ...(from ? { from: { uri: from.uri as string, parent: (from.parent as Obj | undefined)?.ref as string | undefined } } : {}),
+        });
         const { rows } = await readSheet(file, String(job.content_type), kind.marker, problems, (row, header) => {
           if (ctx.signal.aborted) throw new RollBack('canceled');
           return load.onRow(row, header);
