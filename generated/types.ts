@@ -1515,7 +1515,7 @@ export interface NoteOutline extends SystemFields {
 
 /** schemas/note_outline_level.json */
 export interface NoteOutlineLevel extends SystemFields {
-  items?: Array<NoteOutlineLevel>;
+  items?: Array<string | NoteOutlineLevel>;
   jsonmodel_type?: 'note_outline_level';
 }
 
@@ -2198,3 +2198,10 @@ export interface RecordTypes {
 
 /** A jsonmodel_type name. */
 export type RecordTypeName = keyof RecordTypes;
+
+/**
+ * One view of several types (an export that takes any archival record, a name of any agent): every
+ * field one of them has, optional, typed as the union of its types there. A field none of them has
+ * fails tsc, as it would on one interface.
+ */
+export type AnyOf<T> = { [K in T extends unknown ? keyof T : never]?: T extends unknown ? (K extends keyof T ? T[K] : never) : never };

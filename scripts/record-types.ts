@@ -63,7 +63,9 @@ function tsType(node: Json, indent: string): string {
   if (node.$ref) return interfaceName(node.$ref);
   if (node['x-subrecords']) {
     const embedded = interfaces(node['x-subrecords']);
-    return node['x-ref'] ? `string | ${embedded}` : embedded;
+    // A string beside the subrecord: a URI of one (x-ref), or text where the schema allows it (an outline level's items).
+    const orString = node['x-ref'] || (Array.isArray(node.type) && node.type.includes('string'));
+    return orString ? `string | ${embedded}` : embedded;
   }
   if (node['x-link']) return link(node, indent);
   if (node['x-ref']) return 'string';
@@ -141,5 +143,14 @@ export function recordTypes(schemas: Record<string, Json>, system: Record<string
   out.push('/** Every jsonmodel_type and its interface. */', 'export interface RecordTypes {');
   for (const name of names) out.push(`  ${key(name)}: ${interfaceName(name)};`);
   out.push('}', '', '/** A jsonmodel_type name. */', 'export type RecordTypeName = keyof RecordTypes;', '');
+  out.push(
+    '/**',
+    ' * One view of several types (an export that takes any archival record, a name of any agent): every',
+    ' * field one of them has, optional, typed as the union of its types there. A field none of them has',
+    ' * fails tsc, as it would on one interface.',
+    ' */',
+    'export type AnyOf<T> = { [K in T extends unknown ? keyof T : never]?: T extends unknown ? (K extends keyof T ? T[K] : never) : never };',
+    '',
+  );
   return out.join('\n');
 }

@@ -2,16 +2,24 @@ import { errors } from '../../errors';
 import type { TypeHooks } from '../../records/context';
 import type { Actor, Services } from '../../records/context';
 import { prepareRecord } from '../../validation';
+import type { Location } from '../../../generated/types';
 import { isPlainObject, Obj } from '../../json';
 import { createRecord, updateRecord } from '../../records/write';
 import { readRecord } from '../../records/load';
 
+/** A location's three coordinates: each a label and an indicator. */
+const COORDINATES = [
+  ['coordinate_1_label', 'coordinate_1_indicator'],
+  ['coordinate_2_label', 'coordinate_2_indicator'],
+  ['coordinate_3_label', 'coordinate_3_indicator'],
+] as const satisfies ReadonlyArray<readonly [keyof Location, keyof Location]>;
+
 /** "Building, floor, room, area [barcode, classification, label: indicator, ...]", as the original titles locations. */
-export function locationTitle(l: Obj): string {
+export function locationTitle(l: Location): string {
   const place = [l.building, l.floor, l.room, l.area].filter(Boolean).join(', ');
   const others = [l.barcode, l.classification];
-  for (const n of [1, 2, 3]) {
-    if (l[`coordinate_${n}_label`]) others.push(`${l[`coordinate_${n}_label`]}: ${l[`coordinate_${n}_indicator`] ?? ''}`);
+  for (const [label, indicator] of COORDINATES) {
+    if (l[label]) others.push(`${l[label]}: ${l[indicator] ?? ''}`);
   }
   const extra = others.filter(Boolean);
   return extra.length ? `${place} [${extra.join(', ')}]` : place;
@@ -19,7 +27,7 @@ export function locationTitle(l: Obj): string {
 
 export const locationHooks: TypeHooks = {
   async beforeSave(_trx, _s, _where, body) {
-    body.title = locationTitle(body);
+    body.title = locationTitle(body as Location);
     return undefined;
   },
 };
@@ -54,12 +62,13 @@ export async function createLocationBatch(s: Services, actor: Actor, body: unkno
     .map((r, i) => (r === undefined ? undefined : { n: i + 1, label: (r as Obj).label, values: rangeValues(`coordinate_${i + 1}_range`, r) }))
     .filter((r): r is { n: number; label: string; values: string[] } => !!r);
   if (!ranges.length || ranges[0].n !== 1) throw errors.paramRequired('coordinate_1_range');
-  let combos: Obj[] = [{}];
+  let combos: Array<Partial<Location>> = [{}];
   for (const r of ranges) {
-    combos = combos.flatMap((c) => r.values.map((v) => ({ ...c, [`coordinate_${r.n}_label`]: r.label, [`coordinate_${r.n}_indicator`]: v })));
+    const [label, indicator] = COORDINATES[r.n - 1];
+    combos = combos.flatMap((c) => r.values.map((v) => ({ ...c, [label]: r.label, [indicator]: v })));
   }
   const records = combos.map((c) => prepareRecord(s.registry, s.enums, 'location', { ...location, ...c }));
-  if (dryRun) return records.map((p) => locationTitle(p.record));
+  if (dryRun) return records.map((p) => locationTitle(p.record as Location));
   return s.db.transaction(async (trx) => {
     const uris: string[] = [];
     for (const p of records) uris.push((await createRecord(s, actor, { type: s.registry.type('location') }, p.record, p.warnings, { trx })).uri);

@@ -1,7 +1,8 @@
 import type { Registry } from '../../registry';
 import { containerId, containersOfRecord, currentLocation, updateContainers } from './containers';
 import { createLocationBatch, updateLocationBatch } from './locations';
-import { isPlainObject, Obj } from '../../json';
+import type { TopContainer } from '../../../generated/types';
+import { isPlainObject } from '../../json';
 import { errors } from '../../errors';
 import { Call, Endpoint, json } from '../../records/endpoint';
 
@@ -20,7 +21,7 @@ export function containerEndpoints(registry: Registry): Endpoint[] {
   const type = registry.type('top_container');
   const base = `${type.uri}`;
   const where = (call: Call) => ({ type, repoId: call.repoId });
-  const batch = (path: string, param: string, summary: string, change: (value: string) => (r: Obj) => void): Endpoint => ({
+  const batch = (path: string, param: string, summary: string, change: (value: string) => (r: TopContainer) => void): Endpoint => ({
     method: 'post', path: `${base}/batch/${path}`, permission: 'manage_container_record',
     params: [ids, { name: param, type: 'string', required: true }], summary,
     handle: async (call) => {
@@ -29,7 +30,7 @@ export function containerEndpoints(registry: Registry): Endpoint[] {
       return json({ records_updated: updated.length, uris: updated });
     },
   });
-  const bulk = (path: string, summary: string, change: (value: string) => (r: Obj) => void): Endpoint => ({
+  const bulk = (path: string, summary: string, change: (value: string) => (r: TopContainer) => void): Endpoint => ({
     method: 'post', path: `${base}/bulk/${path}`, permission: 'manage_container_record', rawJsonBody: true, summary,
     handle: async (call) => {
       const w = where(call);
@@ -52,12 +53,12 @@ export function containerEndpoints(registry: Registry): Endpoint[] {
     batch('ils_holding_id', 'ils_holding_id', 'Set the ILS holding id of several top containers', (v) => (r) => { r.ils_holding_id = v; }),
     batch('container_profile', 'container_profile_uri', 'Set the container profile of several top containers', (v) => (r) => { r.container_profile = { ref: v }; }),
     batch('location', 'location_uri', 'Set the current location of several top containers', (v) => (r) => {
-      r.container_locations = [...(r.container_locations ?? []).filter((l: Obj) => l.status !== 'current'), currentLocation(v)];
+      r.container_locations = [...(r.container_locations ?? []).filter((l) => l.status !== 'current'), currentLocation(v)];
     }),
     bulk('barcodes', 'Set barcodes: {"<top container uri>": "<barcode>"}', (v) => (r) => { r.barcode = v; }),
     bulk('indicators', 'Set indicators: {"<top container uri>": "<indicator>"}', (v) => (r) => { r.indicator = v; }),
     bulk('locations', 'Set current locations: {"<top container uri>": "<location uri>"}', (v) => (r) => {
-      r.container_locations = [...(r.container_locations ?? []).filter((l: Obj) => l.status !== 'current'), currentLocation(v)];
+      r.container_locations = [...(r.container_locations ?? []).filter((l) => l.status !== 'current'), currentLocation(v)];
     }),
     ...listings,
     {

@@ -1,3 +1,4 @@
+import type { ArchivalObject, DigitalObject } from '../../../generated/types';
 import type { Obj } from '../../json';
 import type { Services, TypeHooks } from '../../records/context';
 import type { Handle } from '../../store/database';
@@ -9,8 +10,9 @@ import { linkersThrough } from '../../store/domain-reads';
  * object's resource when that object is published), computed from the links as the reference
  * computes them (digital_object.rb). Its own components link it too, but not through an instance.
  */
-async function decorateLinks(db: Handle, s: Services, records: Obj[]): Promise<void> {
-  const uris = records.map((r) => r.uri as string);
+async function decorateLinks(db: Handle, s: Services, loaded: Obj[]): Promise<void> {
+  const records = loaded as DigitalObject[];
+  const uris = records.map((r) => r.uri!);
   const ownNodes = new Set(Object.values(s.registry.types).filter((t) => records.some((r) => t.tree?.root === r.jsonmodel_type)).map((t) => t.name));
   const rows = uris.length ? await linkersThrough(db, uris, 'digital_object') : [];
   for (const record of records) {
@@ -18,7 +20,8 @@ async function decorateLinks(db: Handle, s: Services, records: Obj[]): Promise<v
     record.linked_instances = linked.map((row) => ({ ref: row.uri }));
     const collection: string[] = [];
     for (const row of linked) {
-      const owner = row.root_uri ? (JSON.parse(row.json).publish === true ? row.root_uri : undefined) : row.uri;
+      // A tree node (an archival object) belongs to its root's collection when the node is published.
+      const owner = row.root_uri ? ((JSON.parse(row.json) as ArchivalObject).publish === true ? row.root_uri : undefined) : row.uri;
       if (owner && !collection.includes(owner)) collection.push(owner);
     }
     record.collection = collection.map((ref) => ({ ref }));

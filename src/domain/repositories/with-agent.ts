@@ -1,3 +1,4 @@
+import type { Repository } from '../../../generated/types';
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { isPlainObject } from '../../json';
@@ -24,8 +25,8 @@ function parts(body: unknown): { repository: Obj; agent?: Obj } {
 
 export async function getRepositoryWithAgent(s: Services, id: number): Promise<Obj> {
   const repository = await readRecord(s, { type: s.registry.type(REPOSITORY_TYPE) }, id);
-  const ref = repository.agent_representation?.ref;
-  const agent = ref ? await readRecord(s, { type: s.registry.type(AGENT) }, Number(String(ref).split('/').pop())) : undefined;
+  const ref = (repository as Repository).agent_representation?.ref;
+  const agent = ref ? await readRecord(s, { type: s.registry.type(AGENT) }, Number(ref.split('/').pop())) : undefined;
   return { repository, ...(agent ? { agent_representation: agent } : {}), uri: `/repositories/with_agent/${id}`, jsonmodel_type: 'repository_with_agent' };
 }
 
@@ -36,7 +37,7 @@ export async function createRepositoryWithAgent(s: Services, actor: Actor, body:
   return s.db.transaction(async (trx) => {
     if (agentPrepared) {
       const created = await createRecord(s, actor, { type: s.registry.type(AGENT) }, agentPrepared.record, agentPrepared.warnings, { trx });
-      repo.record.agent_representation = { ref: created.uri };
+      (repo.record as Repository).agent_representation = { ref: created.uri };
     }
     return createRecord(s, actor, { type: s.registry.type(REPOSITORY_TYPE) }, repo.record, repo.warnings, { trx });
   });
@@ -44,10 +45,10 @@ export async function createRepositoryWithAgent(s: Services, actor: Actor, body:
 
 export async function updateRepositoryWithAgent(s: Services, actor: Actor, id: number, body: unknown): Promise<Obj> {
   const { repository, agent } = parts(body);
-  const current = await readRecord(s, { type: s.registry.type(REPOSITORY_TYPE) }, id);
+  const current = await readRecord(s, { type: s.registry.type(REPOSITORY_TYPE) }, id) as Repository;
   const repo = prepareRecord(s.registry, s.enums, REPOSITORY_TYPE, repository);
   return s.db.transaction(async (trx) => {
-    let ref = current.agent_representation?.ref as string | undefined;
+    let ref = current.agent_representation?.ref;
     if (agent) {
       const prepared = prepareRecord(s.registry, s.enums, AGENT, agent);
       if (ref) {
@@ -59,7 +60,7 @@ export async function updateRepositoryWithAgent(s: Services, actor: Actor, id: n
         ref = (await createRecord(s, actor, { type: s.registry.type(AGENT) }, prepared.record, prepared.warnings, { trx })).uri;
       }
     }
-    if (ref) repo.record.agent_representation = { ref };
+    if (ref) (repo.record as Repository).agent_representation = { ref };
     return updateRecord(s, actor, { type: s.registry.type(REPOSITORY_TYPE) }, id, repo.record, repo.warnings, { trx });
   });
 }
@@ -69,6 +70,6 @@ export async function setRepositoryPosition(s: Services, actor: Actor, id: numbe
   const current = await readRecord(s, { type: s.registry.type(REPOSITORY_TYPE) }, id);
   const { record, warnings } = prepareRecord(s.registry, s.enums, REPOSITORY_TYPE, current);
   // position is read-only in the record (only this route sets it).
-  record.position = position;
+  (record as Repository).position = position;
   return updateRecord(s, actor, { type: s.registry.type(REPOSITORY_TYPE) }, id, record, warnings);
 }

@@ -1,23 +1,30 @@
+import type {
+  Accession, AnyOf, ArchivalObject, ContainerProfile, DigitalObject, DigitalObjectComponent, Resource, TopContainer,
+} from '../../../generated/types';
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import type { RecordRow } from '../../store/records';
 import { jsonBelow, recordQueries } from '../../store/domain-reads';
 import type { Services } from '../../records/context';
 
+/** What the calculators are asked about: a record with dates and instances, and the records of its tree. */
+type Described = AnyOf<Resource | ArchivalObject | Accession | DigitalObject | DigitalObjectComponent>;
+
 /** The record a calculator is asked about, and the records below it in its tree. */
-async function subtree(s: Services, recordUri: string): Promise<{ row: RecordRow; record: Obj; below: Obj[]; root?: Obj }> {
+async function subtree(s: Services, recordUri: string): Promise<{ row: RecordRow; record: Described; below: Described[]; root?: Described }> {
   const q = recordQueries(s.db);
   const [row] = await q.getByUris([recordUri]);
   if (!row) throw errors.nothingAt('record_uri', 'record', recordUri);
-  const record = JSON.parse(row.json) as Obj;
+  const record = JSON.parse(row.json) as Described;
   const isRoot = Object.values(s.registry.types).some((t) => t.tree?.root === row.type);
   const below = await jsonBelow(s.db, row, isRoot);
-  const rootRef = record[s.registry.types[row.type]?.tree?.rootProperty ?? '']?.ref as string | undefined;
+  // The tree's root property is named by the schema (x-archive.tree.rootProperty): read by name.
+  const rootRef = (record as Obj)[s.registry.types[row.type]?.tree?.rootProperty ?? '']?.ref as string | undefined;
   const rootRow = !isRoot && rootRef ? (await q.getByUris([rootRef]))[0] : undefined;
-  return { row, record, below: below.map((json) => JSON.parse(json)), root: isRoot ? record : rootRow ? JSON.parse(rootRow.json) : undefined };
+  return { row, record, below: below.map((json) => JSON.parse(json) as Described), root: isRoot ? record : rootRow ? JSON.parse(rootRow.json) : undefined };
 }
 
-const heading = (row: RecordRow, r: Obj) => ({ uri: row.uri, jsonmodel_type: row.type, title: r.title ?? r.display_string, id: row.id });
+const heading = (row: RecordRow, r: Described) => ({ uri: row.uri, jsonmodel_type: row.type, title: r.title ?? r.display_string, id: row.id });
 
 /** An ISO date (YYYY, YYYY-MM, YYYY-MM-DD) as the first or last day it covers, as the original's calculator reads them. */
 function dayOf(raw: string, end: boolean): string | undefined {
@@ -33,11 +40,11 @@ function dayOf(raw: string, end: boolean): string | undefined {
 export async function calculateDates(s: Services, recordUri: string, label?: string): Promise<Obj> {
   const { row, record, below, root } = await subtree(s, recordUri);
   let minBegin: string | undefined; let minDay: string | undefined; let maxEnd: string | undefined; let maxDay: string | undefined;
-  for (const date of below.flatMap((r) => r.dates ?? []) as Obj[]) {
+  for (const date of below.flatMap((r) => r.dates ?? [])) {
     if (label && date.label !== label) continue;
     if (!date.begin && !date.end) continue;
-    const begin = date.begin as string | undefined;
-    const end = (date.end ?? date.begin) as string | undefined;
+    const begin = date.begin;
+    const end = date.end ?? date.begin;
     const b = begin ? dayOf(begin, false) : undefined;
     const e = end ? dayOf(end, true) : undefined;
     if (b && (!minDay || b < minDay)) { minDay = b; minBegin = begin; }
@@ -58,16 +65,16 @@ const TO_INCHES: Record<string, number> = { inches: 1, feet: 12, centimeters: 1 
 export async function calculateExtent(s: Services, recordUri: string, unit?: string): Promise<Obj> {
   if (unit !== undefined && !TO_INCHES[unit]) throw errors.mustBeOneOf('unit', Object.keys(TO_INCHES), unit);
   const { row, record, below, root } = await subtree(s, recordUri);
-  const containerUris = [...new Set([record, ...below].flatMap((r) => (r.instances ?? []).map((i: Obj) => i.sub_container?.top_container?.ref)).filter(Boolean))] as string[];
+  const containerUris = [...new Set([record, ...below].flatMap((r) => (r.instances ?? []).map((i) => i.sub_container?.top_container?.ref)).filter(Boolean))] as string[];
   const q = recordQueries(s.db);
-  const containers = (await q.getByUris(containerUris)).map((r) => JSON.parse(r.json) as Obj);
+  const containers = (await q.getByUris(containerUris)).map((r) => JSON.parse(r.json) as TopContainer);
   const profileUris = [...new Set(containers.map((c) => c.container_profile?.ref).filter(Boolean))] as string[];
-  const profiles = new Map((await q.getByUris(profileUris)).map((r) => [r.uri, JSON.parse(r.json) as Obj]));
+  const profiles = new Map((await q.getByUris(profileUris)).map((r) => [r.uri, JSON.parse(r.json) as ContainerProfile]));
   let total = 0;
   let withoutProfile = 0;
   const byProfile: Record<string, { count: number; extent: number }> = {};
   for (const c of containers) {
-    const p = profiles.get(c.container_profile?.ref);
+    const p = c.container_profile ? profiles.get(c.container_profile.ref) : undefined;
     if (!p) { withoutProfile++; continue; }
     const raw = Number(p[p.extent_dimension]) || 0;
     const value = unit ? (raw * TO_INCHES[p.dimension_units ?? 'inches']) / TO_INCHES[unit] : raw;

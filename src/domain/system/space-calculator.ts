@@ -6,6 +6,7 @@
  * another (as deep as the location); a row of towers of one profile is a pile; piles of different
  * profiles stand side by side across the location's width.
  */
+import type { ContainerProfile, Location, LocationProfile, TopContainer } from '../../../generated/types';
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { resolveLinks } from '../../records/resolve';
@@ -21,7 +22,7 @@ interface Box { width: number; height: number; depth: number }
 interface Profile extends Box { key: string; stacking?: number }
 
 /** A record's dimensions in millimetres, or why they cannot be read. */
-function boxOf(record: Obj): Box | 'missing' | 'unit' {
+function boxOf(record: ContainerProfile | LocationProfile): Box | 'missing' | 'unit' {
   const unit = record.dimension_units ?? 'inches';
   if (!(unit in MM_PER)) return 'unit';
   const values = [record.width, record.height, record.depth].map((v) => (v === undefined || v === null || v === '' ? NaN : Number(v)));
@@ -30,7 +31,7 @@ function boxOf(record: Obj): Box | 'missing' | 'unit' {
   return { width, height, depth };
 }
 
-function profileOf(record: Obj, key: string): Profile | undefined {
+function profileOf(record: ContainerProfile, key: string): Profile | undefined {
   const box = boxOf(record);
   if (typeof box === 'string') return undefined;
   const limit = Number(record.stacking_limit);
@@ -65,34 +66,35 @@ async function recordsByUri(s: Services, uris: string[]): Promise<Map<string, Ob
   return new Map(rows.map((r) => [r.uri, JSON.parse(r.json)]));
 }
 
-async function calculate(s: Services, profileUri: string, locations: Obj[]): Promise<Obj> {
+async function calculate(s: Services, profileUri: string, locations: Location[]): Promise<Obj> {
   const wanted = (await recordsByUri(s, [profileUri])).get(profileUri);
   if (!wanted || wanted.jsonmodel_type !== 'container_profile') {
     throw errors.nothingAt('container_profile_uri', 'container profile', profileUri);
   }
-  const profile = profileOf(wanted, profileUri);
+  const profile = profileOf(wanted as ContainerProfile, profileUri);
   if (!profile) throw errors.invalidParam('container_profile_uri', `${profileUri} lacks a width, height or depth in a known unit`);
 
   // The containers currently at each location, with their profiles, in two queries.
-  const housed = locations.length ? await linkersOfType(s.db, locations.map((l) => l.uri), 'top_container') : [];
-  const atLocation = new Map<string, Obj[]>();
-  for (const h of housed) {
-    const container = JSON.parse(h.json);
-    const current = (container.container_locations ?? []).some((l: Obj) => l.ref === h.to_uri && (l.status ?? 'current') === 'current');
-    if (current) atLocation.set(h.to_uri, [...(atLocation.get(h.to_uri) ?? []), container]);
+  const housed = locations.length ? await linkersOfType(s.db, locations.map((l) => l.uri!), 'top_container') : [];
+  const containers = housed.map((h) => ({ at: h.to_uri, container: JSON.parse(h.json) as TopContainer }));
+  const atLocation = new Map<string, TopContainer[]>();
+  for (const { at, container } of containers) {
+    const current = (container.container_locations ?? []).some((l) => l.ref === at && (l.status ?? 'current') === 'current');
+    if (current) atLocation.set(at, [...(atLocation.get(at) ?? []), container]);
   }
+  // The location profiles and the container profiles, each read below as its own type.
   const related = await recordsByUri(s, [
-    ...locations.map((l) => l.location_profile?.ref).filter(Boolean),
-    ...housed.map((h) => JSON.parse(h.json).container_profile?.ref).filter(Boolean),
-  ]);
+    ...locations.map((l) => l.location_profile?.ref),
+    ...containers.map(({ container }) => container.container_profile?.ref),
+  ].filter((u): u is string => !!u));
 
   const result: Obj = {
     container_profile: { ref: profileUri }, total_spaces_available: 0, total_containers_of_type: 0,
     locations_with_space: [], locations_without_space: [], uncalculatable_locations: [],
   };
   for (const location of locations) {
-    const ref = location.uri;
-    const lp = related.get(location.location_profile?.ref);
+    const ref = location.uri!;
+    const lp = location.location_profile && (related.get(location.location_profile.ref) as LocationProfile | undefined);
     if (!lp) { result.uncalculatable_locations.push({ ref, reason: 'location_lacks_a_profile' }); continue; }
     const space = boxOf(lp);
     if (typeof space === 'string') { result.uncalculatable_locations.push({ ref, reason: 'location_lacks_dimension_data' }); continue; }
@@ -105,7 +107,7 @@ async function calculate(s: Services, profileUri: string, locations: Obj[]): Pro
     for (const container of atLocation.get(ref) ?? []) {
       const cpUri = container.container_profile?.ref;
       const cp = cpUri ? related.get(cpUri) : undefined;
-      const existing = cp ? profileOf(cp, cpUri) : undefined;
+      const existing = cp && cpUri ? profileOf(cp as ContainerProfile, cpUri) : undefined;
       if (!existing) { problem = 'container_at_location_lacks_profile'; break; }
       if (cpUri === profileUri) result.total_containers_of_type += 1;
       if (!packer.add(existing)) { problem = 'containers_at_location_dont_fit'; break; }
@@ -124,8 +126,8 @@ async function calculate(s: Services, profileUri: string, locations: Obj[]): Pro
   return result;
 }
 
-async function allLocations(s: Services): Promise<Obj[]> {
-  return (await jsonOfType(s.db, 'location', { inIdOrder: true })).map((json) => JSON.parse(json));
+async function allLocations(s: Services): Promise<Location[]> {
+  return (await jsonOfType(s.db, 'location', { inIdOrder: true })).map((json) => JSON.parse(json) as Location);
 }
 
 /** GET /space_calculator/by_location */
@@ -133,13 +135,13 @@ export async function spaceByLocation(s: Services, profileUri: string, locationU
   const found = await recordsByUri(s, locationUris);
   const missing = locationUris.find((u) => found.get(u)?.jsonmodel_type !== 'location');
   if (missing) throw errors.nothingAt('location_uris', 'location', missing);
-  return calculate(s, profileUri, [...new Set(locationUris)].map((u) => found.get(u)!));
+  return calculate(s, profileUri, [...new Set(locationUris)].map((u) => found.get(u) as Location));
 }
 
 /** GET /space_calculator/by_building: the locations of a building, narrowed by floor, room and area when given. */
-export async function spaceByBuilding(s: Services, profileUri: string, place: { building: string; floor?: string; room?: string; area?: string }): Promise<Obj> {
-  const wanted = Object.entries(place).filter(([, v]) => v !== undefined && v !== '');
-  const locations = (await allLocations(s)).filter((l) => wanted.every(([k, v]) => l[k] === v));
+export async function spaceByBuilding(s: Services, profileUri: string, place: Pick<Location, 'building' | 'floor' | 'room' | 'area'>): Promise<Obj> {
+  const wanted = (['building', 'floor', 'room', 'area'] as const).filter((k) => place[k] !== undefined && place[k] !== '');
+  const locations = (await allLocations(s)).filter((l) => wanted.every((k) => l[k] === place[k]));
   return calculate(s, profileUri, locations);
 }
 
@@ -147,7 +149,7 @@ export async function spaceByBuilding(s: Services, profileUri: string, place: { 
 export async function buildingData(s: Services): Promise<Obj> {
   const buildings: Obj = {};
   const locations = (await allLocations(s)).filter((l) => l.building)
-    .sort((a, b) => ['building', 'floor', 'room', 'area'].map((k) => String(a[k] ?? '').localeCompare(String(b[k] ?? ''))).find((c) => c !== 0) ?? 0);
+    .sort((a, b) => (['building', 'floor', 'room', 'area'] as const).map((k) => String(a[k] ?? '').localeCompare(String(b[k] ?? ''))).find((c) => c !== 0) ?? 0);
   for (const l of locations) {
     const floors = (buildings[l.building] ??= {});
     const rooms = (floors[l.floor ?? '[no floor]'] ??= {});

@@ -1,3 +1,4 @@
+import type { Group, User } from '../../../generated/types';
 import { can } from '../../access/permissions';
 import { deleteSession, repointSession } from '../../access/sessions';
 import { ApiError, type ErrorMap, errors } from '../../errors';
@@ -31,9 +32,9 @@ async function requirePermission(s: Services, actor: Actor | null, code: string,
 }
 
 /** Reads a user record or answers the reference's "User wasn't found". */
-export async function readUser(s: Services, userId: number, db?: Tx): Promise<Obj> {
+export async function readUser(s: Services, userId: number, db?: Tx): Promise<User> {
   try {
-    return await readRecord(s, userWhere(s), userId, db);
+    return await readRecord(s, userWhere(s), userId, db) as User;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) throw errors.userNotFound();
     throw err;
@@ -41,7 +42,7 @@ export async function readUser(s: Services, userId: number, db?: Tx): Promise<Ob
 }
 
 /** A user as served: with groups and is_admin, and permissions when asked. */
-export async function userJson(s: Services, userId: number, options: { permissions?: boolean; repoId?: number } = {}): Promise<Obj> {
+export async function userJson(s: Services, userId: number, options: { permissions?: boolean; repoId?: number } = {}): Promise<User> {
   const user = await readUser(s, userId);
   await decorateUsers(s, [user], options);
   return user;
@@ -54,8 +55,8 @@ async function groupsFromUris(s: Services, uris: string[]): Promise<Array<{ repo
     const m = /^\/repositories\/(\d+)\/groups\/(\d+)$/.exec(uri);
     if (!m) throw errors.notAUri('groups', 'a group', uri);
     const repoId = Number(m[1]);
-    const record = await readRecord(s, { type: s.registry.type('group'), repoId }, Number(m[2]));
-    groups.push({ repoId, code: record.group_code as string });
+    const record = await readRecord(s, { type: s.registry.type('group'), repoId }, Number(m[2])) as Group;
+    groups.push({ repoId, code: record.group_code });
   }
   return groups;
 }
@@ -68,11 +69,12 @@ function setAdmin(trx: Tx, s: Services, actor: Actor, username: string, admin: b
 export async function createUser(
   s: Services, caller: Actor | null, record: Obj, warnings: ErrorMap, password: string, groupUris: string[],
 ): Promise<WriteResult> {
-  const wantsAdmin = record.is_admin === true;
+  const user = record as User;
+  const wantsAdmin = user.is_admin === true;
   if (wantsAdmin) await requirePermission(s, caller, 'administer_system');
   const groups = await groupsFromUris(s, groupUris);
   for (const g of groups) await requirePermission(s, caller, 'manage_repository', g.repoId);
-  const username = normaliseUsername(String(record.username));
+  const username = normaliseUsername(String(user.username));
   const actor = caller ?? { username };
   return s.db.transaction(async (trx) => {
     const created = await createRecord(s, actor, userWhere(s), record, warnings, { trx });
@@ -87,14 +89,15 @@ export async function createUser(
 export async function updateUser(
   s: Services, caller: Actor | null, userId: number, record: Obj, warnings: ErrorMap, password?: string,
 ): Promise<WriteResult> {
+  const user = record as User;
   const current = await readUser(s, userId);
   const self = caller?.username === current.username;
   const mayAdminister = await can(s, caller, 'administer_system');
   if (!self) {
     await requirePermission(s, caller, 'manage_users');
-    if (record.is_admin === true && !mayAdminister) throw errors.accessDenied();
+    if (user.is_admin === true && !mayAdminister) throw errors.accessDenied();
   }
-  const username = normaliseUsername(String(record.username));
+  const username = normaliseUsername(String(user.username));
   if (username !== current.username) {
     throw errors.refusedOnSave('username', 'cannot be changed; create a new user instead');
   }
@@ -102,7 +105,7 @@ export async function updateUser(
   return s.db.transaction(async (trx) => {
     const updated = await updateRecord(s, actor, userWhere(s), userId, record, warnings, { trx });
     if (password) await setPassword(trx, username, userId, password);
-    if (!self && mayAdminister && typeof record.is_admin === 'boolean') await setAdmin(trx, s, actor, username, record.is_admin);
+    if (!self && mayAdminister && typeof user.is_admin === 'boolean') await setAdmin(trx, s, actor, username, user.is_admin);
     return updated;
   });
 }
@@ -114,7 +117,7 @@ export async function deleteUser(s: Services, actor: Actor, userId: number): Pro
   await s.db.transaction(async (trx) => {
     const memberships = await groupsJoinedBy(trx, user.username);
     for (const m of memberships) {
-      await setMembership(trx, s, actor, Number(m.repo_id), JSON.parse(m.json).group_code, user.username, false);
+      await setMembership(trx, s, actor, Number(m.repo_id), (JSON.parse(m.json) as Group).group_code, user.username, false);
     }
     await deleteCredentials(trx, user.username);
     await deleteSessionsOf(trx, user.username);
@@ -125,7 +128,7 @@ export async function deleteUser(s: Services, actor: Actor, userId: number): Pro
 }
 
 /** GET /users/:id/activate and /deactivate; deactivating ends the user's sessions. */
-export async function setUserActive(s: Services, actor: Actor, userId: number, active: boolean): Promise<Obj> {
+export async function setUserActive(s: Services, actor: Actor, userId: number, active: boolean): Promise<User> {
   const user = await readUser(s, userId);
   if (user.is_system_user) throw errors.userNotFound();
   const { record, warnings } = prepareRecord(s.registry, s.enums, 'user', { ...user, is_active_user: active });
@@ -168,13 +171,13 @@ export async function replaceRepositoryGroups(s: Services, actor: Actor, userId:
   const user = await readUser(s, userId);
   await s.db.transaction(async (trx) => {
     const current = await groupsJoinedBy(trx, user.username, repoId);
-    for (const row of current) await setMembership(trx, s, actor, repoId, JSON.parse(row.json).group_code, user.username, false);
+    for (const row of current) await setMembership(trx, s, actor, repoId, (JSON.parse(row.json) as Group).group_code, user.username, false);
     for (const g of groups) await setMembership(trx, s, actor, repoId, g.code, user.username, true);
   });
 }
 
 /** GET /users/current-user: the caller, with permissions. */
-export async function currentUser(s: Services, caller: Actor | null): Promise<Obj> {
+export async function currentUser(s: Services, caller: Actor | null): Promise<User> {
   if (!caller) throw errors.notFoundException();
   const found = await userRecordByName(s.db, caller.username);
   if (!found) throw errors.notFoundException();

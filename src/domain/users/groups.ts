@@ -5,7 +5,7 @@ import { lookupHash, lookupValue, uniqueKeys } from '../../records/keys';
 import { createRecord, updateRecord } from '../../records/write';
 import { RecordQueries } from '../../store/records';
 import { prepareRecord } from '../../validation';
-import type { Obj } from '../../json';
+import type { Group, Repository } from '../../../generated/types';
 import { GLOBAL_REPO_ID } from '../../registry';
 import { ADMINISTRATOR_GRANTS, DEFAULT_REPOSITORY_GROUPS, PERMISSION_BY_CODE } from '../../access/permission-table';
 import { bumpAccessVersion } from '../../access/access-version';
@@ -34,16 +34,17 @@ async function unknownUsers(trx: Tx, names: string[]): Promise<string[]> {
 export const repositoryGroupHooks: TypeHooks = {
   async afterSave(trx, s, saved) {
     if (saved.created && saved.id !== 1) {
-      await createDefaultGroups(trx, s, saved.actor, saved.id, saved.record.repo_code);
+      await createDefaultGroups(trx, s, saved.actor, saved.id, (saved.record as Repository).repo_code);
     }
   },
 };
 
 export const groupHooks: TypeHooks = {
   async beforeSave(trx, _s, where, body) {
+    const group = body as Group;
     const grants: string[] = [];
     const unknown: string[] = [];
-    for (const code of (body.grants_permissions ?? []) as string[]) {
+    for (const code of group.grants_permissions ?? []) {
       const def = PERMISSION_BY_CODE.get(code);
       if (!def) unknown.push(code);
       else if (def.impliedBy) continue;
@@ -54,16 +55,17 @@ export const groupHooks: TypeHooks = {
       // The original answers 500 here; an unknown code is the client's mistake.
       throw errors.unknownPermissionCodes(unknown);
     }
-    const members = [...new Set(((body.member_usernames ?? []) as string[]).map((m) => m.trim().toLowerCase()))];
+    const members = [...new Set((group.member_usernames ?? []).map((m) => m.trim().toLowerCase()))];
     const missing = await unknownUsers(trx, members);
     if (missing.length) throw errors.unknownUsers(missing);
-    body.grants_permissions = grants;
-    body.member_usernames = members;
+    group.grants_permissions = grants;
+    group.member_usernames = members;
   },
 
   async derive(trx, _s, saved) {
     const repo_id = saved.where.repoId!;
-    await replaceGroupMembership(trx, saved.rid, repo_id, saved.record.member_usernames ?? [], saved.record.grants_permissions ?? []);
+    const group = saved.record as Group;
+    await replaceGroupMembership(trx, saved.rid, repo_id, group.member_usernames ?? [], group.grants_permissions ?? []);
     await bumpAccessVersion(trx);
   },
 
@@ -73,7 +75,7 @@ export const groupHooks: TypeHooks = {
   },
 };
 
-async function createGroup(trx: Tx, s: Services, actor: Actor, repoId: number, body: Obj) {
+async function createGroup(trx: Tx, s: Services, actor: Actor, repoId: number, body: Group) {
   const { record, warnings } = prepareRecord(s.registry, s.enums, 'group', body);
   return createRecord(s, actor, { type: s.registry.type('group'), repoId }, record, warnings, { trx });
 }
@@ -92,7 +94,7 @@ export async function createDefaultGroups(trx: Tx, s: Services, actor: Actor, re
 export async function findGroup(db: Handle, s: Services, repoId: number, groupCode: string) {
   const [key] = uniqueKeys(s.registry.type('group'), { group_code: groupCode }, repoId);
   const hit = await recordByUniqueKey(db, 'group', key);
-  return hit ? { rid: hit.rid, id: hit.id, record: JSON.parse(hit.json) as Obj } : undefined;
+  return hit ? { rid: hit.rid, id: hit.id, record: JSON.parse(hit.json) as Group } : undefined;
 }
 
 export async function ensureAdministratorsGroup(trx: Tx, s: Services, actor: Actor) {
@@ -112,7 +114,7 @@ export async function setMembership(
 ) {
   const group = await findGroup(trx, s, repoId, groupCode);
   if (!group) throw errors.notFound('Group');
-  const members = new Set<string>(group.record.member_usernames ?? []);
+  const members = new Set(group.record.member_usernames ?? []);
   if (members.has(username) === member) return;
   if (member) members.add(username);
   else members.delete(username);

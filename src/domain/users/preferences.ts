@@ -1,6 +1,7 @@
 import { bumpAccessVersion } from '../../access/access-version';
 import { can } from '../../access/permissions';
 import { errors } from '../../errors';
+import type { Preference } from '../../../generated/types';
 import type { Obj } from '../../json';
 import { GLOBAL_REPO_ID } from '../../registry';
 import type { Services, TypeHooks } from '../../records/context';
@@ -15,7 +16,7 @@ import { userIdOf } from '../../store/users';
 export const preferenceHooks: TypeHooks = {
   async afterSave(trx, s, saved) {
     const repoId = saved.where.repoId!;
-    const userId = saved.record.user_id as number | undefined;
+    const userId = (saved.record as Preference).user_id;
     const own = userId !== undefined && userId === (await userIdOf(trx, saved.actor.username));
     const code = repoId === GLOBAL_REPO_ID ? 'administer_system' : 'manage_repository';
     // Read inside the write's transaction (SQLite has one connection).
@@ -28,23 +29,23 @@ export const preferenceHooks: TypeHooks = {
   },
 };
 
-async function prefsOf(s: Services, repoId: number): Promise<Obj[]> {
-  return (await jsonOfType(s.db, 'preference', { repoId })).map((json) => JSON.parse(json));
+async function prefsOf(s: Services, repoId: number): Promise<Preference[]> {
+  return (await jsonOfType(s.db, 'preference', { repoId })).map((json) => JSON.parse(json) as Preference);
 }
 
 /**
  * The preferences that apply in a repository for a user, most general first: the installation's,
  * the user's own everywhere, the repository's, the user's own in the repository.
  */
-export async function currentPreferences(s: Services, repoId: number, username: string | undefined): Promise<Obj> {
+export async function currentPreferences(s: Services, repoId: number, username: string | undefined): Promise<Record<string, Preference>> {
   const userId = username ? await userIdOf(s.db, username) : undefined;
   const global = await prefsOf(s, GLOBAL_REPO_ID);
   const local = repoId === GLOBAL_REPO_ID ? [] : await prefsOf(s, repoId);
-  const pick = (list: Obj[], user: boolean) => list.find((p) => (user ? userId !== undefined && p.user_id === userId : p.user_id === undefined));
-  const layers: Record<string, Obj | undefined> = {
+  const pick = (list: Preference[], user: boolean) => list.find((p) => (user ? userId !== undefined && p.user_id === userId : p.user_id === undefined));
+  const layers: Record<string, Preference | undefined> = {
     global: pick(global, false), user_global: pick(global, true), repo: pick(local, false), user_repo: pick(local, true),
   };
-  return Object.fromEntries(Object.entries(layers).filter(([, v]) => v));
+  return Object.fromEntries(Object.entries(layers).filter((e): e is [string, Preference] => !!e[1]));
 }
 
 /** The defaults in effect: each layer's defaults over the more general ones. */

@@ -9,7 +9,7 @@ import {
 } from './accounts';
 import { decorateUsers } from './users';
 import { createRecord, deleteRecord, updateRecord } from '../../records/write';
-import type { Obj } from '../../json';
+import type { Group, User } from '../../../generated/types';
 import { paginatedListing } from '../../records/routes/records';
 import { Call, Endpoint, json } from '../../records/endpoint';
 
@@ -31,7 +31,7 @@ function groupEndpoints(): Endpoint[] {
       method: 'get', path: base, permission: 'manage_repository', summary: 'List the groups of a repository (without members)',
       params: [{ name: 'group_code', type: 'string' }],
       handle: async (call) => {
-        const groups: Obj[] = JSON.parse((await listAll(call.s, groupWhere(call), {})).toString());
+        const groups: Group[] = JSON.parse((await listAll(call.s, groupWhere(call), {})).toString());
         const code = call.params.group_code as string | undefined;
         return json(
           groups
@@ -77,7 +77,7 @@ function userEndpoints(): Endpoint[] {
     },
     {
       method: 'get', path: '/users', permission: null, paginated: true, summary: 'List users',
-      handle: (call) => paginatedListing(call, userWhere(call.s), (users) => decorateUsers(call.s, users)),
+      handle: (call) => paginatedListing(call, userWhere(call.s), (users) => decorateUsers(call.s, users as User[])),
     },
     {
       method: 'get', path: '/users/current-user', permission: null, summary: 'The calling user, with permissions', errors: ['NotFound'],

@@ -1,6 +1,7 @@
 import { errors } from '../../errors';
 import type { Services } from '../../records/context';
 import type { TypeHooks } from '../../records/context';
+import type { User } from '../../../generated/types';
 import type { Obj } from '../../json';
 import { holds, loadGrants, permissionsObject } from '../../access/grants';
 import { loginKeys, loginThrottleFor } from '../../access/login-throttle';
@@ -27,9 +28,10 @@ export async function setPassword(db: Handle, username: string, userId: number, 
 export const userHooks: TypeHooks = {
   derivedFields: ['groups', 'is_admin', 'permissions'],
   async beforeSave(_trx, _s, _where, body) {
-    body.username = normaliseUsername(String(body.username));
-    delete body.is_admin;
-    delete body.groups;
+    const user = body as User;
+    user.username = normaliseUsername(String(user.username));
+    delete user.is_admin;
+    delete user.groups;
   },
 };
 
@@ -42,7 +44,7 @@ async function groupsOf(db: Handle, usernames: string[], repoId?: number): Promi
 }
 
 /** Adds the membership-derived fields to user records: groups, is_admin, and optionally permissions. */
-export async function decorateUsers(s: Services, users: Obj[], options: { permissions?: boolean; repoId?: number } = {}) {
+export async function decorateUsers(s: Services, users: User[], options: { permissions?: boolean; repoId?: number } = {}) {
   if (!users.length) return;
   const groups = await groupsOf(s.db, users.map((u) => u.username), options.repoId);
   for (const user of users) {
@@ -53,9 +55,9 @@ export async function decorateUsers(s: Services, users: Obj[], options: { permis
   }
 }
 
-export async function userRecordByName(db: Handle, username: string): Promise<{ id: number; record: Obj } | undefined> {
+export async function userRecordByName(db: Handle, username: string): Promise<{ id: number; record: User } | undefined> {
   const row = await userRowByName(db, 'user', username);
-  return row ? { id: row.id, record: JSON.parse(row.json) } : undefined;
+  return row ? { id: row.id, record: JSON.parse(row.json) as User } : undefined;
 }
 
 /**

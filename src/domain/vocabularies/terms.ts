@@ -1,3 +1,4 @@
+import type { Subject, Term as TermRecord } from '../../../generated/types';
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { keptUntilNextWrite } from '../../store/until-next-write';
@@ -11,12 +12,8 @@ import { hasRecord, jsonOfType } from '../../store/domain-reads';
  * kept until the next write.
  */
 
-export interface Term {
-  jsonmodel_type: 'term';
-  term: string;
-  term_type: string;
-  vocabulary: string;
-}
+/** A term as the routes answer it: the schema's term, its type named, without a `uri`. */
+export type Term = Required<Pick<TermRecord, 'jsonmodel_type' | 'term' | 'term_type' | 'vocabulary'>>;
 
 const TERMS_PAGE = 20;
 
@@ -24,9 +21,10 @@ async function allTerms(s: Services): Promise<Term[]> {
   return keptUntilNextWrite(s.db, 'terms', async () => {
     const seen = new Map<string, Term>();
     for (const json of await jsonOfType(s.db, 'subject')) {
-      const subject = JSON.parse(json) as Obj;
+      const subject = JSON.parse(json) as Subject;
       for (const t of Array.isArray(subject.terms) ? subject.terms : []) {
-        if (typeof t?.term !== 'string') continue;
+        // A stored subject embeds its terms; a term's URI in its place names no words.
+        if (typeof t !== 'object' || typeof t?.term !== 'string') continue;
         const term: Term = { jsonmodel_type: 'term', term: t.term, term_type: String(t.term_type ?? ''), vocabulary: String(t.vocabulary ?? subject.vocabulary ?? '') };
         seen.set(JSON.stringify([term.vocabulary, term.term, term.term_type]), term);
       }

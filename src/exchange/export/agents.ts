@@ -10,7 +10,10 @@
  * The routes (`archival_contexts/<plural>/:id.xml`, `agents/<plural>/marc21/:id.xml`) are made for
  * every agent type whose schema carries the block.
  */
-import type { Obj } from '../../json';
+import type {
+  Accession, AnyOf, ArchivalObject, DigitalObject, DigitalObjectComponent, Event, Resource, StructuredDateLabel, StructuredDateRange,
+  StructuredDateSingle,
+} from '../../../generated/types';
 import type { Services } from '../../records/context';
 import { shownRecordsLinkingTo } from '../../store/record-finders';
 
@@ -38,19 +41,22 @@ const STANDARD_KIND: Record<string, 'standardDate' | 'notBefore' | 'notAfter'> =
 };
 
 /** A structured_date_label (agents' dates) read as one date or a range, or nothing when empty. */
-export function structuredDate(d: Obj): StructuredDate | undefined {
+export function structuredDate(d: StructuredDateLabel): StructuredDate | undefined {
   const part = (text: unknown, standard: unknown, type: unknown) =>
     text || standard ? { text: text as string | undefined, standard: standard as string | undefined, kind: STANDARD_KIND[String(type ?? 'standard')] ?? 'standardDate' } : undefined;
   if (d.date_type_structured === 'single') {
-    const s = d.structured_date_single ?? {};
+    const s: Partial<StructuredDateSingle> = d.structured_date_single ?? {};
     const single = part(s.date_expression, s.date_standardized, s.date_standardized_type);
     return single && { label: d.date_label, single };
   }
-  const r = d.structured_date_range ?? {};
+  const r: Partial<StructuredDateRange> = d.structured_date_range ?? {};
   const from = part(r.begin_date_expression, r.begin_date_standardized, r.begin_date_standardized_type);
   const to = part(r.end_date_expression, r.end_date_standardized, r.end_date_standardized_type);
   return from || to ? { label: d.date_label, from, to } : undefined;
 }
+
+/** The records that link agents (linked_agents with a role), as recordsLinkingTo reads them. */
+type LinkingRecord = AnyOf<Resource | ArchivalObject | Accession | DigitalObject | DigitalObjectComponent | Event>;
 
 /**
  * Archival records linking to the agent, with the role they give it: unsuppressed ones, and of
@@ -60,9 +66,11 @@ export async function recordsLinkingTo(
   s: Services, agentUri: string, withUnpublished: (repoId: number) => boolean,
 ): Promise<Array<{ role: string; uri: string; title: string }>> {
   const out: Array<{ role: string; uri: string; title: string }> = [];
-  for (const { uri, repoId, record } of await shownRecordsLinkingTo(s.db, agentUri)) {
+  for (const found of await shownRecordsLinkingTo(s.db, agentUri)) {
+    const { uri, repoId } = found;
+    const record = found.record as LinkingRecord;
     if (record.publish !== true && !withUnpublished(repoId)) continue;
-    for (const link of (record.linked_agents ?? []).filter((l: Obj) => l.ref === agentUri)) {
+    for (const link of (record.linked_agents ?? []).filter((l) => l.ref === agentUri)) {
       out.push({ role: link.role, uri, title: String(record.title ?? record.display_string ?? uri) });
     }
   }

@@ -4,14 +4,14 @@
  * objects have tens of components, not the hundred thousand a resource may have (EAD streams
  * those a level at a time).
  */
-import type { Obj } from '../../json';
 import type { Services } from '../../records/context';
 import { uriLoader } from '../../records/load';
 import { resolveLinks } from '../../records/resolve';
 import { treeNodes } from '../../store/tree-pages';
+import type { Archival } from './common';
 
 export interface ComponentNode {
-  record: Obj;
+  record: Archival;
   children: ComponentNode[];
 }
 

@@ -21,7 +21,7 @@
  */
 import type { Obj } from '../../json';
 import type { XmlWriter } from '../xml';
-import { agentSortName, dateText, linkedVisible, noteText, plainText, visibleNotes } from './common';
+import { type Archival, agentSortName, dateText, joinedFields, linkedVisible, mappedField, termsOf, noteText, plainText, visibleNotes } from './common';
 
 export const DC_NS = 'http://purl.org/dc/elements/1.1/';
 export const OAI_DC_NS = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
@@ -50,47 +50,43 @@ function passes(filter: string, values: unknown[]): boolean {
   return negated ? !hit : hit;
 }
 
-const DERIVED: Record<string, (record: Obj, includeUnpublished: boolean, arg: string) => string[]> = {
+const DERIVED: Record<string, (record: Archival, includeUnpublished: boolean, arg: string) => string[]> = {
   creators: (r, u, relators) => (r.linked_agents ?? [])
-    .filter((l: Obj) => l.role === 'creator' && passes(relators, [l.relator]))
-    .map((l: Obj) => linkedVisible(l, u))
-    .filter(Boolean)
-    .map((a: Obj) => agentSortName(a)),
+    .filter((l) => l.role === 'creator' && passes(relators, [l.relator]))
+    .map((l) => linkedVisible(l, u))
+    .filter((a) => a !== undefined)
+    .map((a) => agentSortName(a)),
   subjects: (r, u, termTypes) => [
-    ...(r.subjects ?? []).map((l: Obj) => linkedVisible(l, u)).filter(Boolean)
-      .filter((s: Obj) => passes(termTypes, (s.terms ?? []).map((t: Obj) => t.term_type)))
-      .map((s: Obj) => (s.terms ?? []).map((t: Obj) => t.term).join(' -- ')),
-    ...(termTypes && !termTypes.startsWith('!') ? [] : r.linked_agents ?? []).filter((l: Obj) => l.role === 'subject')
-      .map((l: Obj) => {
+    ...(r.subjects ?? []).map((l) => linkedVisible(l, u)).filter((s) => s !== undefined)
+      .filter((s) => passes(termTypes, termsOf(s).map((t) => t.term_type)))
+      .map((s) => termsOf(s).map((t) => t.term).join(' -- ')),
+    ...(termTypes && !termTypes.startsWith('!') ? [] : r.linked_agents ?? []).filter((l) => l.role === 'subject')
+      .map((l) => {
         const a = linkedVisible(l, u);
-        return a ? [agentSortName(a), ...(l.terms ?? []).map((t: Obj) => t.term)].join(' -- ') : '';
+        return a ? [agentSortName(a), ...termsOf(l).map((t) => t.term)].join(' -- ') : '';
       }),
   ],
-  dates: (r, _u, labels) => (r.dates ?? []).filter((d: Obj) => passes(labels, [d.label])).map((d: Obj) => dateText(d)),
-  extents: (r) => (r.extents ?? []).map((e: Obj) => `${e.number ?? ''} ${String(e.extent_type ?? '').replace(/_/g, ' ')}`.trim()),
+  dates: (r, _u, labels) => (r.dates ?? []).filter((d) => passes(labels, [d.label])).map((d) => dateText(d)),
+  extents: (r) => (r.extents ?? []).map((e) => `${e.number ?? ''} ${String(e.extent_type ?? '').replace(/_/g, ' ')}`.trim()),
   notes: (r, u, types) => {
     const wanted = new Set(types.split(','));
-    return visibleNotes(r, u).filter((n) => wanted.has(n.type)).map((n) => plainText(noteText(n, u)));
+    return visibleNotes(r, u).filter((n) => n.type !== undefined && wanted.has(n.type)).map((n) => plainText(noteText(n, u)));
   },
   repository: (r) => {
     const repo = r.repository?._resolved;
     return repo?.name ? [`Digital object made available by ${repo.name}${repo.url ? ` (${repo.url})` : ''}`] : [];
   },
-  level: (r) => [r.level === 'otherlevel' ? r.other_level : r.level],
-  first: (r, _u, fields) => fields.split(',').map((f) => r[f]).filter((v) => v !== undefined && v !== null && v !== '').slice(0, 1),
-  join: (r, _u, fields) => [joined(r, fields)],
+  level: (r) => [r.level === 'otherlevel' ? r.other_level : r.level].filter((v) => v !== undefined),
+  first: (r, _u, fields) => fields.split(',').map((f) => mappedField(r, f)).filter((v): v is string => v !== undefined && v !== '').slice(0, 1),
+  join: (r, _u, fields) => [joinedFields(r, fields.split(','))],
   collection: (r) => {
-    const resource = r.resource?._resolved as Obj | undefined;
-    return resource ? [[resource.title, joined(resource, 'id_0,id_1,id_2,id_3')].filter(Boolean).join(', ')] : [];
+    const resource = r.resource?._resolved;
+    return resource ? [[resource.title, joinedFields(resource, ['id_0', 'id_1', 'id_2', 'id_3'])].filter(Boolean).join(', ')] : [];
   },
 };
 
-function joined(record: Obj, fields: string): string {
-  return fields.split(',').map((f) => record[f]).filter((v) => v !== undefined && v !== null && v !== '').join('.');
-}
-
 /** The values of each DC element for a record, in DC_ELEMENTS order (or `elements`), empty ones left out. */
-export function dcValues(record: Obj, mapping: Record<string, string[] | undefined>, includeUnpublished: boolean, elements: readonly string[] = DC_ELEMENTS): Array<[string, string]> {
+export function dcValues(record: Archival, mapping: Record<string, string[] | undefined>, includeUnpublished: boolean, elements: readonly string[] = DC_ELEMENTS): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const element of elements) {
     for (const source of mapping[element] ?? []) {
@@ -108,7 +104,7 @@ export function dcValues(record: Obj, mapping: Record<string, string[] | undefin
 }
 
 /** The `/dublin_core` export: a `dc` root in the DC namespace (no schema declares one) holding the elements. */
-export function writeDublinCore(w: XmlWriter, record: Obj, mapping: DcMapping, includeUnpublished: boolean): void {
+export function writeDublinCore(w: XmlWriter, record: Archival, mapping: DcMapping, includeUnpublished: boolean): void {
   w.open('dc', {
     xmlns: DC_NS,
     'xmlns:dcterms': 'http://purl.org/dc/terms/',
@@ -121,7 +117,7 @@ export function writeDublinCore(w: XmlWriter, record: Obj, mapping: DcMapping, i
 }
 
 /** `oai_dc:dc` with `dc:` elements (OAI-PMH and the METS dmdSec with dmd=dc). */
-export function writeOaiDc(w: XmlWriter, record: Obj, mapping: DcMapping, includeUnpublished: boolean, withSchemaLocation = true): void {
+export function writeOaiDc(w: XmlWriter, record: Archival, mapping: DcMapping, includeUnpublished: boolean, withSchemaLocation = true): void {
   w.open('oai_dc:dc', {
     'xmlns:oai_dc': OAI_DC_NS,
     'xmlns:dc': DC_NS,

@@ -10,8 +10,8 @@
  * (`dcterms:abstract`), as DCMI's terms schema declares them (qdc dcterms.xsd, which in its
  * 2006 edition has no `dcterms:title`); ArchivesSpace writes every term as `dcterms:`.
  */
-import type { Obj } from '../../json';
 import type { XmlWriter } from '../xml';
+import type { Archival } from './common';
 import { DC_ELEMENTS, DC_NS, dcValues } from './dc';
 
 export const DCTERMS_NS = 'http://purl.org/dc/terms/';
@@ -40,7 +40,7 @@ export function linksRead(mapping: DctermsMapping): string[] {
 }
 
 /** `oai_dcterms:dcterms` holding the record's DCMI terms. */
-export function writeOaiDcterms(w: XmlWriter, record: Obj, mapping: DctermsMapping, includeUnpublished: boolean): void {
+export function writeOaiDcterms(w: XmlWriter, record: Archival, mapping: DctermsMapping, includeUnpublished: boolean): void {
   w.open('oai_dcterms:dcterms', {
     'xmlns:oai_dcterms': OAI_DCTERMS_NS,
     'xmlns:dc': DC_NS,

@@ -19,10 +19,12 @@
  *     with p, chronList, list, citation, abstract
  *   related_agents → relations/cpfRelation@cpfRelationType; linked archival records → resourceRelation creatorOf/subjectOf/other
  */
-import type { Obj } from '../../json';
+import type {
+  AgentFunction, AgentOccupation, AgentPlace, AgentRecordControl, NoteOutlineLevel, Repository, StructuredDateLabel,
+} from '../../../generated/types';
 import { isoSeconds } from '../../records/context';
 import type { XmlWriter } from '../xml';
-import { agentName, plainText } from './common';
+import { type Agent, type AgentNameForm, agentName, mappedField, plainText, termsOf } from './common';
 import { EacMapping, StructuredDate, structuredDate } from './agents';
 
 const EAC_NS = 'urn:isbn:1-931666-33-4';
@@ -49,10 +51,10 @@ const CPF_RELATION: Record<string, string> = {
 };
 
 export interface EacInput {
-  agent: Obj;
+  agent: Agent;
   mapping: EacMapping;
   /** The repository of the path (maintenance agency when the agent names none). */
-  repository: Obj;
+  repository: Repository;
   /** Archival records that link to the agent. */
   linkedRecords: Array<{ role: string; uri: string; title: string }>;
 }
@@ -70,7 +72,7 @@ function writeDate(w: XmlWriter, d: StructuredDate): void {
 }
 
 /** One m.dates: a date, a range, or a dateSet holding several. */
-function writeDates(w: XmlWriter, wrapper: string, dates: Obj[] | undefined): void {
+function writeDates(w: XmlWriter, wrapper: string, dates: StructuredDateLabel[] | undefined): void {
   const list = (dates ?? []).map(structuredDate).filter((d): d is StructuredDate => !!d);
   if (!list.length) return;
   w.open(wrapper);
@@ -90,13 +92,13 @@ const asNmtoken = (id: string) => id.replace(/[^\p{L}\p{N}._:-]+/gu, '-');
 
 function writeControl(w: XmlWriter, input: EacInput): void {
   const { agent, repository } = input;
-  const ids: Obj[] = agent.agent_record_identifiers ?? [];
+  const ids = agent.agent_record_identifiers ?? [];
   const primary = ids.find((i) => i.primary_identifier) ?? ids[0];
-  const control: Obj = (agent.agent_record_controls ?? [])[0] ?? {};
+  const control: Partial<AgentRecordControl> = agent.agent_record_controls?.[0] ?? {};
   w.open('control');
   w.leaf('recordId', asNmtoken(primary?.record_identifier ?? String(agent.uri).replace(/^\//, '')));
   for (const other of ids.filter((i) => i !== primary)) w.leaf('otherRecordId', other.record_identifier, { localType: other.identifier_type });
-  w.leaf('maintenanceStatus', MAINTENANCE_STATUS[control.maintenance_status] ?? 'derived');
+  w.leaf('maintenanceStatus', MAINTENANCE_STATUS[control.maintenance_status ?? ''] ?? 'derived');
   w.leaf('publicationStatus', control.publication_status);
   w.open('maintenanceAgency');
   w.leaf('agencyCode', control.maintenance_agency ?? repository.org_code);
@@ -119,7 +121,7 @@ function writeControl(w: XmlWriter, input: EacInput): void {
     w.close();
   }
   w.open('maintenanceHistory');
-  const events: Obj[] = agent.agent_maintenance_histories ?? [];
+  const events = agent.agent_maintenance_histories ?? [];
   if (events.length) {
     for (const e of events) {
       w.open('maintenanceEvent');
@@ -148,7 +150,7 @@ function writeControl(w: XmlWriter, input: EacInput): void {
     }
   }
   w.close();
-  const sources = (agent.agent_sources ?? []).filter((x: Obj) => x.source_entry || x.descriptive_note);
+  const sources = (agent.agent_sources ?? []).filter((x) => x.source_entry || x.descriptive_note);
   if (sources.length) {
     w.open('sources');
     for (const src of sources) {
@@ -162,17 +164,22 @@ function writeControl(w: XmlWriter, input: EacInput): void {
   w.close();
 }
 
-function writeNameEntry(w: XmlWriter, name: Obj, mapping: EacMapping): void {
-  const parts = Object.entries(mapping.nameParts).filter(([field]) => name[field]);
+function writeNameEntry(w: XmlWriter, name: AgentNameForm, mapping: EacMapping): void {
+  // The mapping's fields are data (the schema's x-archive.export.eac_cpf): read by name.
+  const parts = Object.entries(mapping.nameParts).filter(([field]) => mappedField(name, field));
   if (!parts.length) parts.push(['sort_name', 'sort_name']);
   w.open('nameEntry', { 'xml:lang': name.language, scriptCode: name.script, transliteration: name.transliteration });
-  for (const [field, localType] of parts) w.leaf('part', name[field], { localType });
+  for (const [field, localType] of parts) w.leaf('part', mappedField(name, field), { localType });
   writeDates(w, 'useDates', name.use_dates);
   if (name.source || name.rules) w.leaf(name.authorized ? 'authorizedForm' : 'alternativeForm', name.source ?? name.rules);
   w.close();
 }
 
-function writeSubnote(w: XmlWriter, sub: Obj): void {
+/** An agent's note and its parts, read by their jsonmodel_type. */
+type AgentNote = NonNullable<Agent['notes']>[number];
+type Subnote = NonNullable<AgentNote['subnotes']>[number];
+
+function writeSubnote(w: XmlWriter, sub: Subnote): void {
   switch (sub.jsonmodel_type) {
     case 'note_text':
       w.leaf('p', plainText(String(sub.content ?? '')));
@@ -186,7 +193,7 @@ function writeSubnote(w: XmlWriter, sub: Obj): void {
       break;
     case 'note_orderedlist':
     case 'note_definedlist': {
-      const items: Obj[] = sub.items ?? [];
+      const items = sub.items ?? [];
       if (!items.length) break;
       w.open('list', { localType: sub.jsonmodel_type === 'note_orderedlist' ? 'ordered' : 'defined' });
       for (const item of items) {
@@ -197,7 +204,7 @@ function writeSubnote(w: XmlWriter, sub: Obj): void {
       break;
     }
     case 'note_chronology': {
-      const pairs = (sub.items ?? []).flatMap((i: Obj) => (i.events ?? []).map((e: string) => [i.event_date, e]));
+      const pairs = (sub.items ?? []).flatMap((i) => (i.events ?? []).map((e) => [i.event_date, e] as const));
       if (!pairs.length) break;
       w.open('chronList', { localType: sub.title });
       for (const [date, event] of pairs) w.open('chronItem').leaf('date', date ?? 'undated').leaf('event', event).close();
@@ -211,23 +218,23 @@ function writeSubnote(w: XmlWriter, sub: Obj): void {
   }
 }
 
-function flattenOutline(level: Obj): string[] {
-  return (level.items ?? []).flatMap((i: unknown) => (typeof i === 'string' ? [i] : flattenOutline(i as Obj)));
+function flattenOutline(level: NoteOutlineLevel): string[] {
+  return (level.items ?? []).flatMap((i) => (typeof i === 'string' ? [i] : flattenOutline(i)));
 }
 
-function writeSubjectTerms(w: XmlWriter, wrapper: string, element: string, entries: Obj[] | undefined): void {
-  const terms = (entries ?? []).flatMap((e) => (e.subjects ?? []).map((l: Obj) => l._resolved?.title ?? l._resolved?.terms?.[0]?.term).filter(Boolean));
+function writeSubjectTerms(w: XmlWriter, wrapper: string, element: string, entries: Array<AgentPlace | AgentOccupation | AgentFunction> | undefined): void {
+  const terms = (entries ?? []).flatMap((e) => (e.subjects ?? []).map((l) => l._resolved && (l._resolved.title ?? termsOf(l._resolved)[0]?.term)).filter(Boolean));
   if (!terms.length) return;
   w.open(wrapper);
   for (const term of terms) w.open(element).leaf('term', term).close();
   w.close();
 }
 
-function writeDescription(w: XmlWriter, agent: Obj): void {
-  const languages = (agent.used_languages ?? []).filter((l: Obj) => l.language);
+function writeDescription(w: XmlWriter, agent: Agent): void {
+  const languages = (agent.used_languages ?? []).filter((l) => l.language);
   const notes = NOTE_ELEMENTS.flatMap(([type, element]) =>
-    (agent.notes ?? []).filter((n: Obj) => n.jsonmodel_type === type && n.publish !== false).map((n: Obj) => [element, n] as const));
-  const hasSubjects = ['agent_places', 'agent_occupations', 'agent_functions'].some((k) => (agent[k] ?? []).some((e: Obj) => (e.subjects ?? []).length));
+    (agent.notes ?? []).filter((n) => n.jsonmodel_type === type && n.publish !== false).map((n) => [element, n] as const));
+  const hasSubjects = [agent.agent_places, agent.agent_occupations, agent.agent_functions].some((entries) => (entries ?? []).some((e) => (e.subjects ?? []).length));
   if (!(agent.dates_of_existence ?? []).length && !languages.length && !notes.length && !hasSubjects) return;
   w.open('description');
   writeDates(w, 'existDates', agent.dates_of_existence);
@@ -242,26 +249,26 @@ function writeDescription(w: XmlWriter, agent: Obj): void {
   writeSubjectTerms(w, 'occupations', 'occupation', agent.agent_occupations);
   writeSubjectTerms(w, 'functions', 'function', agent.agent_functions);
   for (const [element, note] of notes) {
+    // An agent's notes hold their text in subnotes only (their schemas have no content).
     w.open(element);
-    for (const c of note.content ?? []) w.leaf('p', plainText(String(c)));
     for (const sub of note.subnotes ?? []) writeSubnote(w, sub);
     w.close();
   }
   w.close();
 }
 
-function relatedName(agent: Obj): string {
+function relatedName(agent: Agent): string {
   const n = agentName(agent);
-  return n.sort_name ?? n.primary_name ?? n.family_name ?? n.software_name ?? agent.uri;
+  return n.sort_name ?? n.primary_name ?? n.family_name ?? n.software_name ?? agent.uri ?? '';
 }
 
 function writeRelations(w: XmlWriter, input: EacInput): void {
-  const related = (input.agent.related_agents ?? []).filter((r: Obj) => r._resolved);
+  const related = (input.agent.related_agents ?? []).filter((r) => r._resolved);
   if (!related.length && !input.linkedRecords.length) return;
   w.open('relations');
   for (const r of related) {
-    w.open('cpfRelation', { cpfRelationType: CPF_RELATION[r.relator] ?? 'associative', 'xlink:type': 'simple', 'xlink:href': r.ref });
-    w.leaf('relationEntry', relatedName(r._resolved));
+    w.open('cpfRelation', { cpfRelationType: CPF_RELATION[r.relator ?? ''] ?? 'associative', 'xlink:type': 'simple', 'xlink:href': r.ref });
+    w.leaf('relationEntry', relatedName(r._resolved!));
     descriptiveNote(w, r.description);
     w.close();
   }
@@ -287,7 +294,7 @@ export function writeEacCpf(w: XmlWriter, input: EacInput): void {
   w.open('identity');
   for (const id of input.agent.agent_identifiers ?? []) w.leaf('entityId', id.entity_identifier, { localType: id.identifier_type });
   w.leaf('entityType', input.mapping.entityType);
-  const names: Obj[] = input.agent.names ?? [];
+  const names: AgentNameForm[] = input.agent.names ?? [];
   for (const name of names.length ? names : [{ sort_name: input.agent.title ?? input.agent.uri }]) writeNameEntry(w, name, input.mapping);
   w.close();
   writeDescription(w, input.agent);

@@ -6,7 +6,7 @@
  */
 import type { Obj } from '../../json';
 import type { Services } from '../../records/context';
-import { type ArchivalObject, containedInstances } from './ead/parts';
+import { type ArchivalObject, containedInstances, type Repository, type Resource } from './ead/parts';
 import { walkComponents } from './ead/walker';
 
 const HEADERS = [
@@ -18,14 +18,15 @@ const RESOLVE = ['top_container', 'top_container::container_profile', 'top_conta
 /** A TSV cell: tabs and line breaks would break the row. */
 const cell = (v: unknown) => String(v ?? '').replace(/[\t\r\n]+/g, ' ');
 
-export async function writeLabels(s: Services, resource: Obj, repository: Obj, send: (chunk: string) => Promise<void>): Promise<void> {
-  const identifier = ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => resource[k]).filter((v) => v !== undefined && v !== null && v !== '').join('-');
+export async function writeLabels(s: Services, record: Obj, repo: Obj, send: (chunk: string) => Promise<void>): Promise<void> {
+  const [resource, repository] = [record as Resource, repo as Repository];
+  const identifier = [resource.id_0, resource.id_1, resource.id_2, resource.id_3].filter((v) => v !== undefined && v !== null && v !== '').join('-');
   const lead = [repository.name ?? 'Unknown', resource.title, identifier];
   await send(`${HEADERS.join('\t')}\n`);
   const seen = new Set<string>();
   /** The series each open component belongs to, the innermost last. */
   const series: string[] = [''];
-  await walkComponents(s, resource.uri, { resolve: RESOLVE, keep: () => true }, {
+  await walkComponents(s, resource.uri!, { resolve: RESOLVE, keep: () => true }, {
     enter: async ({ record }) => {
       const obj = record as ArchivalObject;
       let out = '';
@@ -36,7 +37,7 @@ export async function writeLabels(s: Services, resource: Obj, repository: Obj, s
         const key = `${mySeries}\u0000${top.uri}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        const current = (top.container_locations ?? []).find((l: Obj) => l.status === 'current');
+        const current = (top.container_locations ?? []).find((l) => l.status === 'current');
         const level = (...parts: Array<string | undefined>) => parts.filter((v) => v !== undefined && v !== null && v !== '').join(':');
         const row = [...lead, mySeries, obj.display_string ?? obj.title, top.container_profile?._resolved?.display_string ?? top.container_profile?._resolved?.name ?? '',
           `${top.type ?? ''}: ${top.indicator ?? ''}`, top.barcode ?? '', level(sub.type_2, sub.indicator_2), level(sub.type_3, sub.indicator_3), current?._resolved?.title ?? ''];

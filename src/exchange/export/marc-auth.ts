@@ -12,8 +12,8 @@
  *   agent_places, occupations, functions and topics (their subjects) → 370, 374, 372
  *   used_languages → 377; agent_sources → 670; bioghist notes → 678 ($a abstract, $b text)
  */
-import type { Obj } from '../../json';
-import { plainText } from './common';
+import type { AgentRecordControl, NoteAbstract, NoteText } from '../../../generated/types';
+import { type Agent, type AgentNameForm, plainText, termsOf } from './common';
 import { MarcAuthMapping, structuredDate } from './agents';
 import { addSubfields, agentNameSubfields, MarcRecord, writeMarcCollection } from './marc-record';
 import type { XmlWriter } from '../xml';
@@ -31,27 +31,28 @@ const IDENTIFIER_FIELDS: Record<string, { tag: string; ind1: string; withSource:
 const OTHER_IDENTIFIER = { tag: '024', ind1: '7', withSource: true };
 
 /** Subject sub-records of agents → authority fields. */
-const SUBJECT_FIELDS: Array<[string, string, string]> = [
+const SUBJECT_FIELDS: Array<['agent_places' | 'agent_functions' | 'agent_topics' | 'agent_occupations', string, string]> = [
   ['agent_places', '370', 'e'],
   ['agent_functions', '372', 'a'],
   ['agent_topics', '372', 'a'],
   ['agent_occupations', '374', 'a'],
 ];
 
-function recordId(agent: Obj): string {
+function recordId(agent: Agent): string {
+  const names: AgentNameForm[] = agent.names ?? [];
   return agent.agent_record_identifiers?.[0]?.record_identifier
     ?? agent.agent_identifiers?.[0]?.entity_identifier
-    ?? (agent.names ?? []).find((n: Obj) => n.authority_id)?.authority_id
-    ?? agent.uri;
+    ?? names.find((n) => n.authority_id)?.authority_id
+    ?? agent.uri ?? '';
 }
 
 /** 005: yyyymmddhhmmss.f */
 const latestTransaction = (iso: string) => `${iso.replace(/[-:TZ]/g, '').slice(0, 14)}.0`;
 
-export function buildMarcAuth(agent: Obj, mapping: MarcAuthMapping): MarcRecord {
+export function buildMarcAuth(agent: Agent, mapping: MarcAuthMapping): MarcRecord {
   const marc = new MarcRecord();
-  const control: Obj = (agent.agent_record_controls ?? [])[0] ?? {};
-  const status = LEADER_STATUS[control.maintenance_status] ?? 'n';
+  const control: Partial<AgentRecordControl> = agent.agent_record_controls?.[0] ?? {};
+  const status = LEADER_STATUS[control.maintenance_status ?? ''] ?? 'n';
   marc.leader = `00000${status}z  a2200000${control.level_of_detail === 'fully_established' ? 'n' : 'o'}i 4500`;
   marc.control.push(['001', recordId(agent)]);
   if (control.maintenance_agency) marc.control.push(['003', control.maintenance_agency]);
@@ -61,7 +62,7 @@ export function buildMarcAuth(agent: Obj, mapping: MarcAuthMapping): MarcRecord 
   marc.control.push(['008', `${created}n| azannaabn          |${control.level_of_detail === 'fully_established' ? 'a' : 'b'} a|     |  `.padEnd(40, ' ').slice(0, 40)]);
 
   for (const id of agent.agent_record_identifiers ?? []) {
-    const spec = IDENTIFIER_FIELDS[id.identifier_type] ?? OTHER_IDENTIFIER;
+    const spec = IDENTIFIER_FIELDS[id.identifier_type ?? ''] ?? OTHER_IDENTIFIER;
     const f = addSubfields(marc.newField(spec.tag, spec.ind1, ' '), ['a', id.record_identifier]);
     if (spec.withSource) addSubfields(f, ['2', id.source]);
   }
@@ -75,7 +76,7 @@ export function buildMarcAuth(agent: Obj, mapping: MarcAuthMapping): MarcRecord 
     addSubfields(marc.newField('046'), [mapping.datesOfExistence[0], start?.text ?? start?.standard], [mapping.datesOfExistence[1], sd.to?.text ?? sd.to?.standard]);
   }
 
-  const names: Obj[] = agent.names ?? [];
+  const names: AgentNameForm[] = agent.names ?? [];
   const heading = names.find((n) => n.authorized) ?? names.find((n) => n.is_display_name) ?? names[0];
   for (const name of names) {
     const { suffix, ind1, subfields } = agentNameSubfields(agent, name);
@@ -84,9 +85,9 @@ export function buildMarcAuth(agent: Obj, mapping: MarcAuthMapping): MarcRecord 
     marc.newField(`${name === heading ? '1' : '4'}${suffix}`, ind1, ' ').subfields.push(...subs);
   }
   for (const related of agent.related_agents ?? []) {
-    const other = related._resolved as Obj | undefined;
+    const other: Agent | undefined = related._resolved;
     if (!other) continue;
-    const otherNames: Obj[] = other.names ?? [];
+    const otherNames: AgentNameForm[] = other.names ?? [];
     const name = otherNames.find((n) => n.authorized) ?? otherNames[0];
     if (!name) continue;
     const { suffix, ind1, subfields } = agentNameSubfields(other, name);
@@ -97,7 +98,7 @@ export function buildMarcAuth(agent: Obj, mapping: MarcAuthMapping): MarcRecord 
   for (const [property, tag, code] of SUBJECT_FIELDS) {
     for (const entry of agent[property] ?? []) {
       for (const link of entry.subjects ?? []) {
-        const term = link._resolved?.title ?? link._resolved?.terms?.[0]?.term;
+        const term = link._resolved && (link._resolved.title ?? termsOf(link._resolved)[0]?.term);
         addSubfields(marc.newField(tag), [code, term]);
       }
     }
@@ -106,14 +107,15 @@ export function buildMarcAuth(agent: Obj, mapping: MarcAuthMapping): MarcRecord 
   for (const src of agent.agent_sources ?? []) addSubfields(marc.newField('670'), ['a', src.source_entry], ['b', src.descriptive_note], ['u', src.file_uri]);
   for (const note of agent.notes ?? []) {
     if (note.jsonmodel_type !== 'note_bioghist' || note.publish === false) continue;
-    const abstract = (note.subnotes ?? []).find((s: Obj) => s.jsonmodel_type === 'note_abstract')?.content?.[0];
-    const text = (note.subnotes ?? []).filter((s: Obj) => s.jsonmodel_type === 'note_text').map((s: Obj) => s.content).join(' ');
+    const subnotes = note.subnotes ?? [];
+    const abstract = subnotes.find((s): s is NoteAbstract => s.jsonmodel_type === 'note_abstract')?.content?.[0];
+    const text = subnotes.filter((s): s is NoteText => s.jsonmodel_type === 'note_text').map((s) => s.content).join(' ');
     const ind1 = agent.jsonmodel_type === 'agent_corporate_entity' ? '1' : '0';
     addSubfields(marc.newField('678', ind1, ' '), ['a', abstract && plainText(abstract)], ['b', text && plainText(text)]);
   }
   return marc;
 }
 
-export function writeMarcAuthDocument(w: XmlWriter, agent: Obj, mapping: MarcAuthMapping): void {
+export function writeMarcAuthDocument(w: XmlWriter, agent: Agent, mapping: MarcAuthMapping): void {
   writeMarcCollection(w, buildMarcAuth(agent, mapping));
 }

@@ -3,9 +3,9 @@
  * MARCXML form. Shared by the bibliographic export of archival records and the authority export
  * of agents. Also the agent-name subfields both of them write (1XX/6XX/7XX).
  */
-import type { Obj } from '../../json';
+import type { Term } from '../../../generated/types';
 import type { XmlWriter } from '../xml';
-import { plainText } from './common';
+import { type Agent, type AgentNameForm, plainText } from './common';
 import { MARC_NS, MARC_SCHEMA_LOCATION, RELATOR_TERMS, TERM_SUBFIELD } from './marc-tables';
 
 export type Subfield = [code: string, text: string | undefined | null];
@@ -94,19 +94,20 @@ export function relatorSubfields(relator: string | undefined, fallbackTerm?: str
 }
 
 /** Subdivisions of an agent used as a subject ($x, $y, $z...). */
-export function termSubfields(terms: Obj[] | undefined): Subfield[] {
-  return (terms ?? [])
+export function termSubfields(terms: Term[]): Subfield[] {
+  return terms
     .filter((t) => TERM_SUBFIELD[t.term_type])
     .map((t): Subfield => [TERM_SUBFIELD[t.term_type], t.term]);
 }
 
-function primaryIdentifier(agent: Obj): string | undefined {
-  const ids: Obj[] = agent.agent_record_identifiers ?? [];
+function primaryIdentifier(agent: Agent): string | undefined {
+  const ids = agent.agent_record_identifiers ?? [];
   return (ids.find((i) => i.primary_identifier) ?? ids[0])?.record_identifier;
 }
 
-function authorityId(agent: Obj): string | undefined {
-  return (agent.names ?? []).find((n: Obj) => n.authority_id)?.authority_id;
+function authorityId(agent: Agent): string | undefined {
+  const names: AgentNameForm[] = agent.names ?? [];
+  return names.find((n) => n.authority_id)?.authority_id;
 }
 
 /** Ends the last name subfield with a period unless it ends with one already or a parenthesis. */
@@ -127,7 +128,7 @@ function commaBefore(subs: Array<[string, string]>, codes: string[]): void {
  * families) and X10 (corporate bodies) layouts with their punctuation, then the relator, terms
  * and identifiers. Returns the tag suffix ('00' or '10') and first indicator with them.
  */
-export function agentNameSubfields(agent: Obj, name: Obj, extra: { relator?: Subfield[]; terms?: Subfield[] } = {}) {
+export function agentNameSubfields(agent: Agent, name: AgentNameForm, extra: { relator?: Subfield[]; terms?: Subfield[] } = {}) {
   const subs: Array<[string, string]> = [];
   const push = (code: string, text: unknown) => {
     if (text !== undefined && text !== null && String(text).trim()) subs.push([code, String(text)]);

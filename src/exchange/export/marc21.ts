@@ -15,9 +15,9 @@
  *     "notes": true                                      // 5XX from notes (resources; ArchivesSpace leaves components' out)
  *   } }
  */
-import type { Obj } from '../../json';
+import type { Repository } from '../../../generated/types';
 import type { XmlWriter } from '../xml';
-import { agentName, dateText, linkedVisible, noteText, visibleNotes } from './common';
+import { type Archival, type ArchivalNote, agentName, dateText, joinedFields, linkedVisible, mappedField, noteText, termsOf, visibleNotes } from './common';
 import {
   addSubfields, agentNameSubfields, MarcRecord, relatorSubfields, Subfield, termSubfields, writeMarcCollection,
 } from './marc-record';
@@ -42,20 +42,20 @@ interface Options {
 const words = (value: unknown): string => String(value ?? '').replace(/_/g, ' ');
 
 /** 008: entry date (yymmdd), date type and years, country, language, then the fixed tail. */
-function field008(record: Obj, repo: Obj | undefined): string {
+function field008(record: Archival, repo: Repository | undefined): string {
   const mtime = String(record.system_mtime ?? record.create_time ?? new Date().toISOString());
   const entered = mtime.slice(2, 4) + mtime.slice(5, 7) + mtime.slice(8, 10);
-  const date: Obj = (record.dates ?? [])[0] ?? {};
-  let value = entered + (date.date_type === 'single' ? 's' : 'i');
-  value += (date.begin ? String(date.begin).slice(0, 4) : '').padEnd(4, ' ');
-  value += (date.end ? String(date.end).slice(0, 4) : '').padEnd(4, ' ');
+  const date = record.dates?.[0];
+  let value = entered + (date?.date_type === 'single' ? 's' : 'i');
+  value += (date?.begin ? String(date.begin).slice(0, 4) : '').padEnd(4, ' ');
+  value += (date?.end ? String(date.end).slice(0, 4) : '').padEnd(4, ' ');
   value += repo?.country ? MARC_COUNTRY[repo.country] ?? 'xx' : 'xx';
-  const languages = (record.lang_materials ?? []).map((l: Obj) => l.language_and_script?.language).filter(Boolean);
+  const languages = (record.lang_materials ?? []).map((l) => l.language_and_script?.language).filter(Boolean);
   value = value.padEnd(35, ' ') + (languages.length === 1 ? languages[0] : 'mul') + ' d';
   return value;
 }
 
-function addRepository(marc: MarcRecord, repo: Obj | undefined, cataloguingLanguage: string | undefined): void {
+function addRepository(marc: MarcRecord, repo: Repository | undefined, cataloguingLanguage: string | undefined): void {
   if (!repo) return;
   const holding = marc.field('852');
   if (repo.parent_institution_name) addSubfields(holding, ['a', repo.parent_institution_name], ['b', repo.name]);
@@ -64,9 +64,9 @@ function addRepository(marc: MarcRecord, repo: Obj | undefined, cataloguingLangu
   if (repo.org_code) addSubfields(marc.field('049'), ['a', repo.org_code]);
 }
 
-function addTitle(marc: MarcRecord, record: Obj): void {
-  const hasCreator = (record.linked_agents ?? []).some((l: Obj) => l.role === 'creator');
-  const dates: Obj[] = record.dates ?? [];
+function addTitle(marc: MarcRecord, record: Archival): void {
+  const hasCreator = (record.linked_agents ?? []).some((l) => l.role === 'creator');
+  const dates = record.dates ?? [];
   const main = dates.find((d) => d.date_type !== 'bulk');
   const bulk = dates.find((d) => d.date_type === 'bulk');
   const dateSubs: Subfield[] = [];
@@ -77,8 +77,8 @@ function addTitle(marc: MarcRecord, record: Obj): void {
 }
 
 /** 1XX for the primary creator, 7XX for other creators and sources, 6XX for agents as subjects. */
-function addAgents(marc: MarcRecord, record: Obj, o: Options): void {
-  const links: Obj[] = record.linked_agents ?? [];
+function addAgents(marc: MarcRecord, record: Archival, o: Options): void {
+  const links = record.linked_agents ?? [];
   const creators = links.filter((l) => l.role === 'creator');
   const primary = creators.find((l) => l.is_primary) ?? creators[0];
   links.forEach((link, i) => {
@@ -87,7 +87,7 @@ function addAgents(marc: MarcRecord, record: Obj, o: Options): void {
     const name = agentName(agent);
     if (link.role === 'subject') {
       const { suffix, ind1, subfields } = agentNameSubfields(agent, name, {
-        relator: relatorSubfields(link.relator), terms: termSubfields(link.terms),
+        relator: relatorSubfields(link.relator), terms: termSubfields(termsOf(link)),
       });
       const ind2 = suffix === '53' ? ' ' : sourceInd2(name.source);
       const f = marc.field(`6${suffix}`, ind1, ind2, String(i));
@@ -105,11 +105,11 @@ function addAgents(marc: MarcRecord, record: Obj, o: Options): void {
   });
 }
 
-function addSubjects(marc: MarcRecord, record: Obj, o: Options): void {
+function addSubjects(marc: MarcRecord, record: Archival, o: Options): void {
   for (const link of record.subjects ?? []) {
     const subject = linkedVisible(link, o.includeUnpublished);
     if (!subject) continue;
-    const [first, ...rest]: Obj[] = subject.terms ?? [];
+    const [first, ...rest] = termsOf(subject);
     if (!first) continue;
     const tag = SUBJECT_TAG[first.term_type] ?? '650';
     const ind2 = tag === '656' ? '7' : sourceInd2(subject.source);
@@ -119,19 +119,21 @@ function addSubjects(marc: MarcRecord, record: Obj, o: Options): void {
   }
 }
 
-function addExtents(marc: MarcRecord, record: Obj): void {
+function addExtents(marc: MarcRecord, record: Archival): void {
   for (const e of record.extents ?? []) {
     const type = words(e.extent_type) + (e.container_summary ? ` (${e.container_summary})` : '');
     addSubfields(marc.newField('300'), ['a', e.number], ['f', type], ['c', e.dimensions], ['b', e.physical_details]);
   }
 }
 
-function addNote(marc: MarcRecord, note: Obj, o: Options): void {
+function addNote(marc: MarcRecord, note: ArchivalNote, o: Options): void {
   if (note.jsonmodel_type === 'note_bibliography') {
-    for (const item of [...(note.content ?? []), ...(note.items ?? [])]) addSubfields(marc.newField('581'), ['a', item]);
+    // A bibliography's items are citations (an index's, which are objects, do not come here).
+    const items = [...(note.content ?? []), ...(note.items ?? [])].filter((i): i is string => typeof i === 'string');
+    for (const item of items) addSubfields(marc.newField('581'), ['a', item]);
     return;
   }
-  const spec = NOTE_FIELDS[note.type];
+  const spec = note.type ? NOTE_FIELDS[note.type] : undefined;
   if (!spec) return;
   let text = noteText(note, o.includeUnpublished);
   if (!text) return;
@@ -141,7 +143,7 @@ function addNote(marc: MarcRecord, note: Obj, o: Options): void {
   addSubfields(marc.newField(spec.tag, ind1, ' '), [spec.code, text]);
 }
 
-function addLanguages(marc: MarcRecord, record: Obj, o: Options): void {
+function addLanguages(marc: MarcRecord, record: Archival, o: Options): void {
   for (const lm of record.lang_materials ?? []) {
     const code = lm.language_and_script?.language;
     if (code) addSubfields(marc.field('041'), ['a', code]);
@@ -150,33 +152,33 @@ function addLanguages(marc: MarcRecord, record: Obj, o: Options): void {
 }
 
 /** The MARC record of an archival record whose links (repository, agents, subjects) are resolved. */
-export function buildMarc21(record: Obj, mapping: Marc21Mapping, o: Options): MarcRecord {
+export function buildMarc21(record: Archival, mapping: Marc21Mapping, o: Options): MarcRecord {
   const marc = new MarcRecord();
   marc.leader = `00000np${record.level === 'item' ? 'm' : 'c'}aa2200000 u 4500`;
-  const repo: Obj | undefined = record.repository?._resolved;
+  const repo = record.repository?._resolved;
   marc.control.push(['008', field008(record, repo)]);
-  addRepository(marc, repo, mapping.cataloguingLanguage ? record[mapping.cataloguingLanguage] : undefined);
+  addRepository(marc, repo, mapping.cataloguingLanguage ? mappedField(record, mapping.cataloguingLanguage) : undefined);
   addTitle(marc, record);
   addAgents(marc, record, o);
   addSubjects(marc, record, o);
   addExtents(marc, record);
   addLanguages(marc, record, o);
   if (mapping.identifier) {
-    const id = mapping.identifier.map((f) => record[f]).filter((v) => v !== undefined && v !== null && v !== '').join('.');
-    addSubfields(marc.field('099'), ['a', id]);
+    addSubfields(marc.field('099'), ['a', joinedFields(record, mapping.identifier)]);
   }
-  if (mapping.findingAidUrl && record[mapping.findingAidUrl]) {
-    addSubfields(marc.field('856', '4', '2'), ['z', 'Finding aid online:'], ['u', record[mapping.findingAidUrl]]);
+  const findingAidUrl = mapping.findingAidUrl ? mappedField(record, mapping.findingAidUrl) : undefined;
+  if (findingAidUrl) {
+    addSubfields(marc.field('856', '4', '2'), ['z', 'Finding aid online:'], ['u', findingAidUrl]);
   }
   if (record.ark_name?.current) {
     addSubfields(marc.field('856', '4', '2', 'ark'), ['z', 'Archival Resource Key:'], ['u', record.ark_name.current]);
   }
   if (mapping.notes) for (const note of visibleNotes(record, o.includeUnpublished)) addNote(marc, note, o);
-  if (mapping.descriptionRules) addSubfields(marc.field('040'), ['e', record[mapping.descriptionRules]]);
+  if (mapping.descriptionRules) addSubfields(marc.field('040'), ['e', mappedField(record, mapping.descriptionRules)]);
   return marc;
 }
 
 /** The whole MARCXML document (a `collection` with one `record`), as the resource export answers it. */
-export function writeMarc21Document(w: XmlWriter, record: Obj, mapping: Marc21Mapping, o: Options): void {
+export function writeMarc21Document(w: XmlWriter, record: Archival, mapping: Marc21Mapping, o: Options): void {
   writeMarcCollection(w, buildMarc21(record, mapping, o));
 }

@@ -9,9 +9,9 @@
  *   the tree → structMap TYPE="logical" div TYPE="item" LABEL=title ORDER DMDID with fptr FILEID per file;
  *              structMap TYPE="physical" the same, keeping only the divisions that hold files
  */
-import type { Obj } from '../../json';
 import { isoSeconds } from '../../records/context';
 import type { XmlWriter } from '../xml';
+import type { Archival } from './common';
 import type { ComponentNode } from './components';
 import { DcMapping, writeOaiDc } from './dc';
 import { ModsMapping, writeMods } from './mods';
@@ -26,7 +26,7 @@ const MEDIA_TYPES: Record<string, string> = {
 };
 
 export interface MetsInput {
-  record: Obj;
+  record: Archival;
   children: ComponentNode[];
   dmd: 'mods' | 'dc';
   mods: ModsMapping;
@@ -36,7 +36,7 @@ export interface MetsInput {
 }
 
 interface Division {
-  record: Obj;
+  record: Archival;
   dmdId: string;
   fileIds: string[];
   children: Division[];
@@ -52,7 +52,7 @@ interface FileEntry {
 export function writeMets(w: XmlWriter, input: MetsInput): void {
   let dmdCount = 0;
   const files: FileEntry[] = [];
-  const divide = (record: Obj, children: ComponentNode[]): Division => {
+  const divide = (record: Archival, children: ComponentNode[]): Division => {
     const div: Division = { record, dmdId: `dmd${++dmdCount}`, fileIds: [], children: [] };
     for (const fv of record.file_versions ?? []) {
       if (fv.publish !== true || !fv.file_uri) continue;

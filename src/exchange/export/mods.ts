@@ -17,9 +17,8 @@
  *     role "subject" → subject/name
  *   components → relatedItem type="constituent", nested
  */
-import type { Obj } from '../../json';
 import type { XmlWriter } from '../xml';
-import { agentName, linkedVisible, noteText, plainText, visibleNotes } from './common';
+import { type Agent, type Archival, type DateSubrecord, agentName, joinedFields, linkedVisible, noteText, plainText, termsOf, visibleNotes } from './common';
 import type { ComponentNode } from './components';
 import { RELATOR_TERMS } from './marc-tables';
 
@@ -75,13 +74,13 @@ export interface ModsOptions {
   version?: string;
 }
 
-function writeDates(w: XmlWriter, dates: Obj[] | undefined): void {
+function writeDates(w: XmlWriter, dates: DateSubrecord[] | undefined): void {
   const list = dates ?? [];
   if (!list.length) return;
   w.open('originInfo');
   for (const d of list) {
     const element = DATE_ELEMENTS[d.label] ?? 'dateOther';
-    const qualifier = ['approximate', 'inferred', 'questionable'].includes(d.certainty) ? d.certainty : undefined;
+    const qualifier = d.certainty && ['approximate', 'inferred', 'questionable'].includes(d.certainty) ? d.certainty : undefined;
     if (d.expression) {
       w.leaf(element, d.expression, { qualifier });
       continue;
@@ -92,9 +91,9 @@ function writeDates(w: XmlWriter, dates: Obj[] | undefined): void {
   w.close();
 }
 
-function writeName(w: XmlWriter, link: Obj, agent: Obj): void {
+function writeName(w: XmlWriter, link: { role?: string; relator?: string }, agent: Agent): void {
   const name = agentName(agent);
-  w.open('name', { type: NAME_TYPES[agent.jsonmodel_type], authority: name.source, valueURI: /^https?:/.test(name.authority_id ?? '') ? name.authority_id : undefined });
+  w.open('name', { type: agent.jsonmodel_type && NAME_TYPES[agent.jsonmodel_type], authority: name.source, valueURI: /^https?:/.test(name.authority_id ?? '') ? name.authority_id : undefined });
   switch (agent.jsonmodel_type) {
     case 'agent_person':
       w.leaf('namePart', name.primary_name, { type: 'family' });
@@ -124,19 +123,20 @@ function writeName(w: XmlWriter, link: Obj, agent: Obj): void {
   w.close();
 }
 
-function writeNotes(w: XmlWriter, record: Obj, o: ModsOptions, inPhysicalDescription: boolean): void {
+function writeNotes(w: XmlWriter, record: Archival, o: ModsOptions, inPhysicalDescription: boolean): void {
   for (const note of visibleNotes(record, o.includeUnpublished)) {
-    const [element, type, physical] = NOTE_ELEMENTS[note.type] ?? ['note', note.type];
+    const [element, type, physical] = NOTE_ELEMENTS[note.type ?? ''] ?? ['note', note.type];
     if (!!physical !== inPhysicalDescription) continue;
     const text = plainText(noteText(note, o.includeUnpublished));
     if (text) w.leaf(element, text, { type, displayLabel: note.label });
   }
 }
 
-function writeBody(w: XmlWriter, record: Obj, children: ComponentNode[], o: ModsOptions, mapping: ModsMapping): void {
+function writeBody(w: XmlWriter, record: Archival, children: ComponentNode[], o: ModsOptions, mapping: ModsMapping): void {
   w.open('titleInfo').leaf('title', record.title ?? record.display_string ?? '[untitled]').close();
-  w.leaf('identifier', (mapping.identifier ?? []).map((f) => record[f]).filter((v) => v !== undefined && v !== null && v !== '').join('.'));
-  if (RESOURCE_TYPES[record.digital_object_type]) w.leaf('typeOfResource', RESOURCE_TYPES[record.digital_object_type]);
+  w.leaf('identifier', joinedFields(record, mapping.identifier ?? []));
+  const typeOfResource = record.digital_object_type && RESOURCE_TYPES[record.digital_object_type];
+  if (typeOfResource) w.leaf('typeOfResource', typeOfResource);
   for (const lm of record.lang_materials ?? []) {
     const ls = lm.language_and_script;
     if (ls?.language) {
@@ -150,8 +150,8 @@ function writeBody(w: XmlWriter, record: Obj, children: ComponentNode[], o: Mods
     }
   }
   writeDates(w, record.dates);
-  const extents: Obj[] = record.extents ?? [];
-  const physicalNotes = visibleNotes(record, o.includeUnpublished).some((n) => NOTE_ELEMENTS[n.type]?.[2]);
+  const extents = record.extents ?? [];
+  const physicalNotes = visibleNotes(record, o.includeUnpublished).some((n) => NOTE_ELEMENTS[n.type ?? '']?.[2]);
   if (extents.length || physicalNotes) {
     w.open('physicalDescription');
     for (const e of extents) w.leaf('extent', `${e.number} ${String(e.extent_type ?? '').replace(/_/g, ' ')}`.trim());
@@ -167,11 +167,11 @@ function writeBody(w: XmlWriter, record: Obj, children: ComponentNode[], o: Mods
   if (repo?.name) w.leaf('note', repo.name, { displayLabel: 'Digital object made available by' });
   for (const link of record.subjects ?? []) {
     const subject = linkedVisible(link, o.includeUnpublished);
-    const terms: Obj[] = subject?.terms ?? [];
-    if (!terms.length) continue;
+    const terms = subject ? termsOf(subject) : [];
+    if (!subject || !terms.length) continue;
     const element = SUBJECT_ELEMENTS[terms[0].term_type] ?? 'topic';
     const text = terms.map((t) => t.term).join(' -- ');
-    w.open('subject', { authority: subject!.source, valueURI: /^https?:/.test(subject!.authority_id ?? '') ? subject!.authority_id : undefined });
+    w.open('subject', { authority: subject.source, valueURI: /^https?:/.test(subject.authority_id ?? '') ? subject.authority_id : undefined });
     if (element === 'titleInfo') w.open('titleInfo').leaf('title', text).close();
     else w.leaf(element, text);
     w.close();
@@ -192,7 +192,7 @@ function writeBody(w: XmlWriter, record: Obj, children: ComponentNode[], o: Mods
   }
 }
 
-export function writeMods(w: XmlWriter, record: Obj, children: ComponentNode[], o: ModsOptions): void {
+export function writeMods(w: XmlWriter, record: Archival, children: ComponentNode[], o: ModsOptions): void {
   w.open('mods', o.standalone === false ? { xmlns: MODS_NS } : {
     xmlns: MODS_NS,
     'xmlns:xlink': 'http://www.w3.org/1999/xlink',

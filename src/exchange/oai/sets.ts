@@ -4,10 +4,10 @@
  * sponsor sets, each repository, each level offered. A set says which records it keeps as data
  * (HarvestSet); the store turns that into its query.
  */
-import type { Obj } from '../../json';
 import type { Services } from '../../records/context';
 import { GLOBAL_REPO_ID, TypeInfo } from '../../registry';
 import { type HarvestSet, repositoryRecords, valueListEntries } from '../../store/harvest';
+import type { Archival } from '../export/common';
 import { OaiSettings, oaiSettings } from './config';
 
 const LEVEL_ENUM = 'archival_record_level';
@@ -105,7 +105,7 @@ export function setDefinitions(ctx: Context): SetDef[] {
   return sets;
 }
 
-export function setSpecsOf(ctx: Context, record: Obj): string[] {
+export function setSpecsOf(ctx: Context, record: Archival): string[] {
   const specs: string[] = [];
   const repoId = repoOfUri(String(record.uri));
   const repo = ctx.repos.find((r) => r.id === repoId);

@@ -3,8 +3,9 @@
  * authority records of agents, MODS / METS / Dublin Core of digital objects. Paths, parameters
  * and metadata answers as ArchivesSpace's exports controller; each document is streamed.
  */
+import type { Resource } from '../../../generated/types';
 import type { Registry } from '../../registry';
-import { agentName, exportFilename, exportMapping, exportMetadata, loadForExport, typesExportedAs, xmlReply } from '../export/common';
+import { type Agent, type Archival, agentName, exportFilename, exportMapping, exportMetadata, loadForExport, typesExportedAs, xmlReply } from '../export/common';
 import { Marc21Mapping, MARC21_RESOLVE, writeMarc21Document } from '../export/marc21';
 import { EacMapping, MarcAuthMapping, recordsLinkingTo } from '../export/agents';
 import { writeEacCpf } from '../export/eac-cpf';
@@ -16,7 +17,6 @@ import { ModsMapping, writeMods } from '../export/mods';
 import { can } from '../../access/permissions';
 import { recordQueries } from '../../store/domain-reads';
 import { errors } from '../../errors';
-import type { Obj } from '../../json';
 import { PUBLIC_USERNAME } from '../../search/service';
 import { Call, Endpoint, json } from '../../records/endpoint';
 
@@ -40,8 +40,8 @@ export function unpublishedWanted(call: Call, asked: boolean | undefined): boole
   return !!asked && call.actor?.username !== PUBLIC_USERNAME;
 }
 
-export function resourceIdentifier(record: Record<string, unknown>): string {
-  return ['id_0', 'id_1', 'id_2', 'id_3'].map((k) => record[k]).filter((v) => v !== undefined && v !== null && v !== '').join('.');
+export function resourceIdentifier(record: Partial<Pick<Resource, 'id_0' | 'id_1' | 'id_2' | 'id_3'>>): string {
+  return [record.id_0, record.id_1, record.id_2, record.id_3].filter((v) => v !== undefined && v !== null && v !== '').join('.');
 }
 
 function marcEndpoints(): Endpoint[] {
@@ -72,7 +72,7 @@ function marcEndpoints(): Endpoint[] {
 const AGENT_RESOLVE = ['related_agents', 'subjects'];
 
 /** `<authority id>_<name>`, the stem of ArchivesSpace's agent export file names. */
-function agentFileStem(agent: Obj): string {
+function agentFileStem(agent: Agent): string {
   const n = agentName(agent);
   return [n.authority_id, n.primary_name ?? n.family_name ?? n.software_name].filter(Boolean).join('_');
 }
@@ -81,8 +81,8 @@ function agentFileStem(agent: Obj): string {
  * An agent for the agent exports. EAC-CPF needs no permission (as in ArchivesSpace), so an
  * unpublished agent is shown only to callers who may view the repository.
  */
-async function loadAgent(call: Call, typeName: string, resolve: string[] = [], agentId: number = call.params.id): Promise<Obj> {
-  const agent = await loadForExport(call.s, typeName, agentId, undefined, resolve);
+async function loadAgent(call: Call, typeName: string, resolve: string[] = [], agentId: number = call.params.id): Promise<Agent> {
+  const agent: Agent = await loadForExport(call.s, typeName, agentId, undefined, resolve);
   if (agent.publish !== true && !(await can(call.s, call.actor, 'view_repository', call.repoId))) {
     throw errors.notFound(call.s.registry.type(typeName).model);
   }
@@ -100,7 +100,7 @@ function agentEndpoints(registry: Registry): Endpoint[] {
         const agent = await loadAgent(call, name, AGENT_RESOLVE);
         const repository = JSON.parse((await recordQueries(call.s.db).get('repository', call.repoId!))!.json);
         const viewer = await can(call.s, call.actor, 'view_repository', call.repoId);
-        const linkedRecords = await recordsLinkingTo(call.s, agent.uri, (repoId) => viewer && repoId === call.repoId);
+        const linkedRecords = await recordsLinkingTo(call.s, agent.uri!, (repoId) => viewer && repoId === call.repoId);
         const mapping = exportMapping<EacMapping>(call.s.registry, name, 'eac_cpf')!;
         return xmlReply((w) => writeEacCpf(w, { agent, mapping, repository, linkedRecords }));
       },
@@ -146,8 +146,8 @@ function digitalObjectEndpoints(registry: Registry): Endpoint[] {
   const node = Object.values(registry.types).find((t) => t.tree?.root === root)?.name;
   const mapping = <T>(typeName: string | undefined, format: string) => (typeName ? exportMapping<T>(registry, typeName, format) : undefined) ?? ({} as T);
   const load = async (call: Call) => {
-    const record = await loadForExport(call.s, root, call.params.id, call.repoId, DIGITAL_OBJECT_RESOLVE);
-    const children = await componentTree(call.s, record.uri, false, COMPONENT_RESOLVE);
+    const record: Archival = await loadForExport(call.s, root, call.params.id, call.repoId, DIGITAL_OBJECT_RESOLVE);
+    const children = await componentTree(call.s, record.uri!, false, COMPONENT_RESOLVE);
     return { record, children };
   };
   const metadata = (format: string, suffix: string): Endpoint => ({
@@ -155,7 +155,7 @@ function digitalObjectEndpoints(registry: Registry): Endpoint[] {
     params: [idBeforeFormat, fmt], errors: ['NotFound'],
     summary: `Get metadata for a ${format === 'dublin_core' ? 'Dublin Core' : format.toUpperCase()} export`,
     handle: async (call) => {
-      const record = await loadForExport(call.s, root, metadataId(call, root), call.repoId);
+      const record: Archival = await loadForExport(call.s, root, metadataId(call, root), call.repoId);
       return json(exportMetadata(exportFilename(String(record.digital_object_id ?? ''), suffix)));
     },
   });

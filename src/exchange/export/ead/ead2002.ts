@@ -28,7 +28,7 @@
  *   linked agents (not creators) → controlaccess/persname|... (@role relator, or fmo for a source)
  *   archival objects → dsc/c (or c01..c12 with numbered_cs), nested in tree order (walker.ts)
  */
-import type { Instance, TopContainer } from '../../../../generated/types';
+import type { ContainerProfile, FileVersion, Instance, LanguageAndScript, TopContainer } from '../../../../generated/types';
 import type { Obj } from '../../../json';
 import type { Services } from '../../../records/context';
 import type { Attributes, XmlWriter } from '../../xml';
@@ -84,7 +84,7 @@ class Ead2002Writer extends EadFamilyWriter {
     }
     if (present(r.finding_aid_description_rules)) w.leaf('descrules', humanise(String(r.finding_aid_description_rules)));
     w.close('profiledesc');
-    const revisions = (r.revision_statements ?? []).filter((rs: Obj) => this.o.includeUnpublished || rs.publish === true || rs.publish === undefined);
+    const revisions = (r.revision_statements ?? []).filter((rs) => this.o.includeUnpublished || rs.publish === true || rs.publish === undefined);
     if (revisions.length) {
       w.open('revisiondesc');
       for (const rs of revisions) {
@@ -160,11 +160,11 @@ class Ead2002Writer extends EadFamilyWriter {
       }
     }
     const materials = r.lang_materials ?? [];
-    const languageNotes = materials.flatMap((m: Obj) => m.notes ?? []).filter((n: Obj) => this.shown(n));
+    const languageNotes = materials.flatMap((m) => m.notes ?? []).filter((n) => this.shown(n));
     for (const note of languageNotes) {
       w.open('langmaterial', { id: prefixId(note.persistent_id), audience: this.audience(note) }).raw(phrase(noteContent(note, this.o.includeUnpublished))).close();
     }
-    const languages = materials.map((m: Obj) => m.language_and_script).filter((l: Obj | undefined) => l?.language);
+    const languages = materials.map((m) => m.language_and_script).filter((l): l is LanguageAndScript => !!l?.language);
     if (!languageNotes.length && languages.length) {
       w.open('langmaterial');
       for (const l of languages) w.leaf('language', LANGUAGES[l.language] ?? l.language, { langcode: l.language, scriptcode: l.script });
@@ -172,7 +172,7 @@ class Ead2002Writer extends EadFamilyWriter {
     }
   }
 
-  protected topContainer(inst: Instance, top: TopContainer, profile: Obj | undefined): Attributes {
+  protected topContainer(inst: Instance, top: TopContainer, profile: ContainerProfile | undefined): Attributes {
     return {
       type: present(top.type) ? String(top.type).replace(/\s+/g, '_') : undefined,
       label: `${humanise(String(inst.instance_type ?? 'mixed_materials'))}${present(top.barcode) ? ` [${top.barcode}]` : ''}`,
@@ -190,7 +190,7 @@ class Ead2002Writer extends EadFamilyWriter {
     for (const { inst, dobj, versions, description, internal } of shownDigitalObjects(r, this.o)) {
       const desc = () => { if (description) w.open('daodesc').raw(paragraphs(description)).close(); };
       if (versions.length <= 1) {
-        const fv = versions[0] as Obj | undefined;
+        const fv: FileVersion | undefined = versions[0];
         w.open('dao', {
           'xlink:type': 'simple', 'xlink:href': fv ? fv.file_uri : dobj.digital_object_id, 'xlink:title': dobj.title,
           'xlink:actuate': fv?.xlink_actuate_attribute ?? 'onRequest', 'xlink:show': fv?.xlink_show_attribute ?? 'new',

@@ -19,7 +19,7 @@
  *     @daotype@href@linktitle@localtype (daoset when several file versions)
  *   lists → list@listtype; chronologies → chronlist/chronitem with datesingle and event or chronitemset
  */
-import type { Instance, TopContainer } from '../../../../generated/types';
+import type { ContainerProfile, FileVersion, Instance, LanguageAndScript, TopContainer } from '../../../../generated/types';
 import type { Obj } from '../../../json';
 import type { Services } from '../../../records/context';
 import type { Attributes, XmlWriter } from '../../xml';
@@ -85,7 +85,7 @@ class Ead3Writer extends EadFamilyWriter {
     w.open('maintenancehistory');
     w.open('maintenanceevent').empty('eventtype', { value: 'derived' }).leaf('eventdatetime', new Date().toISOString().slice(0, 19), { standarddatetime: new Date().toISOString().slice(0, 19) })
       .empty('agenttype', { value: 'machine' }).leaf('agent', 'Archive Records Backend').leaf('eventdescription', 'This finding aid was produced using Archive Records Backend').close();
-    for (const rs of (r.revision_statements ?? []).filter((x: Obj) => this.o.includeUnpublished || x.publish !== false)) {
+    for (const rs of (r.revision_statements ?? []).filter((x) => this.o.includeUnpublished || x.publish !== false)) {
       w.open('maintenanceevent', { audience: this.audience(rs) }).empty('eventtype', { value: 'revised' })
         .open('eventdatetime').raw(phrase(String(rs.date ?? ''))).close()
         .empty('agenttype', { value: 'unknown' }).leaf('agent', 'unknown');
@@ -159,8 +159,8 @@ class Ead3Writer extends EadFamilyWriter {
       else w.open(note.type, attrs).raw(phrase(text)).close();
     }
     const materials = r.lang_materials ?? [];
-    const languages = materials.map((m: Obj) => m.language_and_script).filter((l: Obj | undefined) => l?.language);
-    const languageNotes = materials.flatMap((m: Obj) => m.notes ?? []).filter((n: Obj) => this.shown(n));
+    const languages = materials.map((m) => m.language_and_script).filter((l): l is LanguageAndScript => !!l?.language);
+    const languageNotes = materials.flatMap((m) => m.notes ?? []).filter((n) => this.shown(n));
     if (languages.length || languageNotes.length) {
       w.open('langmaterial');
       for (const l of languages) {
@@ -178,7 +178,7 @@ class Ead3Writer extends EadFamilyWriter {
     }
   }
 
-  protected topContainer(inst: Instance, top: TopContainer, profile: Obj | undefined): Attributes {
+  protected topContainer(inst: Instance, top: TopContainer, profile: ContainerProfile | undefined): Attributes {
     return {
       localtype: present(top.type) ? String(top.type).replace(/\s+/g, '_') : undefined,
       label: humanise(String(inst.instance_type ?? 'mixed_materials')), containerid: top.barcode,
@@ -193,7 +193,7 @@ class Ead3Writer extends EadFamilyWriter {
   protected daos(r: Described): void {
     const w = this.w;
     for (const { dobj, versions, description, internal } of shownDigitalObjects(r, this.o)) {
-      const dao = (fv: Obj | undefined, withNote: boolean) => {
+      const dao = (fv: FileVersion | undefined, withNote: boolean) => {
         w.open('dao', { daotype: 'unknown', href: fv ? fv.file_uri : dobj.digital_object_id, linktitle: dobj.title, localtype: fv?.use_statement, audience: internal(fv) });
         if (withNote && description) w.open('descriptivenote').raw(paragraphs(description)).close();
         w.close('dao');

@@ -4,11 +4,13 @@
  * objects and containers of the instances, the repository's address and agency code. The writers
  * differ only in what they write for each.
  */
-import type { ArchivalObject, Instance, Repository, Resource, SubContainer, TopContainer } from '../../../../generated/types';
+import type {
+  ArchivalObject, ContainerProfile, FileVersion, Instance, Repository, Resource, SubContainer, TopContainer,
+} from '../../../../generated/types';
 import type { Obj } from '../../../json';
 import type { Services } from '../../../records/context';
 import { recordQueries } from '../../../store/domain-reads';
-import { isPublished } from '../common';
+import { type Agent, type AgentNameForm, isPublished, termsOf } from '../common';
 import { AGENT_ELEMENTS, SUBJECT_ELEMENTS } from './tables';
 
 export type { ArchivalObject, Repository, Resource };
@@ -110,15 +112,15 @@ export interface NamedAgent {
 export function namedAgents(r: Described, o: EadOptions, keep: (role: string) => boolean, only: 'published' | 'not-unpublished' = 'published'): NamedAgent[] {
   const out: NamedAgent[] = [];
   for (const link of r.linked_agents ?? []) {
-    const agent = link._resolved as Obj | undefined;
+    const agent: Agent | undefined = link._resolved;
     const hidden = only === 'published' ? agent?.publish !== true : agent?.publish === false;
     if (!agent || !keep(String(link.role)) || (!o.includeUnpublished && hidden)) continue;
-    const name = agent.display_name ?? {};
+    const name: AgentNameForm = agent.display_name ?? {};
     out.push({
-      element: AGENT_ELEMENTS[agent.jsonmodel_type] ?? 'name', role: String(link.role), relator: link.relator,
+      element: AGENT_ELEMENTS[agent.jsonmodel_type ?? ''] ?? 'name', role: String(link.role), relator: link.relator,
       name: String(name.sort_name ?? agent.title ?? ''), source: name.source, rules: name.rules, authority: name.authority_id,
       internal: agent.publish !== true,
-      terms: ((link.terms ?? []) as Obj[]).filter((t) => present(t.term)).map((t: Obj) => [String(t.term), t.term_type] as [string, string | undefined]),
+      terms: termsOf(link).filter((t) => present(t.term)).map((t) => [String(t.term), t.term_type] as [string, string | undefined]),
     });
   }
   return out;
@@ -148,10 +150,11 @@ export interface AccessPoint extends NameAttributes {
 export function accessPoints(r: Described, o: EadOptions): AccessPoint[] {
   const out: AccessPoint[] = [];
   for (const link of r.subjects ?? []) {
-    const subject = link._resolved as Obj | undefined;
-    const element = SUBJECT_ELEMENTS[subject?.terms?.[0]?.term_type];
+    const subject = link._resolved;
+    const terms = subject ? termsOf(subject) : [];
+    const element = terms.length ? SUBJECT_ELEMENTS[terms[0].term_type] : undefined;
     if (!subject || !element) continue;
-    out.push({ element, source: subject.source, authority: subject.authority_id, terms: (subject.terms ?? []).map((t: Obj) => [String(t.term), t.term_type] as [string, string | undefined]) });
+    out.push({ element, source: subject.source, authority: subject.authority_id, terms: terms.map((t) => [String(t.term), t.term_type] as [string, string | undefined]) });
   }
   for (const a of namedAgents(r, o, (role) => role !== 'creator', 'not-unpublished')) {
     out.push({
@@ -166,27 +169,27 @@ export function accessPoints(r: Described, o: EadOptions): AccessPoint[] {
 export function shownDigitalObjects(r: Described, o: EadOptions) {
   const out = [];
   for (const inst of r.instances ?? []) {
-    const dobj = inst.digital_object?._resolved as Obj | undefined;
+    const dobj = inst.digital_object?._resolved;
     if (!dobj || dobj.suppressed === true || !(o.includeUnpublished || dobj.publish !== false)) continue;
-    const versions: Obj[] = (dobj.file_versions ?? []).filter((fv: Obj) => fv.publish === true || o.includeUnpublished);
-    const date = dobj.dates?.[0] ?? {};
-    const when = date.expression ?? (date.begin ? `${date.begin}${date.end && date.end !== date.begin ? `-${date.end}` : ''}` : '');
+    const versions = (dobj.file_versions ?? []).filter((fv) => fv.publish === true || o.includeUnpublished);
+    const date = dobj.dates?.[0];
+    const when = !date ? '' : date.expression ?? (date.begin ? `${date.begin}${date.end && date.end !== date.begin ? `-${date.end}` : ''}` : '');
     out.push({
       inst, dobj, versions, description: `${dobj.title ?? ''}${when ? `: ${when}` : ''}`,
       /** audience="internal" for an unpublished digital object or file version. */
-      internal: (fv?: Obj) => (!isPublished(dobj) || (fv && fv.publish !== true) ? 'internal' : undefined),
+      internal: (fv?: FileVersion) => (!isPublished(dobj) || (fv && fv.publish !== true) ? 'internal' : undefined),
     });
   }
   return out;
 }
 
 /** The instances held in a top container: the instance, its sub-container, the container and its profile. */
-export function containedInstances(r: Described): Array<{ inst: Instance; sub: SubContainer; top: TopContainer; profile?: Obj }> {
+export function containedInstances(r: Described): Array<{ inst: Instance; sub: SubContainer; top: TopContainer; profile?: ContainerProfile }> {
   const out = [];
   for (const inst of r.instances ?? []) {
     const sub = inst.sub_container;
     const top = sub?.top_container?._resolved;
-    if (sub && top) out.push({ inst, sub, top, profile: top.container_profile?._resolved as Obj | undefined });
+    if (sub && top) out.push({ inst, sub, top, profile: top.container_profile?._resolved });
   }
   return out;
 }

@@ -97,9 +97,9 @@ export async function writePdf(
     if (!value) return;
     doc.font(f.bold).fontSize(10).text(`${label}: `, MARGIN, undefined, { continued: true, width: width() }).font(f.regular).text(value);
   };
-  const dates = (r: Described) => (r.dates ?? []).filter(shown).map((d: Obj) => `${dateText(d, '-')}${d.date_type === 'bulk' ? ' (bulk)' : ''}`).join('; ');
+  const dates = (r: Described) => (r.dates ?? []).filter(shown).map((d) => `${dateText(d, '-')}${d.date_type === 'bulk' ? ' (bulk)' : ''}`).join('; ');
   const extents = (r: Described) => (r.extents ?? []).filter(shown)
-    .map((e: Obj) => [`${e.number ?? ''} ${humanise(String(e.extent_type ?? ''))}`.trim(), e.container_summary ? `(${e.container_summary})` : ''].filter(Boolean).join(' ')).join('; ');
+    .map((e) => [`${e.number ?? ''} ${humanise(String(e.extent_type ?? ''))}`.trim(), e.container_summary ? `(${e.container_summary})` : ''].filter(Boolean).join(' ')).join('; ');
   const containers = (r: Described) => containedInstances(r).map(({ sub, top }) => [
     `${humanise(String(top.type ?? 'container'))} ${top.indicator ?? ''}`.trim(),
     ...subLevels(sub).map((level) => `${humanise(level.type)} ${level.indicator ?? ''}`.trim()),

@@ -3,7 +3,7 @@
  * the order of every part of a description (did, containers, notes, lists, chronologies, indexes,
  * access points). A writer of one version says only what it writes for each part.
  */
-import type { Instance, TopContainer } from '../../../../generated/types';
+import type { ContainerProfile, Instance, TopContainer } from '../../../../generated/types';
 import type { Obj } from '../../../json';
 import type { Services } from '../../../records/context';
 import type { Attributes, XmlWriter } from '../../xml';
@@ -39,7 +39,7 @@ export abstract class EadFamilyWriter {
   /** Identifiers, extents, dates, did notes and languages, inside did. */
   protected abstract didCommon(r: Described): void;
   /** The attributes of a top container, and of a child or grandchild level, besides id and parent. */
-  protected abstract topContainer(inst: Instance, top: TopContainer, profile: Obj | undefined): Attributes;
+  protected abstract topContainer(inst: Instance, top: TopContainer, profile: ContainerProfile | undefined): Attributes;
   protected abstract subContainer(level: SubLevel): Attributes;
   /** The digital objects of the instances. */
   protected abstract daos(r: Described): void;
