@@ -1,0 +1,126 @@
+/**
+ * make bench rows (issue 49, BENCH_PARTS=jobs runs only these): find_and_replace_job and
+ * resource_duplicate_job through the HTTP jobs API over a resource of BENCH_JOB_COMPONENTS
+ * components (default 50,000: series of 100, built through the batch children routes), timed from
+ * the job's start to its end, while GET one archival object runs beside it at a steady rate
+ * (BENCH_JOB_GET_RATE requests/s over 4 connections): its p95 says whether a long job's one
+ * transaction keeps readers waiting.
+ */
+import autocannon from 'autocannon';
+import type { Obj } from '../src/json';
+import { childBody } from './data';
+import { log, peakRssMb, record } from './lib';
+
+export const JOB_COMPONENTS = Number(process.env.BENCH_JOB_COMPONENTS ?? 50_000);
+/** Requests per second of the GETs beside a job: a reading room's staff, not a load test that starves the job of the cores. */
+const GET_RATE = Number(process.env.BENCH_JOB_GET_RATE ?? 100);
+const GET_CONNECTIONS = 4;
+const SERIES = 100;
+
+type Call = (method: string, url: string, body?: unknown) => Promise<any>;
+
+/** A resource of `n` components: series of SERIES (the series, then each one's files), 500 or fewer per request. */
+async function buildResource(call: Call, repo: string, n: number): Promise<{ uri: string; aoUri: string }> {
+  const resource = await call('POST', `${repo}/resources`, {
+    id_0: `JOBS-${Date.now()}`, title: 'Bench jobs resource', level: 'collection', finding_aid_language: 'eng', finding_aid_script: 'Latn', publish: true,
+    dates: [{ date_type: 'inclusive', label: 'creation', begin: '1850', end: '1900' }],
+    extents: [{ portion: 'whole', number: '40', extent_type: 'linear_feet' }], lang_materials: [{ language_and_script: { language: 'eng' } }],
+  });
+  const uri = resource.uri as string;
+  const seriesCount = Math.ceil(n / SERIES);
+  const before = new Set<number>(await call('GET', `${repo}/archival_objects?all_ids=true`));
+  for (let s = 0; s < seriesCount; s += 500) {
+    const children: Obj[] = [];
+    for (let k = s; k < Math.min(seriesCount, s + 500); k++) children.push({ ...childBody(k, uri), level: 'series', title: `Series ${k}: letters of the society` });
+    await call('POST', `${uri}/children`, { jsonmodel_type: 'archival_record_children', children });
+  }
+  const series = ((await call('GET', `${repo}/archival_objects?all_ids=true`)) as number[]).filter((id) => !before.has(id)).sort((a, b) => a - b);
+  let made = seriesCount;
+  for (const id of series) {
+    const files = Math.min(SERIES - 1, n - made);
+    if (files <= 0) break;
+    const children = Array.from({ length: files }, (_, f) => childBody(made + f, uri));
+    await call('POST', `${repo}/archival_objects/${id}/children`, { jsonmodel_type: 'archival_record_children', children });
+    made += files;
+  }
+  return { uri, aoUri: `${repo}/archival_objects/${series[0]}` };
+}
+
+interface Ended { job: any; seconds: number; getP95: number; getP50: number; gets: number; failed: number }
+
+/** Submits `job` and waits for its end, with GETs of `getUrl` beside it from submission to end. */
+async function runJob(base: string, repo: string, headers: Record<string, string>, job: Obj, getUrl: string): Promise<Ended> {
+  const latencies: number[] = [];
+  let failed = 0;
+  const gets = autocannon({ url: base + getUrl, connections: GET_CONNECTIONS, overallRate: GET_RATE, duration: 3600, headers });
+  gets.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status >= 200 && status < 300) latencies.push(ms);
+    else failed++;
+  });
+  const done = new Promise((resolve) => gets.once('done', resolve));
+  let ended: any;
+  let seconds: number;
+  try {
+    const res = await fetch(`${base}${repo}/jobs`, {
+      method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ jsonmodel_type: 'job', job_type: job.jsonmodel_type, job }),
+    });
+    if (res.status !== 200) throw new Error(`${job.jsonmodel_type}: ${res.status} ${await res.text()}`);
+    const uri = (await res.json()).uri as string;
+    let started: bigint | undefined;
+    for (;;) {
+      const now = process.hrtime.bigint();
+      ended = await (await fetch(`${base}${uri}`, { headers })).json();
+      if (ended.status !== 'queued') started ??= now;
+      if (['completed', 'failed', 'canceled'].includes(ended.status)) {
+        if (ended.status !== 'completed') throw new Error(`${job.jsonmodel_type} ${ended.status}: ${await (await fetch(`${base}${uri}/log`, { headers })).text()}`);
+        seconds = Number(process.hrtime.bigint() - started!) / 1e9;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    gets.stop();
+    // The GETs in flight when the job ended count: a job that holds the server keeps them waiting.
+    await done;
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  return { job: ended, seconds, getP95: at(95), getP50: at(50), gets: latencies.length, failed };
+}
+
+export async function benchJobs(base: string, store: string, pid: number | undefined, repo: string, headers: Record<string, string>, call: Call): Promise<void> {
+  const n = JOB_COMPONENTS;
+  const t = process.hrtime.bigint();
+  const { uri, aoUri } = await buildResource(call, repo, n);
+  log(`jobs: a resource of ${n} components built in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`);
+  const getNote = (e: Ended) => `GET one archival object beside it (${GET_RATE} req/s, ${GET_CONNECTIONS} conn): p50 ${e.getP50} ms, p95 ${e.getP95} ms, ${e.gets} answered${e.failed ? `, ${e.failed} FAILED` : ''}`;
+
+
+  const replaced = await runJob(base, repo, headers, {
+    jsonmodel_type: 'find_and_replace_job', find: 'letters', replace: 'papers', record_type: 'archival_object', property: 'title', base_record_uri: uri,
+  }, aoUri);
+  const replacedRate = Math.round(n / replaced.seconds);
+  log(`find and replace: ${n} components in ${replaced.seconds.toFixed(1)} s`);
+  record({
+    workload: `find_and_replace_job over a resource of ${n} components (every title changed, one transaction)`, store, value: replacedRate, unit: 'records/s',
+    baseline: null, ratio: null, target: '≥ 2,000 records/s, GET p95 < 100 ms meanwhile', met: replacedRate >= 2000 && replaced.getP95 < 100 && !replaced.failed,
+    note: `${replaced.seconds.toFixed(1)} s from the job's start to its end; ${getNote(replaced)}; server peak RSS ${Math.round(peakRssMb(pid))} MB`,
+    detail: { job: replaced.job.status, getP95: replaced.getP95, getP50: replaced.getP50 },
+  });
+  const title = (await call('GET', aoUri)).title as string;
+  if (!title.includes('papers')) throw new Error(`find and replace left ${aoUri} titled "${title}"`);
+
+  const duplicated = await runJob(base, repo, headers, { jsonmodel_type: 'resource_duplicate_job', source: uri }, aoUri);
+  const duplicatedRate = Math.round(n / duplicated.seconds);
+  log(`resource duplicate: ${n} components in ${duplicated.seconds.toFixed(1)} s`);
+  record({
+    workload: `resource_duplicate_job of a resource of ${n} components (one transaction)`, store, value: duplicatedRate, unit: 'components/s',
+    baseline: null, ratio: null, target: '≥ 2,000 components/s, GET p95 < 100 ms meanwhile', met: duplicatedRate >= 2000 && duplicated.getP95 < 100 && !duplicated.failed,
+    note: `${duplicated.seconds.toFixed(1)} s from the job's start to its end; ${getNote(duplicated)}; server peak RSS ${Math.round(peakRssMb(pid))} MB`,
+    detail: { job: duplicated.job.status, getP95: duplicated.getP95, getP50: duplicated.getP50 },
+  });
+  const copy = await call('GET', `${duplicated.job.uri}/records?page=1`);
+  const copyUri = String(copy.results?.[0]?.record?.ref ?? '');
+  const copied = await call('GET', `${copyUri}/tree/root`);
+  if (copied.child_count !== Math.ceil(n / SERIES)) throw new Error(`the copy ${copyUri} has ${copied.child_count} top-level components, not ${Math.ceil(n / SERIES)}`);
+}
