@@ -739,7 +739,8 @@ async function benchStore(name: StoreName): Promise<void> {
 async function benchJobsOnly(name: StoreName, st: Store, env: Record<string, string>, password: string, dir: string, started: bigint): Promise<void> {
   console.log(`\n${name}: the job rows only, a resource of ${JOB_COMPONENTS} components`);
   try {
-    const server = await startServer(env);
+    // BENCH_JOBS_NODE_ARGS: node flags for the server (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof').
+    const server = await startServer(env, (process.env.BENCH_JOBS_NODE_ARGS ?? '').split(/\s+/).filter(Boolean));
     watched.pid = server.child.pid;
     try {
       const c = await Client.login(server.base, password);

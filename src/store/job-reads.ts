@@ -27,3 +27,10 @@ export async function childRows(h: Handle, rootUri: string, parentRid: number | 
     .orderBy('position').select('rid', 'uri', 'json');
   return rows.map((r: { rid: number; uri: string; json: string }) => ({ rid: Number(r.rid), uri: r.uri, json: r.json }));
 }
+
+/** The rids of the nodes of the tree under `rootUri` that have nodes under them: a copy of the tree reads the children of those only. */
+export async function parentRids(h: Handle, rootUri: string): Promise<Set<number>> {
+  const rows = await sqlOf(h)('records').where({ root_uri: rootUri, suppressed: false, hidden: false }).whereNotNull('parent_rid')
+    .distinct('parent_rid');
+  return new Set(rows.map((r: { parent_rid: number }) => Number(r.parent_rid)));
+}

@@ -105,6 +105,8 @@ export const findAndReplaceJob: JobType = {
             await saveEdited(ctx.s, ctx.actor, trx, row, record);
             modified.push(row.uri);
           }
+          // Other requests are answered between pages (on SQLite the store's calls do not wait on I/O).
+          await new Promise((resolve) => setImmediate(resolve));
         }
       });
     } catch (err) {
