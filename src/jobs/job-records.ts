@@ -64,7 +64,7 @@ export async function* pagesOf(h: Tx | Services['db'], scope: JobScope): AsyncGe
 export async function saveEdited(s: Services, actor: Actor, trx: Tx, row: RecordRow, record: Obj): Promise<void> {
   const prepared = prepareRecord(s.registry, s.enums, row.type, { ...record, lock_version: row.lock_version });
   const where = { type: s.registry.type(row.type), repoId: row.repo_id || undefined };
-  await updateRecord(s, actor, where, row.id, { ...prepared.record, lock_version: row.lock_version }, prepared.warnings, { trx });
+  await updateRecord(s, actor, where, row.id, { ...prepared.record, lock_version: row.lock_version }, prepared.warnings, { trx, current: row });
 }
 
 /** Thrown to stop a job's transaction when the job is canceled (it rolls back). */

@@ -286,12 +286,16 @@ export async function updateRecord(
   id: number,
   body: Obj,
   warnings: ErrorMap,
-  /** `keep`: properties the update leaves as stored whatever the body says (guarded ones the caller may not set). */
-  options: { trx?: Tx; keep?: string[] } = {},
+  /**
+   * `keep`: properties the update leaves as stored whatever the body says (guarded ones the caller may not set).
+   * `current`: the record's row as read in `trx` (a job walking rows it read a page at a time), not
+   * read again; the update still expects its lock_version, so a save made meanwhile fails this one.
+   */
+  options: { trx?: Tx; keep?: string[]; current?: RecordRow } = {},
 ): Promise<WriteResult> {
   const run = async (trx: Tx) => {
     const q = new RecordQueries(trx);
-    const row = await fetchRow(q, where, id);
+    const row = options.current && options.trx === trx ? options.current : await fetchRow(q, where, id);
     const expected = lockVersionOf(body);
     if (expected !== row.lock_version) throw errors.staleLockVersion();
     if (row.suppressed) throw errors.suppressedUpdate();

@@ -4,6 +4,7 @@ import { createRecord, createRecords } from '../../records/write';
 import { prepareRecord } from '../../validation';
 import type { Tx } from '../../store/database';
 import { childRows, parentRids } from '../../store/job-reads';
+import { holdDerivedRows } from '../../store/transaction-memo';
 import type { JobType } from '../job-type';
 import { JobCanceled, recordInRepository, requiredString, stopIfCanceled } from '../job-records';
 
@@ -54,6 +55,9 @@ export const resourceDuplicateJob: JobType = {
     let components = 0;
     try {
       await s.db.transaction(async (trx) => {
+        // The copies' keys, lookups and links are written a hundred rows to a statement, as a batch
+        // of children's are: a clash is still found before the commit, and fails the whole copy.
+        holdDerivedRows(trx, { uniqueKeys: true });
         stopIfCanceled(ctx.signal);
         const resource = copyOf(JSON.parse(source.json));
         resource.id_0 = `${PREFIX}${resource.id_0 ?? ''}`;
