@@ -103,8 +103,10 @@ export class AccessView {
       const limitMs = (kept.expiring ? config.sessionExpireAfterSeconds : config.sessionNonexpirableForceExpireAfterSeconds) * 1000;
       if (!(kept.expiring && config.sessionExpireAfterSeconds < 0) && idleMs > limitMs) return this.fromStore(config, token, hash);
       if (idleMs > TOUCH_INTERVAL_MS) {
-        await touchSession(this.db, hash, now);
+        // Marked first, so that the requests arriving while this touch waits do not touch it too:
+        // on SQLite the touch waits for the one writer, which a long job holds until it commits.
         kept.lastActiveMs = now;
+        await touchSession(this.db, hash, now);
       }
       return { username: kept.username, expiring: kept.expiring };
     }

@@ -9,15 +9,23 @@ import { normalise, type RecordRow } from './record-rows';
 /** Which records a job walks: a tree (the record at `rootUri` and every node under it), or types (in one repository, or in all). */
 export type JobScope = { rootUri: string } | { types: string[]; repoId?: number };
 
+const COLUMNS = ['rid', 'type', 'id', 'repo_id', 'uri', 'json', 'lock_version', 'create_time_ms', 'system_mtime_ms', 'user_mtime_ms', 'suppressed', 'hidden'];
+
 /** The next page of records in `scope` after `afterRid` (0 first), suppressed and hidden ones left out. */
 export async function recordRowsPage(h: Handle, scope: JobScope, afterRid: number, limit: number): Promise<RecordRow[]> {
-  const q = sqlOf(h)('records').where('rid', '>', afterRid).andWhere({ suppressed: false, hidden: false });
-  if ('rootUri' in scope) q.andWhere((w) => w.where({ root_uri: scope.rootUri }).orWhere({ uri: scope.rootUri }));
-  else {
-    q.whereIn('type', scope.types);
-    if (scope.repoId !== undefined) q.andWhere({ repo_id: scope.repoId });
+  const visible = () => sqlOf(h)('records').where('rid', '>', afterRid).andWhere({ suppressed: false, hidden: false });
+  if ('rootUri' in scope) {
+    // The root and its nodes apart: with `root_uri = ? OR uri = ?` the planners merged two indexes
+    // and sorted every node of the tree for each page (MariaDB), where `root_uri = ? AND rid > ?`
+    // walks the root_uri index in rid order from where the last page ended.
+    const root = await visible().andWhere({ uri: scope.rootUri }).select(COLUMNS);
+    const nodes = await visible().andWhere({ root_uri: scope.rootUri }).orderBy('rid').limit(limit).select(COLUMNS);
+    const rows = [...root, ...nodes].sort((a, b) => Number(a.rid) - Number(b.rid)).slice(0, limit);
+    return rows.map((r) => normalise(r)!);
   }
-  const rows = await q.orderBy('rid').limit(limit).select('rid', 'type', 'id', 'repo_id', 'uri', 'json', 'lock_version', 'create_time_ms', 'system_mtime_ms', 'user_mtime_ms', 'suppressed', 'hidden');
+  const q = visible().whereIn('type', scope.types);
+  if (scope.repoId !== undefined) q.andWhere({ repo_id: scope.repoId });
+  const rows = await q.orderBy('rid').limit(limit).select(COLUMNS);
   return rows.map((r) => normalise(r)!);
 }
 

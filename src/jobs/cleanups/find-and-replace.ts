@@ -1,6 +1,7 @@
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { isPlainObject } from '../../json';
+import { holdDerivedRows } from '../../store/transaction-memo';
 import type { JobType } from '../job-type';
 import { JobCanceled, pagesOf, recordInRepository, requiredString, saveEdited, stopIfCanceled } from '../job-records';
 
@@ -95,6 +96,9 @@ export const findAndReplaceJob: JobType = {
       // One transaction, as ArchivesSpace's runner: its log lines wait for the commit (on SQLite the
       // store's one connection is this transaction's until then).
       await ctx.s.db.transaction(async (trx) => {
+        // The versions, lookups and links its saves write are held and written a hundred rows to a
+        // statement (one round trip per record fewer on MySQL); the job reads none of them back.
+        holdDerivedRows(trx);
         for await (const rows of pagesOf(trx, { rootUri: baseUri })) {
           stopIfCanceled(ctx.signal);
           for (const row of rows) {
