@@ -749,6 +749,8 @@ async function benchJobsOnly(name: StoreName, st: Store, env: Record<string, str
     } finally {
       watched.pid = undefined;
       await server.stop();
+      // What a profiling flag printed when the server stopped (bench/statement-timer.cjs).
+      if (process.env.BENCH_JOBS_NODE_ARGS) console.log(server.output().slice(-6000));
     }
   } finally {
     if (process.env.BENCH_KEEP) log(`kept ${dir} and ${st.env.DB_URL}`);

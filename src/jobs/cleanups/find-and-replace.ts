@@ -3,7 +3,7 @@ import type { Obj } from '../../json';
 import { isPlainObject } from '../../json';
 import { holdDerivedRows } from '../../store/transaction-memo';
 import type { JobType } from '../job-type';
-import { JobCanceled, pagesOf, recordInRepository, requiredString, saveEdited, stopIfCanceled } from '../job-records';
+import { JobCanceled, pagesOf, recordInRepository, requiredString, saveAllEdited, stopIfCanceled } from '../job-records';
 
 /**
  * find_and_replace_job (ArchivesSpace's FindAndReplaceRunner): in every record of `record_type`
@@ -101,14 +101,17 @@ export const findAndReplaceJob: JobType = {
         holdDerivedRows(trx);
         for await (const rows of pagesOf(trx, { rootUri: baseUri })) {
           stopIfCanceled(ctx.signal);
+          const edits: Array<{ row: (typeof rows)[number]; record: Obj }> = [];
           for (const row of rows) {
             const record = JSON.parse(row.json) as Obj;
             const changed = replaceIn(record, recordType, property, (text) => replaceAll(text, compiled, replace));
             if (!changed) continue;
             lines.push(`Updating ${row.type}[${row.id}].${property}${recordType === row.type ? '' : ` (${changed} ${recordType})`}`);
-            await saveEdited(ctx.s, ctx.actor, trx, row, record);
+            edits.push({ row, record });
             modified.push(row.uri);
           }
+          // A page's rows written together; the text changed moves nothing in the tree.
+          await saveAllEdited(ctx.s, ctx.actor, trx, edits);
           // Other requests are answered between pages (on SQLite the store's calls do not wait on I/O).
           await new Promise((resolve) => setImmediate(resolve));
         }
