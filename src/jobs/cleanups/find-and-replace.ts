@@ -124,7 +124,7 @@ export const findAndReplaceJob: JobType = {
       await ctx.log(`error: ${(err as Error).message}; nothing was changed`);
       return 'failed';
     }
-    for (const line of lines) await ctx.log(line);
+    await ctx.log(lines);
     await ctx.log(modified.length ? `All done, ${modified.length} record(s) modified, logging modified records.` : 'All done, no records modified.');
     await ctx.addRecords(modified);
     return 'completed';
