@@ -11,7 +11,7 @@ import { childBody } from './data';
 import { log, peakRssMb, record } from './lib';
 
 export const JOB_COMPONENTS = Number(process.env.BENCH_JOB_COMPONENTS ?? 50_000);
-/** Requests per second of the GETs beside a job: a reading room's staff, not a load test that starves the job of the cores. */
+/** Requests per second of the GETs beside a job (half to an accession, half to a component of the tree): a reading room's staff, not a load test that starves the job of the cores. */
 const GET_RATE = Number(process.env.BENCH_JOB_GET_RATE ?? 100);
 const GET_CONNECTIONS = 4;
 const SERIES = 100;
@@ -45,27 +45,31 @@ async function buildResource(call: Call, repo: string, n: number): Promise<{ uri
   return { uri, aoUri: `${repo}/archival_objects/${series[0]}` };
 }
 
-interface Ended { job: any; seconds: number; getP95: number; getP50: number; gets: number; failed: number }
+interface Gets { p50: number; p95: number; answered: number; failed: number }
+interface Ended { job: any; seconds: number; gets: Record<string, Gets> }
 
-/** Submits `job` and waits for its end, with GETs of `getUrl` beside it from submission to end. */
-async function runJob(base: string, repo: string, headers: Record<string, string>, job: Obj, getUrl: string): Promise<Ended> {
-  const latencies: number[] = [];
-  let failed = 0;
+/**
+ * Submits `job` and waits for its end, with GETs beside it from submission to end: of each of
+ * `getUrls` (what it is → its URL), GET_CONNECTIONS / 2 closed loops, each a GET then a pause
+ * (GET_RATE in all while answers are quick): a GET the job keeps waiting counts with all the time
+ * it waited, however long.
+ */
+async function runJob(base: string, repo: string, headers: Record<string, string>, job: Obj, getUrls: Record<string, string>): Promise<Ended> {
   let stop = false;
-  // Closed loops, each a GET then a pause (GET_RATE in all while answers are quick): a GET the job
-  // keeps waiting counts with all the time it waited, however long.
-  const pause = (1000 * GET_CONNECTIONS) / GET_RATE;
-  const reader = async () => {
+  const loops = Object.keys(getUrls).length * Math.max(1, Math.floor(GET_CONNECTIONS / 2));
+  const pause = (1000 * loops) / GET_RATE;
+  const measured = Object.fromEntries(Object.keys(getUrls).map((what) => [what, { latencies: [] as number[], failed: 0 }]));
+  const reader = async (what: string) => {
     while (!stop) {
       const t = process.hrtime.bigint();
-      const res = await fetch(base + getUrl, { headers });
+      const res = await fetch(base + getUrls[what], { headers });
       await res.arrayBuffer();
-      if (res.ok) latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-      else failed++;
+      if (res.ok) measured[what].latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+      else measured[what].failed++;
       await new Promise((r) => setTimeout(r, pause));
     }
   };
-  const readers = Array.from({ length: GET_CONNECTIONS }, reader);
+  const readers = Object.keys(getUrls).flatMap((what) => Array.from({ length: loops / Object.keys(getUrls).length }, () => reader(what)));
   let ended: any;
   let seconds: number;
   try {
@@ -91,9 +95,13 @@ async function runJob(base: string, repo: string, headers: Record<string, string
     // The GETs in flight when the job ended count: a job that holds the server keeps them waiting.
     await Promise.all(readers);
   }
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN) * 10) / 10;
-  return { job: ended, seconds, getP95: at(95), getP50: at(50), gets: latencies.length, failed };
+  const gets: Record<string, Gets> = {};
+  for (const [what, { latencies, failed }] of Object.entries(measured)) {
+    latencies.sort((x, y) => x - y);
+    const at = (p: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN) * 10) / 10;
+    gets[what] = { p50: at(50), p95: at(95), answered: latencies.length, failed };
+  }
+  return { job: ended, seconds, gets };
 }
 
 export async function benchJobs(base: string, store: string, pid: number | undefined, repo: string, headers: Record<string, string>, call: Call): Promise<void> {
@@ -101,30 +109,35 @@ export async function benchJobs(base: string, store: string, pid: number | undef
   const t = process.hrtime.bigint();
   const { uri, aoUri } = await buildResource(call, repo, n);
   log(`jobs: a resource of ${n} components built in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`);
-  const getNote = (e: Ended) => `GET one archival object beside it (${GET_RATE} req/s, ${GET_CONNECTIONS} conn): p50 ${e.getP50} ms, p95 ${e.getP95} ms, ${e.gets} answered${e.failed ? `, ${e.failed} FAILED` : ''}`;
+  const getNote = (e: Ended) => `GETs beside it (${GET_RATE} req/s in all, ${GET_CONNECTIONS} loops): ${Object.entries(e.gets)
+    .map(([what, g]) => `${what} p50 ${g.p50} ms, p95 ${g.p95} ms, ${g.answered} answered${g.failed ? `, ${g.failed} FAILED` : ''}`).join('; ')}`;
+  const getsMet = (e: Ended) => Object.values(e.gets).every((g) => g.p95 < 100 && !g.failed);
+  // The bench's GET one (an accession: no tree fields to compute) and a component of the tree the job works on.
+  const accessionId = ((await call('GET', `${repo}/accessions?all_ids=true`)) as number[])[0];
+  const getUrls = { 'one accession': `${repo}/accessions/${accessionId}`, 'one archival object': aoUri };
 
   const replaced = await runJob(base, repo, headers, {
     jsonmodel_type: 'find_and_replace_job', find: 'letters', replace: 'papers', record_type: 'archival_object', property: 'title', base_record_uri: uri,
-  }, aoUri);
+  }, getUrls);
   const replacedRate = Math.round(n / replaced.seconds);
   log(`find and replace: ${n} components in ${replaced.seconds.toFixed(1)} s`);
   record({
     workload: `find_and_replace_job over a resource of ${n} components (every title changed, one transaction)`, store, value: replacedRate, unit: 'records/s',
-    baseline: null, ratio: null, target: '≥ 2,000 records/s, GET p95 < 100 ms meanwhile', met: replacedRate >= 2000 && replaced.getP95 < 100 && !replaced.failed,
+    baseline: null, ratio: null, target: '≥ 2,000 records/s, GET p95 < 100 ms meanwhile', met: replacedRate >= 2000 && getsMet(replaced),
     note: `${replaced.seconds.toFixed(1)} s from the job's start to its end; ${getNote(replaced)}; server peak RSS ${Math.round(peakRssMb(pid))} MB`,
-    detail: { job: replaced.job.status, getP95: replaced.getP95, getP50: replaced.getP50 },
+    detail: { seconds: replaced.seconds, gets: replaced.gets },
   });
   const title = (await call('GET', aoUri)).title as string;
   if (!title.includes('papers')) throw new Error(`find and replace left ${aoUri} titled "${title}"`);
 
-  const duplicated = await runJob(base, repo, headers, { jsonmodel_type: 'resource_duplicate_job', source: uri }, aoUri);
+  const duplicated = await runJob(base, repo, headers, { jsonmodel_type: 'resource_duplicate_job', source: uri }, getUrls);
   const duplicatedRate = Math.round(n / duplicated.seconds);
   log(`resource duplicate: ${n} components in ${duplicated.seconds.toFixed(1)} s`);
   record({
     workload: `resource_duplicate_job of a resource of ${n} components (one transaction)`, store, value: duplicatedRate, unit: 'components/s',
-    baseline: null, ratio: null, target: '≥ 2,000 components/s, GET p95 < 100 ms meanwhile', met: duplicatedRate >= 2000 && duplicated.getP95 < 100 && !duplicated.failed,
+    baseline: null, ratio: null, target: '≥ 2,000 components/s, GET p95 < 100 ms meanwhile', met: duplicatedRate >= 2000 && getsMet(duplicated),
     note: `${duplicated.seconds.toFixed(1)} s from the job's start to its end; ${getNote(duplicated)}; server peak RSS ${Math.round(peakRssMb(pid))} MB`,
-    detail: { job: duplicated.job.status, getP95: duplicated.getP95, getP50: duplicated.getP50 },
+    detail: { seconds: duplicated.seconds, gets: duplicated.gets },
   });
   const copy = await call('GET', `${duplicated.job.uri}/records?page=1`);
   const copyUri = String(copy.results?.[0]?.record?.ref ?? '');
