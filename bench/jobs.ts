@@ -104,6 +104,16 @@ async function runJob(base: string, repo: string, headers: Record<string, string
   return { job: ended, seconds, gets };
 }
 
+/** Waits (up to `timeoutS`) until the index has applied every change-log entry: a job is not timed against the catch-up of the writes before it. */
+async function drained(base: string, timeoutS = 300): Promise<number> {
+  const t = Date.now();
+  for (;;) {
+    const health = (await (await fetch(`${base}/health`)).json()) as { queue?: { pending?: number } };
+    if (!Number(health.queue?.pending ?? 0) || Date.now() - t > timeoutS * 1000) return (Date.now() - t) / 1000;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 export async function benchJobs(base: string, store: string, pid: number | undefined, repo: string, headers: Record<string, string>, call: Call): Promise<void> {
   const n = JOB_COMPONENTS;
   const t = process.hrtime.bigint();
@@ -116,6 +126,7 @@ export async function benchJobs(base: string, store: string, pid: number | undef
   const accessionId = ((await call('GET', `${repo}/accessions?all_ids=true`)) as number[])[0];
   const getUrls = { 'one accession': `${repo}/accessions/${accessionId}`, 'one archival object': aoUri };
 
+  log(`jobs: the index caught up in ${(await drained(base)).toFixed(0)} s`);
   const replaced = await runJob(base, repo, headers, {
     jsonmodel_type: 'find_and_replace_job', find: 'letters', replace: 'papers', record_type: 'archival_object', property: 'title', base_record_uri: uri,
   }, getUrls);
@@ -130,6 +141,7 @@ export async function benchJobs(base: string, store: string, pid: number | undef
   const title = (await call('GET', aoUri)).title as string;
   if (!title.includes('papers')) throw new Error(`find and replace left ${aoUri} titled "${title}"`);
 
+  log(`jobs: the index caught up in ${(await drained(base)).toFixed(0)} s`);
   const duplicated = await runJob(base, repo, headers, { jsonmodel_type: 'resource_duplicate_job', source: uri }, getUrls);
   const duplicatedRate = Math.round(n / duplicated.seconds);
   log(`resource duplicate: ${n} components in ${duplicated.seconds.toFixed(1)} s`);
