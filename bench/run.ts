@@ -26,6 +26,7 @@ import { benchOaiHarvest } from './oai';
 import { benchEadExport } from './ead';
 import { benchUpdaterSheet } from './updater-sheet';
 import { benchImport } from './import';
+import { benchJobs, JOB_COMPONENTS } from './jobs';
 import {
   CONNECTIONS, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, watched,
 } from './lib';
@@ -49,6 +50,8 @@ const BASELINE_DOCS = Number(process.env.BENCH_BASELINE_DOCS ?? 10_000);
 /** Longest wait for the index to catch up after a write workload. */
 /** BENCH_PARTS=search: only the reindex, size and search rows (make bench-large). */
 const SEARCH_ONLY = process.env.BENCH_PARTS === 'search';
+/** BENCH_PARTS=jobs: only the job rows (bench/jobs.ts), on a store holding just the fixture. */
+const JOBS_ONLY = process.env.BENCH_PARTS === 'jobs';
 
 const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 30);
 /** The index-lag row writes for this many seconds at 500 records/s. */
@@ -412,6 +415,7 @@ async function benchStore(name: StoreName): Promise<void> {
   const password = crypto.randomBytes(6).toString('hex');
   const env = { ...st.env, ADMIN_PASSWORD: password };
   const started = process.hrtime.bigint();
+  if (JOBS_ONLY) return benchJobsOnly(name, st, env, password, dir, started);
   console.log(`\n${name}: ${n} accessions, ${bulkN} archival objects through the API, a resource with ${TREE_CHILDREN} children`);
   let rssSetup: number;
   try {
@@ -705,6 +709,7 @@ async function benchStore(name: StoreName): Promise<void> {
       await benchEadExport(server.base, name, server.child.pid, `${repo}/resources/${tree.id}`, H, TREE_CHILDREN);
       await benchUpdaterSheet(server.base, name, server.child.pid, repo, `${repo}/resources/${tree.id}`, H, TREE_CHILDREN);
       await benchImport(server.base, name, server.child.pid, repo, H);
+      await benchJobs(server.base, name, server.child.pid, repo, H, (m, u, b) => c.call(m, u, b));
 
       }
       const rss = Math.round(peakRssMb(server.child.pid));
@@ -721,6 +726,33 @@ async function benchStore(name: StoreName): Promise<void> {
     if (!SEARCH_ONLY) await benchWorkers(name, env, password, oneProcess);
   } finally {
     if (scaled) for (const r of results) if (r.store === name && !r.note?.includes(scaled)) r.note = r.note ? `${r.note}; ${scaled}` : scaled;
+    if (process.env.BENCH_KEEP) log(`kept ${dir} and ${st.env.DB_URL}`);
+    else {
+      await st.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    log(`${name} done in ${secondsSince(started).toFixed(0)} s`);
+  }
+}
+
+/** BENCH_PARTS=jobs: the fixture, then the job rows, on a store of their own. */
+async function benchJobsOnly(name: StoreName, st: Store, env: Record<string, string>, password: string, dir: string, started: bigint): Promise<void> {
+  console.log(`\n${name}: the job rows only, a resource of ${JOB_COMPONENTS} components`);
+  try {
+    // BENCH_JOBS_NODE_ARGS: node flags for the server (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof').
+    const server = await startServer(env, (process.env.BENCH_JOBS_NODE_ARGS ?? '').split(/\s+/).filter(Boolean));
+    watched.pid = server.child.pid;
+    try {
+      const c = await Client.login(server.base, password);
+      await createFixture(c);
+      await benchJobs(server.base, name, server.child.pid, `/repositories/${REPO}`, c.headers, (m, u, b) => c.call(m, u, b));
+    } finally {
+      watched.pid = undefined;
+      await server.stop();
+      // What a profiling flag printed when the server stopped (bench/statement-timer.cjs).
+      if (process.env.BENCH_JOBS_NODE_ARGS) console.log(server.output().slice(-6000));
+    }
+  } finally {
     if (process.env.BENCH_KEEP) log(`kept ${dir} and ${st.env.DB_URL}`);
     else {
       await st.drop();

@@ -102,8 +102,8 @@ export class AccessView {
       const limitMs = (kept.expiring ? config.sessionExpireAfterSeconds : config.sessionNonexpirableForceExpireAfterSeconds) * 1000;
       if (!(kept.expiring && config.sessionExpireAfterSeconds < 0) && idleMs > limitMs) return this.fromStore(config, token, hash);
       if (idleMs > TOUCH_INTERVAL_MS) {
-        touchInBackground(this.db, hash, now);
         kept.lastActiveMs = now;
+        touchInBackground(this.db, hash, now);
       }
       return { username: kept.username, expiring: kept.expiring };
     }

@@ -6,7 +6,7 @@
 import { errors } from '../errors';
 import type { Obj } from '../json';
 import type { Actor, Services } from '../records/context';
-import { updateRecord } from '../records/write';
+import { updateRecord, updateRecords } from '../records/write';
 import { prepareRecord } from '../validation';
 import type { Tx } from '../store/database';
 import { type JobScope, recordRowsPage } from '../store/job-reads';
@@ -64,7 +64,19 @@ export async function* pagesOf(h: Tx | Services['db'], scope: JobScope): AsyncGe
 export async function saveEdited(s: Services, actor: Actor, trx: Tx, row: RecordRow, record: Obj): Promise<void> {
   const prepared = prepareRecord(s.registry, s.enums, row.type, { ...record, lock_version: row.lock_version });
   const where = { type: s.registry.type(row.type), repoId: row.repo_id || undefined };
-  await updateRecord(s, actor, where, row.id, { ...prepared.record, lock_version: row.lock_version }, prepared.warnings, { trx });
+  await updateRecord(s, actor, where, row.id, { ...prepared.record, lock_version: row.lock_version }, prepared.warnings, { trx, current: row });
+}
+
+/**
+ * saveEdited for a page of records read in `trx`, their rows written together (updateRecords):
+ * each validated as a client's save is, each expecting the lock_version it was read at.
+ */
+export async function saveAllEdited(s: Services, actor: Actor, trx: Tx, edits: Array<{ row: RecordRow; record: Obj }>): Promise<void> {
+  await updateRecords(s, actor, trx, edits.map(({ row, record }) => ({
+    where: { type: s.registry.type(row.type), repoId: row.repo_id || undefined },
+    row,
+    body: prepareRecord(s.registry, s.enums, row.type, { ...record, lock_version: row.lock_version }).record,
+  })));
 }
 
 /** Thrown to stop a job's transaction when the job is canceled (it rolls back). */

@@ -34,8 +34,11 @@ export interface JobContext {
   inputFiles: JobFile[];
   /** Aborted when the job is canceled or the server stops: stop, and let the transaction roll back. */
   signal: AbortSignal;
-  /** A line of the job's log (GET .../jobs/:id/log), timestamped; "warning: ..." and "error: ..." by convention. */
-  log(line: string): Promise<void>;
+  /**
+   * A line of the job's log (GET .../jobs/:id/log), timestamped; "warning: ..." and "error: ..." by
+   * convention. Many lines at once (a line per record changed) are written together.
+   */
+  log(line: string | string[]): Promise<void>;
   /** Records the job created or changed (GET .../jobs/:id/records). */
   addRecords(uris: string[]): Promise<void>;
   /**

@@ -158,6 +158,7 @@ export async function deleteJob(s: Services, repoId: number, id: number): Promis
   return { status: 'Deleted', id };
 }
 
-export async function appendLog(s: Services, id: number, line: string): Promise<void> {
-  await appendJobLog(s.db, id, `${new Date().toISOString()} ${line}`);
+export async function appendLog(s: Services, id: number, line: string | string[]): Promise<void> {
+  const at = new Date().toISOString();
+  await appendJobLog(s.db, id, typeof line === 'string' ? `${at} ${line}` : line.map((l) => `${at} ${l}`));
 }

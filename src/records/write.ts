@@ -286,12 +286,16 @@ export async function updateRecord(
   id: number,
   body: Obj,
   warnings: ErrorMap,
-  /** `keep`: properties the update leaves as stored whatever the body says (guarded ones the caller may not set). */
-  options: { trx?: Tx; keep?: string[] } = {},
+  /**
+   * `keep`: properties the update leaves as stored whatever the body says (guarded ones the caller may not set).
+   * `current`: the record's row as read in `trx` (a job walking rows it read a page at a time), not
+   * read again; the update still expects its lock_version, so a save made meanwhile fails this one.
+   */
+  options: { trx?: Tx; keep?: string[]; current?: RecordRow } = {},
 ): Promise<WriteResult> {
   const run = async (trx: Tx) => {
     const q = new RecordQueries(trx);
-    const row = await fetchRow(q, where, id);
+    const row = options.current && options.trx === trx ? options.current : await fetchRow(q, where, id);
     const expected = lockVersionOf(body);
     if (expected !== row.lock_version) throw errors.staleLockVersion();
     if (row.suppressed) throw errors.suppressedUpdate();
@@ -328,6 +332,43 @@ export async function updateRecord(
     return { status: 'Updated' as const, id, lock_version: expected + 1, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
   };
   return options.trx ? run(options.trx) : s.db.transaction(run);
+}
+
+/**
+ * Updates of many stored records in `trx`, as updateRecord makes each (validated bodies, keys,
+ * lookups and links re-derived, the types' hooks, the change log), their rows written a hundred to
+ * a statement (RecordQueries.updateAll): for a job that edits a page of records it read in `trx`
+ * (`row`). Each expects the lock_version it was read at; one that moved fails them all. The hooks
+ * of one record run before the rows of the others in its hundred are written: for edits that do
+ * not move records in their trees or read each other.
+ */
+export async function updateRecords(s: Services, actor: Actor, trx: Tx, edits: Array<{ where: Where; row: RecordRow; body: Obj }>): Promise<void> {
+  const q = new RecordQueries(trx);
+  for (let i = 0; i < edits.length; i += 100) {
+    const nowMs = Date.now();
+    const composed = [];
+    for (const { where, row, body } of edits.slice(i, i + 100)) {
+      if (row.suppressed) throw errors.suppressedUpdate();
+      const previous = JSON.parse(row.json);
+      keepServerOwnedFields(where.type, previous, body);
+      applyGenerated(s.registry, where.type.name, body, previous);
+      const state = await s.hooks[where.type.name]?.beforeSave?.(trx, s, where, body, previous);
+      addressSubrecords(s.registry, where, row.id, body);
+      const record = composeRecord(where, row.id, body, {
+        lockVersion: row.lock_version + 1, createdBy: previous.created_by, modifiedBy: actor.username, createMs: row.create_time_ms, nowMs,
+      });
+      composed.push({ where, row, record, previous, state });
+    }
+    const updates = composed.map((c) => ({ rid: c.row.rid!, expectedLock: c.row.lock_version, json: JSON.stringify(c.record), replaced: c.row }));
+    if (!(await q.updateAll(updates, nowMs))) throw errors.staleLockVersion();
+    for (const { where, row, record, previous, state } of composed) {
+      await saveDerived(q, s, where, row.rid!, record, false, previous);
+      const saved = { where, rid: row.rid!, id: row.id, record, created: false, actor, state, previous };
+      await s.hooks[where.type.name]?.afterSave?.(trx, s, saved);
+      await s.hooks[where.type.name]?.derive?.(trx, s, saved);
+      await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
+    }
+  }
 }
 
 export async function deleteRecord(

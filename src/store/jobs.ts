@@ -68,8 +68,16 @@ export async function jobLogLines(h: Handle, jobId: number): Promise<string[]> {
   return readsOf(h)('job_log').where({ job_id: jobId }).orderBy('seq').pluck('line');
 }
 
-export async function appendJobLog(h: Handle, jobId: number, line: string): Promise<void> {
-  await sqlOf(h)('job_log').insert({ job_id: jobId, line });
+export async function appendJobLog(h: Handle, jobId: number, line: string | string[]): Promise<void> {
+  if (typeof line === 'string') {
+    await sqlOf(h)('job_log').insert({ job_id: jobId, line });
+    return;
+  }
+  // Many lines (a line per record a job changed) in one transaction, 200 to a statement: on MySQL
+  // one commit, where a commit per line waited for the log's flush each.
+  await sqlOf(h).transaction(async (trx) => {
+    for (let i = 0; i < line.length; i += 200) await trx('job_log').insert(line.slice(i, i + 200).map((l) => ({ job_id: jobId, line: l })));
+  });
 }
 
 export async function jobRecordUris(h: Handle, jobId: number): Promise<string[]> {

@@ -166,6 +166,28 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
   }
 
   /**
+   * Updates of many records (each row's new JSON, at `nowMs`), a hundred to a statement, each
+   * expecting the lock_version it was read at: false when any of them had moved on (the caller
+   * then rolls its transaction back).
+   */
+  async updateAll(updates: Array<{ rid: number; expectedLock: number; json: string; replaced: ReplacedRow }>, nowMs: number): Promise<boolean> {
+    const st = await this.st();
+    for (let i = 0; i < updates.length; i += 100) {
+      const chunk = updates.slice(i, i + 100);
+      const whens = chunk.map(() => 'WHEN ? THEN ?').join(' ');
+      const sql = `UPDATE \`records\` SET \`json\` = CASE \`rid\` ${whens} END, \`lock_version\` = \`lock_version\` + 1, \`system_mtime_ms\` = ?, \`user_mtime_ms\` = ?`
+        + ` WHERE \`rid\` IN (${chunk.map(() => '?').join(', ')}) AND \`lock_version\` = CASE \`rid\` ${whens} END`;
+      const params = [
+        ...chunk.flatMap((u) => [u.rid, u.json]), nowMs, nowMs, ...chunk.map((u) => u.rid), ...chunk.flatMap((u) => [u.rid, u.expectedLock]),
+      ];
+      if ((await st.run(sql, params)).changes !== chunk.length) return false;
+      const kept = chunk.map((u) => versionRow(this.db, u.replaced, 'update')).filter((row) => row !== undefined);
+      if (kept.length) await this.keepVersions(kept);
+    }
+    return true;
+  }
+
+  /**
    * The record's row. `forRewrite`: the row as committed, held until the transaction ends (MySQL
    * FOR UPDATE; SQLite has one writer), for a rewrite of a record someone else may be saving: a
    * plain read there answers from the transaction's snapshot, and the update after it then found

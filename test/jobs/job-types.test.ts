@@ -310,6 +310,8 @@ describe(`job types (${STORE})`, function () {
       assert.equal(copy.publish, false);
       const tree = (await t.http.get(`${records[0]}/tree/root`).set(H)).body;
       assert.equal(tree.child_count, 4);
+      const titles = (root: any) => root.precomputed_waypoints[''][0].map((node: any) => node.title);
+      assert.deepEqual(titles(tree), titles((await t.http.get(`${resourceUri}/tree/root`).set(H)).body), 'the components in their order');
       const copies = (await t.http.get(`${base}/archival_objects`).query({ all_ids: true }).set(H)).body as number[];
       const copied: any[] = [];
       for (const id of copies) {

@@ -61,7 +61,13 @@ export async function importSheets(s: Services, repoId: number, typeName: string
     const ctx: JobContext = {
       s, jobId: 0, repoId, actor: { username: 'admin' }, job, signal: new AbortController().signal,
       inputFiles: [{ filename: name, stored: file }],
-      log: async (line) => (line.startsWith('error:') ? say.error(line) : line.startsWith('warning:') ? say.warn(line) : say.info(line)),
+      log: async (lines) => {
+        for (const line of typeof lines === 'string' ? [lines] : lines) {
+          if (line.startsWith('error:')) say.error(line);
+          else if (line.startsWith('warning:')) say.warn(line);
+          else say.info(line);
+        }
+      },
       addRecords: async (uris) => void records.push(...uris),
       progress: async () => undefined,
       rowProgress: (done, total) => progress.update({ done, total: total ?? done }),

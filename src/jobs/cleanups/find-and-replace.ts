@@ -1,8 +1,9 @@
 import { errors } from '../../errors';
 import type { Obj } from '../../json';
 import { isPlainObject } from '../../json';
+import { holdDerivedRows } from '../../store/transaction-memo';
 import type { JobType } from '../job-type';
-import { JobCanceled, pagesOf, recordInRepository, requiredString, saveEdited, stopIfCanceled } from '../job-records';
+import { JobCanceled, pagesOf, recordInRepository, requiredString, saveAllEdited, stopIfCanceled } from '../job-records';
 
 /**
  * find_and_replace_job (ArchivesSpace's FindAndReplaceRunner): in every record of `record_type`
@@ -95,16 +96,24 @@ export const findAndReplaceJob: JobType = {
       // One transaction, as ArchivesSpace's runner: its log lines wait for the commit (on SQLite the
       // store's one connection is this transaction's until then).
       await ctx.s.db.transaction(async (trx) => {
+        // The versions, lookups and links its saves write are held and written a hundred rows to a
+        // statement (one round trip per record fewer on MySQL); the job reads none of them back.
+        holdDerivedRows(trx);
         for await (const rows of pagesOf(trx, { rootUri: baseUri })) {
           stopIfCanceled(ctx.signal);
+          const edits: Array<{ row: (typeof rows)[number]; record: Obj }> = [];
           for (const row of rows) {
             const record = JSON.parse(row.json) as Obj;
             const changed = replaceIn(record, recordType, property, (text) => replaceAll(text, compiled, replace));
             if (!changed) continue;
             lines.push(`Updating ${row.type}[${row.id}].${property}${recordType === row.type ? '' : ` (${changed} ${recordType})`}`);
-            await saveEdited(ctx.s, ctx.actor, trx, row, record);
+            edits.push({ row, record });
             modified.push(row.uri);
           }
+          // A page's rows written together; the text changed moves nothing in the tree.
+          await saveAllEdited(ctx.s, ctx.actor, trx, edits);
+          // Other requests are answered between pages (on SQLite the store's calls do not wait on I/O).
+          await new Promise((resolve) => setImmediate(resolve));
         }
       });
     } catch (err) {
@@ -115,7 +124,7 @@ export const findAndReplaceJob: JobType = {
       await ctx.log(`error: ${(err as Error).message}; nothing was changed`);
       return 'failed';
     }
-    for (const line of lines) await ctx.log(line);
+    await ctx.log(lines);
     await ctx.log(modified.length ? `All done, ${modified.length} record(s) modified, logging modified records.` : 'All done, no records modified.');
     await ctx.addRecords(modified);
     return 'completed';

@@ -1,9 +1,10 @@
 import type { Obj } from '../../json';
 import type { Actor, Services } from '../../records/context';
-import { createRecord } from '../../records/write';
+import { createRecord, createRecords } from '../../records/write';
 import { prepareRecord } from '../../validation';
 import type { Tx } from '../../store/database';
-import { childRows } from '../../store/job-reads';
+import { childRows, parentRids } from '../../store/job-reads';
+import { holdDerivedRows } from '../../store/transaction-memo';
 import type { JobType } from '../job-type';
 import { JobCanceled, recordInRepository, requiredString, stopIfCanceled } from '../job-records';
 
@@ -16,6 +17,8 @@ import { JobCanceled, recordInRepository, requiredString, stopIfCanceled } from 
  * that fails validation (an id_0 a copy already took) fails the job, and nothing is written.
  */
 const PREFIX = '[Duplicated] ';
+/** Siblings created together at most. */
+const GROUP = 500;
 
 /** What the server sets on every record (and what names the original): left for the create to set anew. */
 const NOT_COPIED = ['uri', 'id', 'lock_version', 'created_by', 'last_modified_by', 'create_time', 'system_mtime', 'user_mtime',
@@ -52,6 +55,9 @@ export const resourceDuplicateJob: JobType = {
     let components = 0;
     try {
       await s.db.transaction(async (trx) => {
+        // The copies' keys, lookups and links are written a hundred rows to a statement, as a batch
+        // of children's are: a clash is still found before the commit, and fails the whole copy.
+        holdDerivedRows(trx, { uniqueKeys: true });
         stopIfCanceled(ctx.signal);
         const resource = copyOf(JSON.parse(source.json));
         resource.id_0 = `${PREFIX}${resource.id_0 ?? ''}`;
@@ -59,15 +65,34 @@ export const resourceDuplicateJob: JobType = {
         if (resource.ead_id) resource.ead_id = `${PREFIX}${resource.ead_id}`;
         resource.publish = false;
         copyUri = await create(s, actor, trx, repoId, 'resource', resource);
+        // Only the nodes that have nodes under them are read for their children, and each sibling
+        // group is created together (createRecords: its rows a hundred to a statement), in order.
+        const parents = await parentRids(trx, source.uri);
         const copyTree = async (parentRid: number | null, parentUri: string | undefined) => {
-          for (const child of await childRows(trx, source.uri, parentRid)) {
+          const children = await childRows(trx, source.uri, parentRid);
+          for (let start = 0; start < children.length;) {
             stopIfCanceled(ctx.signal);
-            const body = copyOf(JSON.parse(child.json));
-            body.resource = { ref: copyUri };
-            if (parentUri) body.parent = { ref: parentUri };
-            const uri = await create(s, actor, trx, repoId, String(body.jsonmodel_type ?? 'archival_object'), body);
-            components++;
-            await copyTree(child.rid, uri);
+            // A run of siblings of one type (a tree's nodes are of one type, but a copy does not assume it).
+            const bodies: Obj[] = [];
+            let type = '';
+            let end = start;
+            for (; end < children.length && end - start < GROUP; end++) {
+              const body = copyOf(JSON.parse(children[end].json));
+              const bodyType = String(body.jsonmodel_type ?? 'archival_object');
+              if (type && bodyType !== type) break;
+              type = bodyType;
+              body.resource = { ref: copyUri };
+              if (parentUri) body.parent = { ref: parentUri };
+              bodies.push(prepareRecord(s.registry, s.enums, type, body).record);
+            }
+            const created = await createRecords(s, actor, { type: s.registry.type(type), repoId }, bodies, trx);
+            components += created.length;
+            for (let k = 0; k < created.length; k++) {
+              if (parents.has(children[start + k].rid)) await copyTree(children[start + k].rid, created[k].uri);
+            }
+            start = end;
+            // Other requests are answered between groups (on SQLite the store's calls do not wait on I/O).
+            await new Promise((resolve) => setImmediate(resolve));
           }
         };
         await copyTree(null, undefined);
