@@ -174,48 +174,24 @@ export async function connect(dbUrl: string): Promise<Database> {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     const cacheSize = sqliteCacheSize();
     const checkpointer = file === ':memory:' ? undefined : startCheckpointer(file);
-    const knex = knexFactory({
-      client: 'better-sqlite3',
-      connection: { filename: file },
-      useNullAsDefault: true,
-      acquireConnectionTimeout: storeWaitMs(),
-      pool: {
-        min: 1,
-        max: 1,
-        afterCreate: (conn: BetterSqlite3.Database, done: (err: Error | null, conn: BetterSqlite3.Database) => void) => {
-          conn.pragma('journal_mode = WAL');
-          conn.pragma('synchronous = NORMAL');
-          conn.pragma('busy_timeout = 5000');
-          conn.pragma('foreign_keys = ON');
-          // Statement journals (a write that fires triggers or cascades keeps one so it can be
-          // undone alone) in memory, not a temporary file per statement.
-          conn.pragma('temp_store = MEMORY');
-          conn.pragma(`cache_size = ${cacheSize}`);
-          // Checkpoints run in their own thread (checkpointer.ts); this only bounds the WAL should it lag.
-          if (checkpointer) conn.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
-          cachePreparedStatements(conn);
-          done(null, conn);
-        },
-      },
+    const knex = sqlitePool(file, 1, (conn) => {
+      conn.pragma('journal_mode = WAL');
+      conn.pragma('synchronous = NORMAL');
+      conn.pragma('busy_timeout = 5000');
+      conn.pragma('foreign_keys = ON');
+      // Statement journals (a write that fires triggers or cascades keeps one so it can be
+      // undone alone) in memory, not a temporary file per statement.
+      conn.pragma('temp_store = MEMORY');
+      conn.pragma(`cache_size = ${cacheSize}`);
+      // Checkpoints run in their own thread (checkpointer.ts); this only bounds the WAL should it lag.
+      if (checkpointer) conn.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+      cachePreparedStatements(conn);
     });
     // The reads outside transactions (listings, search, trees, exports, jobs, OAI, reports) on
     // connections of their own: in WAL mode they read the last commit while the writer holds a
     // transaction (an import), instead of queueing for the writer's one connection. A :memory:
     // store is one connection's alone, so there they share the writer's.
-    const reads = file === ':memory:' ? knex : knexFactory({
-      client: 'better-sqlite3',
-      connection: { filename: file },
-      useNullAsDefault: true,
-      acquireConnectionTimeout: storeWaitMs(),
-      pool: {
-        min: 1,
-        max: sqliteReadConnections(),
-        afterCreate: (conn: BetterSqlite3.Database, done: (err: Error | null, conn: BetterSqlite3.Database) => void) => {
-          openReader(conn, cacheSize);
-          done(null, conn);
-        },
-      },
-    });
+    const reads = file === ':memory:' ? knex : sqlitePool(file, sqliteReadConnections(), (conn) => openReader(conn, cacheSize));
     const onCommit: Array<() => void> = [];
     const touches: TouchRules = new Map();
     const onWrite = ownWrites(knex, onCommit);
@@ -292,4 +268,22 @@ function ownWrites(knex: Knex, onCommit: Array<() => void>): Array<() => void> {
     if (!/^\s*select/i.test(query.sql ?? '')) tell();
   });
   return onWrite;
+}
+
+/** A Knex pool of up to `max` connections to a SQLite file, each set up by `prepare` when opened. */
+function sqlitePool(file: string, max: number, prepare: (conn: BetterSqlite3.Database) => void): Knex {
+  return knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename: file },
+    useNullAsDefault: true,
+    acquireConnectionTimeout: storeWaitMs(),
+    pool: {
+      min: 1,
+      max,
+      afterCreate: (conn: BetterSqlite3.Database, done: (err: Error | null, conn: BetterSqlite3.Database) => void) => {
+        prepare(conn);
+        done(null, conn);
+      },
+    },
+  });
 }

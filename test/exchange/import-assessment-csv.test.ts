@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sampleRecord } from '../fixtures';
 import { importers } from '../../src/exchange/import';
 import { ImportFailed, type ImportOutput } from '../../src/exchange/import/types';
-import { startTestApp, STORE, TestApp } from '../helpers';
+import { STORE, TestApp } from '../helpers';
+import { importFixture } from './import-fixture';
 
 const quiet = (onProgress?: () => void): ImportOutput & { lines: string[] } => {
   const lines: string[] = [];
@@ -27,20 +25,13 @@ const row = (values: string[]) => values.map(cell).join(',');
 
 describe(`assessment CSV import (${STORE})`, function () {
   this.timeout(120_000);
-  let t: TestApp;
-  let repo: number;
-  let H: Record<string, string>;
-  let scratch: string;
+  const fx = importFixture('ASSESS', 'Assessments');
+  let t: TestApp, repo: number, H: Record<string, string>;
   let accession: string;
   let resource: string;
   const admin = { username: 'admin' };
   const csv = importers.assessment_csv;
-  const write = (name: string, text: string) => {
-    const file = path.join(scratch, name);
-    fs.writeFileSync(file, text);
-    return { path: file, name };
-  };
-  const count = async () => Number((await t.services.db.knex('records').count({ n: '*' }).first())?.n);
+  const { write, count } = fx;
   /** One data row: the records and surveyors given, the rest as ArchivesSpace's template sample row has them. */
   const sample = (records: [string, string], begin: string, end: string, user = 'admin') => row([
     ...records, 'Y', 'Y', 'Y', 'Y', 'Great doco!', user, '', begin, end, '3 weeks', '3000 linear feet', 'Y', user, 'Good job', 'Just because',
@@ -51,17 +42,10 @@ describe(`assessment CSV import (${STORE})`, function () {
   ]);
 
   before(async () => {
-    t = await startTestApp();
-    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
-    repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'ASSESS', name: 'Assessments' })).body.id;
+    ({ t, repo, H } = fx);
     accession = (await t.http.post(`/repositories/${repo}/accessions`).set(H).send(sampleRecord('accession', repo)).expect(200)).body.uri;
     resource = (await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo)).expect(200)).body.uri;
     await t.http.post('/users').query({ password: 'pw' }).set(H).send({ username: 'ginger', name: 'Ginger Rogers' }).expect(200);
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'assessment-csv-'));
-  });
-  after(async () => {
-    await t?.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   it('imports each row as an assessment with its records, surveyors, reviewer, ratings, formats and conservation issues', async () => {

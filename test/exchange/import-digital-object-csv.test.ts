@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { importers } from '../../src/exchange/import';
 import { ImportFailed, type ImportOutput } from '../../src/exchange/import/types';
-import { startTestApp, STORE, TestApp } from '../helpers';
+import { STORE, TestApp } from '../helpers';
+import { importFixture } from './import-fixture';
 
 const quiet = (onProgress?: () => void): ImportOutput & { lines: string[] } => {
   const lines: string[] = [];
@@ -33,28 +31,14 @@ const line = (cells: Record<string, string>, header = HEADER) => header.map((h) 
 
 describe(`digital object CSV import (${STORE})`, function () {
   this.timeout(120_000);
-  let t: TestApp;
-  let repo: number;
-  let H: Record<string, string>;
-  let scratch: string;
+  const fx = importFixture('DOCSV', 'Digital');
+  let t: TestApp, repo: number, H: Record<string, string>;
   const admin = { username: 'admin' };
   const csv = importers.digital_object_csv;
-  const write = (name: string, text: string | Buffer) => {
-    const file = path.join(scratch, name);
-    fs.writeFileSync(file, text);
-    return { path: file, name };
-  };
-  const count = async () => Number((await t.services.db.knex('records').count({ n: '*' }).first())?.n);
+  const { write, count } = fx;
 
   before(async () => {
-    t = await startTestApp();
-    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
-    repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'DOCSV', name: 'Digital' })).body.id;
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'do-csv-'));
-  });
-  after(async () => {
-    await t?.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
+    ({ t, repo, H } = fx);
   });
 
   it('imports objects with their file versions, agent, subject, dates, extent and events, and components under them', async () => {

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { importers } from '../../src/exchange/import';
 import { ImportFailed, type ImportOutput } from '../../src/exchange/import/types';
-import { startTestApp, STORE, TestApp } from '../helpers';
+import { STORE, TestApp } from '../helpers';
+import { importFixture } from './import-fixture';
 
 const quiet = (onProgress?: () => void): ImportOutput & { lines: string[] } => {
   const lines: string[] = [];
@@ -59,28 +57,14 @@ const TITLE = record('00582nz  a2200205n  4500', [['001', 'no2006087900'], ['003
 
 describe(`MARC authority import (${STORE})`, function () {
   this.timeout(120_000);
-  let t: TestApp;
-  let repo: number;
-  let H: Record<string, string>;
-  let scratch: string;
+  const fx = importFixture('AUTH', 'Authorities');
+  let t: TestApp, repo: number, H: Record<string, string>;
   const admin = { username: 'admin' };
   const marc = importers.marcxml_auth_agent;
-  const write = (name: string, text: string) => {
-    const file = path.join(scratch, name);
-    fs.writeFileSync(file, text);
-    return { path: file, name };
-  };
-  const count = async () => Number((await t.services.db.knex('records').count({ n: '*' }).first())?.n);
+  const { write, count } = fx;
 
   before(async () => {
-    t = await startTestApp();
-    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
-    repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'AUTH', name: 'Authorities' })).body.id;
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'marc-auth-'));
-  });
-  after(async () => {
-    await t?.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
+    ({ t, repo, H } = fx);
   });
 
   it('makes an agent of each name authority: names, identifiers, control, dates, sources, notes, related agents; subjects and events when asked', async () => {

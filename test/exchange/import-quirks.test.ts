@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { importers } from '../../src/exchange/import';
 import { ImportFailed, type ImportOutput } from '../../src/exchange/import/types';
-import { startTestApp, STORE, TestApp } from '../helpers';
+import { STORE, TestApp } from '../helpers';
+import { importFixture } from './import-fixture';
 import { bumpEnumerationVersion, insertValues, lastPosition, nextEnumerationId } from '../../src/store/value-lists';
 
 const quiet = (): ImportOutput & { lines: string[] } => {
@@ -56,28 +54,14 @@ const ENVELOPED = `<?xml version="1.0" encoding="UTF-8"?>
 
 describe(`real-world quirks of imported files (${STORE})`, function () {
   this.timeout(120_000);
-  let t: TestApp;
-  let repo: number;
-  let H: Record<string, string>;
-  let scratch: string;
+  const fx = importFixture('QUIRKS', 'Quirks');
+  let t: TestApp, repo: number, H: Record<string, string>;
   const admin = { username: 'admin' };
-  const write = (name: string, text: string, options?: Record<string, unknown>) => {
-    const file = path.join(scratch, name);
-    fs.writeFileSync(file, text);
-    return { path: file, name, options };
-  };
-  const count = async () => Number((await t.services.db.knex('records').count({ n: '*' }).first())?.n);
+  const { write, count } = fx;
   const listed = async (list: string) => (await t.http.get(`/config/enumerations/names/${list}`).set(H)).body.values as string[];
 
   before(async () => {
-    t = await startTestApp();
-    H = { 'X-ArchivesSpace-Session': await t.adminToken() };
-    repo = (await t.http.post('/repositories').set(H).send({ repo_code: 'QUIRKS', name: 'Quirks' })).body.id;
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'quirks-'));
-  });
-  after(async () => {
-    await t?.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
+    ({ t, repo, H } = fx);
   });
 
   it('refuses a component with neither title nor date, naming its line and the fix; a failed file leaves no value in the lists', async () => {
