@@ -9,7 +9,8 @@
  * log is turned on (log_output TABLE) only for the measured window and set back right after;
  * only the lines of the server's connections (those on the scratch database) are counted, each
  * attributed to the request between this script's marker queries. Every line is a round trip
- * (Query, Prepare, Execute), but a 'Close stmt', which has no answer.
+ * (Query, Prepare, Execute), but a 'Close stmt', which has no answer, and the statements a
+ * trigger runs, which MariaDB logs too (listed apart under `commands`).
  *
  * SQLite: the same requests against a server started with bench/statement-counter.cjs, which
  * counts calls into better-sqlite3: statements, not round trips.
@@ -31,7 +32,14 @@ const MARIADB_URL = (process.env.MARIADB_URL ?? 'mysql://root@127.0.0.1:3306').r
 const QUIET = { INDEXER: 'off', JOBS: 'off', WEBHOOKS: 'off' };
 
 type Counts = Record<string, number>;
-interface Phase { name: string; ops: number; perOp: number[]; kinds: Counts; commands: Counts }
+interface Phase { name: string; ops: number; perOp: number[]; kinds: Counts; commands: Counts; examples: Record<string, string[]> }
+
+/** STATEMENTS_SQL=1: each kind's distinct statements (up to 4, cut at 300 characters) printed under it. */
+function example(p: Phase, kind: string, sql: string): void {
+  const list = (p.examples[kind] ??= []);
+  const text = sql.replace(/\s+/g, ' ').slice(0, 300);
+  if (list.length < 4 && !list.some((s) => s.slice(0, 60) === text.slice(0, 60))) list.push(text);
+}
 
 /** The kind of a statement: BEGIN/COMMIT, or its verb and the table it names first. */
 export function kindOf(sql: string): string {
@@ -156,7 +164,7 @@ async function mariadb(): Promise<Phase[]> {
         if (!m) continue;
         if (current) current.perOp.push(opCount);
         const name = m[1];
-        current = name === 'end' ? undefined : phases.get(name) ?? { name, ops: 0, perOp: [], kinds: {}, commands: {} };
+        current = name === 'end' ? undefined : phases.get(name) ?? { name, ops: 0, perOp: [], kinds: {}, commands: {}, examples: {} };
         if (current) {
           phases.set(name, current);
           current.ops++;
@@ -167,10 +175,15 @@ async function mariadb(): Promise<Phase[]> {
       // A connection the server's pool opens during the window names the scratch database.
       if (row.command_type === 'Connect' && row.arg.includes(` on ${database} `)) serverThreads.add(thread);
       if (!serverThreads.has(thread) || !current) continue;
-      current.commands[row.command_type] = (current.commands[row.command_type] ?? 0) + 1;
-      if (row.command_type === 'Close stmt' || row.command_type === 'Quit') continue;
+      // MariaDB also logs the statements a trigger runs (tree_child_counts), under the statement's
+      // own command: they name NEW. or OLD. and are no round trip of their own.
+      const trigger = /\b(?:NEW|OLD)\.\w+/.test(row.arg);
+      const command = trigger ? 'trigger statement' : row.command_type;
+      current.commands[command] = (current.commands[command] ?? 0) + 1;
+      if (trigger || row.command_type === 'Close stmt' || row.command_type === 'Quit') continue;
       const kind = row.command_type === 'Query' || row.command_type === 'Execute' ? kindOf(row.arg) : row.command_type;
       current.kinds[kind] = (current.kinds[kind] ?? 0) + 1;
+      example(current, kind, row.arg);
       opCount++;
     }
     return [...phases.values()];
@@ -211,8 +224,11 @@ async function sqlite(): Promise<Phase[]> {
     for (const kind of writes.kinds) {
       for (let i = 0; i < N; i++) await writes.run(kind);
       await sleep(300);
-      const phase: Phase = { name: kind, ops: N, perOp: [], kinds: {}, commands: {} };
-      for (const [sql, n] of Object.entries(await take())) phase.kinds[kindOf(sql)] = (phase.kinds[kindOf(sql)] ?? 0) + n;
+      const phase: Phase = { name: kind, ops: N, perOp: [], kinds: {}, commands: {}, examples: {} };
+      for (const [sql, n] of Object.entries(await take())) {
+        phase.kinds[kindOf(sql)] = (phase.kinds[kindOf(sql)] ?? 0) + n;
+        example(phase, kindOf(sql), `${(n / N).toFixed(2)}x ${sql}`);
+      }
       phase.perOp.push(Object.values(phase.kinds).reduce((a, b) => a + b, 0) / N);
       phases.push(phase);
     }
@@ -232,7 +248,10 @@ function report(store: string, phases: Phase[]): Obj[] {
     const spread = p.name === 'idle' || store === 'sqlite' ? '' : `  (min ${sorted[0]}, median ${sorted[Math.floor(sorted.length / 2)]}, max ${sorted[sorted.length - 1]})`;
     console.log(`[${store}] ${p.name}: ${per(total)} statements per ${p.name === 'idle' ? '300 ms' : 'request'} over ${p.ops}${spread}`);
     const kinds = Object.entries(p.kinds).sort((a, b) => b[1] - a[1]);
-    for (const [kind, n] of kinds) console.log(`    ${per(n).toFixed(2).padStart(6)}  ${kind}`);
+    for (const [kind, n] of kinds) {
+      console.log(`    ${per(n).toFixed(2).padStart(6)}  ${kind}`);
+      if (process.env.STATEMENTS_SQL) for (const sql of p.examples[kind] ?? []) console.log(`              ${sql}`);
+    }
     if (Object.keys(p.commands).length) console.log(`    commands: ${Object.entries(p.commands).map(([c, n]) => `${c} ${per(n)}`).join(', ')}`);
     out.push({ store, write: p.name, requests: p.ops, per_request: per(total), kinds: Object.fromEntries(kinds.map(([k, n]) => [k, per(n)])), commands: Object.fromEntries(Object.entries(p.commands).map(([c, n]) => [c, per(n)])) });
   }
