@@ -32,7 +32,7 @@ const MARIADB_URL = (process.env.MARIADB_URL ?? 'mysql://root@127.0.0.1:3306').r
 const QUIET = { INDEXER: 'off', JOBS: 'off', WEBHOOKS: 'off' };
 
 type Counts = Record<string, number>;
-interface Phase { name: string; ops: number; perOp: number[]; kinds: Counts; commands: Counts; examples: Record<string, string[]> }
+interface Phase { name: string; ops: number; perOp: number[]; kinds: Counts; commands: Counts; examples: Record<string, string[]>; first: string[] }
 
 /** STATEMENTS_SQL=1: each kind's distinct statements (up to 4, cut at 300 characters) printed under it. */
 function example(p: Phase, kind: string, sql: string): void {
@@ -164,7 +164,7 @@ async function mariadb(): Promise<Phase[]> {
         if (!m) continue;
         if (current) current.perOp.push(opCount);
         const name = m[1];
-        current = name === 'end' ? undefined : phases.get(name) ?? { name, ops: 0, perOp: [], kinds: {}, commands: {}, examples: {} };
+        current = name === 'end' ? undefined : phases.get(name) ?? { name, ops: 0, perOp: [], kinds: {}, commands: {}, examples: {}, first: [] };
         if (current) {
           phases.set(name, current);
           current.ops++;
@@ -184,6 +184,7 @@ async function mariadb(): Promise<Phase[]> {
       const kind = row.command_type === 'Query' || row.command_type === 'Execute' ? kindOf(row.arg) : row.command_type;
       current.kinds[kind] = (current.kinds[kind] ?? 0) + 1;
       example(current, kind, row.arg);
+      if (current.ops === 2) current.first.push(`${row.command_type}: ${row.arg.replace(/\s+/g, ' ').slice(0, 160)}`);
       opCount++;
     }
     return [...phases.values()];
@@ -224,7 +225,7 @@ async function sqlite(): Promise<Phase[]> {
     for (const kind of writes.kinds) {
       for (let i = 0; i < N; i++) await writes.run(kind);
       await sleep(300);
-      const phase: Phase = { name: kind, ops: N, perOp: [], kinds: {}, commands: {}, examples: {} };
+      const phase: Phase = { name: kind, ops: N, perOp: [], kinds: {}, commands: {}, examples: {}, first: [] };
       for (const [sql, n] of Object.entries(await take())) {
         phase.kinds[kindOf(sql)] = (phase.kinds[kindOf(sql)] ?? 0) + n;
         example(phase, kindOf(sql), `${(n / N).toFixed(2)}x ${sql}`);
@@ -252,6 +253,7 @@ function report(store: string, phases: Phase[]): Obj[] {
       console.log(`    ${per(n).toFixed(2).padStart(6)}  ${kind}`);
       if (process.env.STATEMENTS_SQL) for (const sql of p.examples[kind] ?? []) console.log(`              ${sql}`);
     }
+    if (process.env.STATEMENTS_SQL && p.first.length) console.log(`    in order, one request:\n${p.first.map((l) => `      ${l}`).join('\n')}`);
     if (Object.keys(p.commands).length) console.log(`    commands: ${Object.entries(p.commands).map(([c, n]) => `${c} ${per(n)}`).join(', ')}`);
     out.push({ store, write: p.name, requests: p.ops, per_request: per(total), kinds: Object.fromEntries(kinds.map(([k, n]) => [k, per(n)])), commands: Object.fromEntries(Object.entries(p.commands).map(([c, n]) => [c, per(n)])) });
   }
