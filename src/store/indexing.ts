@@ -4,6 +4,7 @@
  * a rebuild's pages of records. Reads outside any transaction, through the pool.
  */
 import type { Database } from './database';
+import { committedRows } from './statements';
 import { changeLogHead, LINKS_ASKED } from './records';
 
 const LEASE = 'indexer_lease';
@@ -35,21 +36,33 @@ export function latestChange(db: Database): Promise<number> {
   return changeLogHead(db.reads);
 }
 
+/**
+ * The change log as the indexer reads it: on the same committed view as its record reads
+ * (recordReads: SQLite's read connection, one snapshot per turn of the event loop), so that a
+ * record is never read from a view older than the entry that named it. Read on a fresher
+ * connection, an entry another process committed after the turn's snapshot began named a record
+ * the snapshot did not hold yet, which the indexer then took for deleted.
+ */
+const CHANGES_AFTER_SQL = 'SELECT `seq`, `uri`, `at_ms` FROM `change_log` WHERE `seq` > ? ORDER BY `seq` LIMIT ?';
+const CHANGES_BETWEEN_SQL = 'SELECT `seq`, `uri`, `at_ms` FROM `change_log` WHERE `seq` > ? AND `seq` <= ? ORDER BY `seq` LIMIT ?';
+const COUNT_BETWEEN_SQL = 'SELECT COUNT(*) AS `n` FROM `change_log` WHERE `seq` > ? AND `seq` <= ?';
+
+const entries = (rows: Array<{ seq: unknown; uri: unknown; at_ms: unknown }>): ChangeLogEntry[] =>
+  rows.map((r) => ({ seq: Number(r.seq), uri: String(r.uri), at_ms: Number(r.at_ms) }));
+
 /** Up to `limit` change-log entries after `seq`, in order. */
 export async function changesAfter(db: Database, seq: number, limit: number): Promise<ChangeLogEntry[]> {
-  const rows = await db.reads('change_log').where('seq', '>', seq).orderBy('seq').limit(limit).select('seq', 'uri', 'at_ms');
-  return rows.map((r) => ({ seq: Number(r.seq), uri: String(r.uri), at_ms: Number(r.at_ms) }));
+  return entries(await committedRows(db, CHANGES_AFTER_SQL, [seq, limit]));
 }
 
 /** Up to `limit` change-log entries after `seq` up to `through`, in order (a second look at a range with holes). */
 export async function changesBetween(db: Database, seq: number, through: number, limit: number): Promise<ChangeLogEntry[]> {
-  const rows = await db.knex('change_log').where('seq', '>', seq).andWhere('seq', '<=', through).orderBy('seq').limit(limit).select('seq', 'uri', 'at_ms');
-  return rows.map((r) => ({ seq: Number(r.seq), uri: String(r.uri), at_ms: Number(r.at_ms) }));
+  return entries(await committedRows(db, CHANGES_BETWEEN_SQL, [seq, through, limit]));
 }
 
 /** How many change-log entries lie after `seq` up to `through`: along the primary key, a range count. */
 export async function countChangesBetween(db: Database, seq: number, through: number): Promise<number> {
-  const row = await db.knex('change_log').where('seq', '>', seq).andWhere('seq', '<=', through).count('* as n').first();
+  const [row] = await committedRows<{ n: unknown }>(db, COUNT_BETWEEN_SQL, [seq, through]);
   return Number(row?.n ?? 0);
 }
 
