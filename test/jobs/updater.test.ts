@@ -4,6 +4,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { sampleRecord } from '../fixtures';
 import { startTestApp, STORE, TestApp } from '../helpers';
+import { parseCsv } from '../reports/report-helpers';
 
 /** The field codes of ArchivesSpace's digital-object template, as its staff interface hands it out. */
 const DO_CODES = fs.readFileSync(path.resolve(__dirname, '..', 'fixtures', 'spreadsheets', 'bulk_import_DO_template.csv'), 'utf8').split(/\r?\n/)[0].split(',').slice(1);
@@ -11,21 +12,6 @@ const DO_CODES = fs.readFileSync(path.resolve(__dirname, '..', 'fixtures', 'spre
 const ALL_COLUMNS = ['level', 'ref_id', 'component_id', 'repository_processing_note', 'publish', 'langmaterial', 'date', 'extent', 'instance', 'digital_object',
   'note_scopecontent', 'note_accessrestrict', 'note_abstract'];
 
-/** Parses a CSV answer (RFC 4180) into rows of cells. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') quoted = false; else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(cell); cell = ''; } else if (ch === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; } else cell += ch;
-  }
-  return rows;
-}
 
 const binary = (res: NodeJS.ReadableStream & { setEncoding(e: string): void }, done: (err: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
