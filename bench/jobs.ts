@@ -48,8 +48,11 @@ async function buildResource(call: Call, repo: string, n: number): Promise<{ uri
 interface Gets { p50: number; p95: number; answered: number; failed: number }
 export interface Ended { job: any; seconds: number; gets: Record<string, Gets> }
 
+/** Closed loops of GETs beside a job: GET_CONNECTIONS / 2 per URL. */
+const readerLoops = (urls: number): number => urls * Math.max(1, Math.floor(GET_CONNECTIONS / 2));
+
 /** The GETs beside a job, for a row's note. */
-export const getNote = (e: Ended): string => `GETs beside it (${GET_RATE} req/s in all, ${GET_CONNECTIONS} loops): ${Object.entries(e.gets)
+export const getNote = (e: Ended): string => `GETs beside it (${GET_RATE} req/s in all, ${readerLoops(Object.keys(e.gets).length)} loops): ${Object.entries(e.gets)
   .map(([what, g]) => `${what} p50 ${g.p50} ms, p95 ${g.p95} ms, ${g.answered} answered${g.failed ? `, ${g.failed} FAILED` : ''}`).join('; ')}`;
 /** The issues' goal for the GETs beside a job: p95 under 100 ms, none failed. */
 export const getsMet = (e: Ended): boolean => Object.values(e.gets).every((g) => g.p95 < 100 && !g.failed);
@@ -62,7 +65,7 @@ export const getsMet = (e: Ended): boolean => Object.values(e.gets).every((g) =>
  */
 export async function runJob(base: string, repo: string, headers: Record<string, string>, job: Obj, getUrls: Record<string, string>): Promise<Ended> {
   let stop = false;
-  const loops = Object.keys(getUrls).length * Math.max(1, Math.floor(GET_CONNECTIONS / 2));
+  const loops = readerLoops(Object.keys(getUrls).length);
   const pause = (1000 * loops) / GET_RATE;
   const measured = Object.fromEntries(Object.keys(getUrls).map((what) => [what, { latencies: [] as number[], failed: 0 }]));
   const reader = async (what: string) => {
