@@ -16,7 +16,7 @@ const GET_RATE = Number(process.env.BENCH_JOB_GET_RATE ?? 100);
 const GET_CONNECTIONS = 4;
 const SERIES = 100;
 
-type Call = (method: string, url: string, body?: unknown) => Promise<any>;
+export type Call = (method: string, url: string, body?: unknown) => Promise<any>;
 
 /** A resource of `n` components: series of SERIES (the series, then each one's files), 500 or fewer per request. */
 async function buildResource(call: Call, repo: string, n: number): Promise<{ uri: string; aoUri: string }> {
@@ -46,7 +46,16 @@ async function buildResource(call: Call, repo: string, n: number): Promise<{ uri
 }
 
 interface Gets { p50: number; p95: number; answered: number; failed: number }
-interface Ended { job: any; seconds: number; gets: Record<string, Gets> }
+export interface Ended { job: any; seconds: number; gets: Record<string, Gets> }
+
+/** Closed loops of GETs beside a job: GET_CONNECTIONS / 2 per URL. */
+const readerLoops = (urls: number): number => urls * Math.max(1, Math.floor(GET_CONNECTIONS / 2));
+
+/** The GETs beside a job, for a row's note. */
+export const getNote = (e: Ended): string => `GETs beside it (${GET_RATE} req/s in all, ${readerLoops(Object.keys(e.gets).length)} loops): ${Object.entries(e.gets)
+  .map(([what, g]) => `${what} p50 ${g.p50} ms, p95 ${g.p95} ms, ${g.answered} answered${g.failed ? `, ${g.failed} FAILED` : ''}`).join('; ')}`;
+/** The issues' goal for the GETs beside a job: p95 under 100 ms, none failed. */
+export const getsMet = (e: Ended): boolean => Object.values(e.gets).every((g) => g.p95 < 100 && !g.failed);
 
 /**
  * Submits `job` and waits for its end, with GETs beside it from submission to end: of each of
@@ -54,9 +63,9 @@ interface Ended { job: any; seconds: number; gets: Record<string, Gets> }
  * (GET_RATE in all while answers are quick): a GET the job keeps waiting counts with all the time
  * it waited, however long.
  */
-async function runJob(base: string, repo: string, headers: Record<string, string>, job: Obj, getUrls: Record<string, string>): Promise<Ended> {
+export async function runJob(base: string, repo: string, headers: Record<string, string>, job: Obj, getUrls: Record<string, string>): Promise<Ended> {
   let stop = false;
-  const loops = Object.keys(getUrls).length * Math.max(1, Math.floor(GET_CONNECTIONS / 2));
+  const loops = readerLoops(Object.keys(getUrls).length);
   const pause = (1000 * loops) / GET_RATE;
   const measured = Object.fromEntries(Object.keys(getUrls).map((what) => [what, { latencies: [] as number[], failed: 0 }]));
   const reader = async (what: string) => {
@@ -105,7 +114,7 @@ async function runJob(base: string, repo: string, headers: Record<string, string
 }
 
 /** Waits (up to `timeoutS`) until the index has applied every change-log entry: a job is not timed against the catch-up of the writes before it. */
-async function drained(base: string, timeoutS = 300): Promise<number> {
+export async function drained(base: string, timeoutS = 300): Promise<number> {
   const t = Date.now();
   for (;;) {
     const health = (await (await fetch(`${base}/health`)).json()) as { queue?: { pending?: number } };
@@ -119,9 +128,6 @@ export async function benchJobs(base: string, store: string, pid: number | undef
   const t = process.hrtime.bigint();
   const { uri, aoUri } = await buildResource(call, repo, n);
   log(`jobs: a resource of ${n} components built in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`);
-  const getNote = (e: Ended) => `GETs beside it (${GET_RATE} req/s in all, ${GET_CONNECTIONS} loops): ${Object.entries(e.gets)
-    .map(([what, g]) => `${what} p50 ${g.p50} ms, p95 ${g.p95} ms, ${g.answered} answered${g.failed ? `, ${g.failed} FAILED` : ''}`).join('; ')}`;
-  const getsMet = (e: Ended) => Object.values(e.gets).every((g) => g.p95 < 100 && !g.failed);
   // The bench's GET one (an accession: no tree fields to compute) and a component of the tree the job works on.
   const accessionId = ((await call('GET', `${repo}/accessions?all_ids=true`)) as number[])[0];
   const getUrls = { 'one accession': `${repo}/accessions/${accessionId}`, 'one archival object': aoUri };

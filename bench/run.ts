@@ -27,6 +27,7 @@ import { benchEadExport } from './ead';
 import { benchUpdaterSheet } from './updater-sheet';
 import { benchImport } from './import';
 import { benchJobs, JOB_COMPONENTS } from './jobs';
+import { benchReports, buildShelves, REPORT_RECORDS } from './reports';
 import {
   CONNECTIONS, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, watched,
 } from './lib';
@@ -52,6 +53,8 @@ const BASELINE_DOCS = Number(process.env.BENCH_BASELINE_DOCS ?? 10_000);
 const SEARCH_ONLY = process.env.BENCH_PARTS === 'search';
 /** BENCH_PARTS=jobs: only the job rows (bench/jobs.ts), on a store holding just the fixture. */
 const JOBS_ONLY = process.env.BENCH_PARTS === 'jobs';
+/** BENCH_PARTS=reports: only the report rows (bench/reports.ts), on a store holding their data. */
+const REPORTS_ONLY = process.env.BENCH_PARTS === 'reports';
 
 const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 30);
 /** The index-lag row writes for this many seconds at 500 records/s. */
@@ -416,6 +419,7 @@ async function benchStore(name: StoreName): Promise<void> {
   const env = { ...st.env, ADMIN_PASSWORD: password };
   const started = process.hrtime.bigint();
   if (JOBS_ONLY) return benchJobsOnly(name, st, env, password, dir, started);
+  if (REPORTS_ONLY) return benchReportsOnly(name, st, env, password, dir, started);
   console.log(`\n${name}: ${n} accessions, ${bulkN} archival objects through the API, a resource with ${TREE_CHILDREN} children`);
   let rssSetup: number;
   try {
@@ -751,6 +755,49 @@ async function benchJobsOnly(name: StoreName, st: Store, env: Record<string, str
       await server.stop();
       // What a profiling flag printed when the server stopped (bench/statement-timer.cjs).
       if (process.env.BENCH_JOBS_NODE_ARGS) console.log(server.output().slice(-6000));
+    }
+  } finally {
+    if (process.env.BENCH_KEEP) log(`kept ${dir} and ${st.env.DB_URL}`);
+    else {
+      await st.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    log(`${name} done in ${secondsSince(started).toFixed(0)} s`);
+  }
+}
+
+/**
+ * BENCH_PARTS=reports: the fixture and the shelves through the API, the accessions straight into
+ * the store (loadAccessions), then the report rows on a server started afresh.
+ */
+async function benchReportsOnly(name: StoreName, st: Store, env: Record<string, string>, password: string, dir: string, started: bigint): Promise<void> {
+  const n = REPORT_RECORDS;
+  console.log(`\n${name}: the report rows only, ${n} accessions and ${n} components on shelves`);
+  try {
+    const setup = await startServer(env);
+    let fixture: Fixture;
+    let shelves: { locations: number; boxes: number };
+    try {
+      const c = await Client.login(setup.base, password);
+      fixture = await createFixture(c);
+      const t = process.hrtime.bigint();
+      shelves = await buildShelves((m, u, b) => c.call(m, u, b), `/repositories/${REPO}`, n);
+      log(`${shelves.locations} locations, ${shelves.boxes} boxes and ${n} components in them built through the API in ${secondsSince(t).toFixed(1)} s`);
+    } finally {
+      await setup.stop();
+    }
+    const t = process.hrtime.bigint();
+    await loadAccessions(st.env.DB_URL, fixture, n);
+    log(`loaded ${n} accessions in ${secondsSince(t).toFixed(1)} s (straight into the store)`);
+    const server = await startServer(env);
+    watched.pid = server.child.pid;
+    try {
+      const c = await Client.login(server.base, password);
+      await benchReports(server.base, name, server.child.pid, `/repositories/${REPO}`, c.headers, (m, u, b) => c.call(m, u, b),
+        { accessions: n, components: n, locations: shelves.locations });
+    } finally {
+      watched.pid = undefined;
+      await server.stop();
     }
   } finally {
     if (process.env.BENCH_KEEP) log(`kept ${dir} and ${st.env.DB_URL}`);
