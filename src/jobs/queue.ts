@@ -123,11 +123,15 @@ export async function outputFiles(s: Services, repoId: number, id: number): Prom
   return outputFileIds(s.db, id);
 }
 
-export async function outputFile(s: Services, repoId: number, id: number, fileId: number): Promise<{ data: Buffer; contentType: string }> {
+/**
+ * One output file: where it is and what it is. Served a chunk at a time (a report of a million
+ * rows is hundreds of megabytes), never read whole into the server.
+ */
+export async function outputFile(s: Services, repoId: number, id: number, fileId: number): Promise<{ path: string; contentType: string }> {
   await rowOf(s, repoId, id);
   const stored = await outputFilePath(s.db, id, fileId);
-  if (!stored) throw errors.notFound('Job file');
-  return { data: fs.readFileSync(stored), contentType: OUTPUT_TYPES[path.extname(stored).toLowerCase()] ?? 'text/plain; charset=utf-8' };
+  if (!stored || !fs.existsSync(stored)) throw errors.notFound('Job file');
+  return { path: stored, contentType: OUTPUT_TYPES[path.extname(stored).toLowerCase()] ?? 'text/plain; charset=utf-8' };
 }
 
 /** Output files are served as what their name says they are (a report's PDF, CSV...). */

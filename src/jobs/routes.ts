@@ -2,6 +2,7 @@
  * Background jobs, as ArchivesSpace's routes: submit (with files, multipart), list, read, log,
  * created records, cancel, delete; import types. Imports need import_records in the repository.
  */
+import fs from 'node:fs';
 import { can } from '../access/permissions';
 import { errors } from '../errors';
 import { importers } from '../exchange/import';
@@ -108,7 +109,12 @@ export function jobEndpoints(): Endpoint[] {
       params: [id, { name: 'file_id', type: 'integer', required: true }], summary: 'One output file of a job',
       handle: async (call) => {
         const file = await outputFile(call.s, call.repoId!, call.params.id, call.params.file_id);
-        return { stream: (write) => write(file.data), contentType: file.contentType };
+        return {
+          stream: async (write) => {
+            for await (const chunk of fs.createReadStream(file.path, { highWaterMark: 256 * 1024 })) await write(chunk as Buffer);
+          },
+          contentType: file.contentType,
+        };
       },
     },
     {
