@@ -730,13 +730,18 @@ async function benchStore(name: StoreName): Promise<void> {
     if (!SEARCH_ONLY) await benchWorkers(name, env, password, oneProcess);
   } finally {
     if (scaled) for (const r of results) if (r.store === name && !r.note?.includes(scaled)) r.note = r.note ? `${r.note}; ${scaled}` : scaled;
-    if (process.env.BENCH_KEEP) log(`kept ${dir} and ${st.env.DB_URL}`);
-    else {
-      await st.drop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-    log(`${name} done in ${secondsSince(started).toFixed(0)} s`);
+    await finishStore(name, st, dir, started);
   }
+}
+
+/** A store's leg ends: its database and scratch folder dropped (kept with BENCH_KEEP), its time logged. */
+async function finishStore(name: StoreName, st: Store, dir: string, started: bigint): Promise<void> {
+  if (process.env.BENCH_KEEP) log(`kept ${dir} and ${st.env.DB_URL}`);
+  else {
+    await st.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  log(`${name} done in ${secondsSince(started).toFixed(0)} s`);
 }
 
 /** BENCH_PARTS=jobs: the fixture, then the job rows, on a store of their own. */
@@ -757,12 +762,7 @@ async function benchJobsOnly(name: StoreName, st: Store, env: Record<string, str
       if (process.env.BENCH_JOBS_NODE_ARGS) console.log(server.output().slice(-6000));
     }
   } finally {
-    if (process.env.BENCH_KEEP) log(`kept ${dir} and ${st.env.DB_URL}`);
-    else {
-      await st.drop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-    log(`${name} done in ${secondsSince(started).toFixed(0)} s`);
+    await finishStore(name, st, dir, started);
   }
 }
 
@@ -800,12 +800,7 @@ async function benchReportsOnly(name: StoreName, st: Store, env: Record<string, 
       await server.stop();
     }
   } finally {
-    if (process.env.BENCH_KEEP) log(`kept ${dir} and ${st.env.DB_URL}`);
-    else {
-      await st.drop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-    log(`${name} done in ${secondsSince(started).toFixed(0)} s`);
+    await finishStore(name, st, dir, started);
   }
 }
 

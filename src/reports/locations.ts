@@ -67,15 +67,20 @@ function recordsByContainer(loc: Obj, kind: 'resources' | 'accessions'): SubRow[
 
 const CONTAINERS = { name: 'containers', sub: ['top_container_barcode', 'container_profile', 'container'] };
 
+/** What the shelflist and the location holdings both walk: every location, with what it holds. */
+const OVER_HOLDINGS = {
+  scope: 'global',
+  types: ['location'],
+  resolve: ['location_profile.ref'],
+  attach: attachHoldings,
+} satisfies Partial<ReportDefinition>;
+
 export const shelflistReport: ReportDefinition = {
   code: 'shelflist_report',
   model: 'ShelflistReport',
   title: 'Shelflist',
   params: [],
-  scope: 'global',
-  types: ['location'],
-  resolve: ['location_profile.ref'],
-  attach: attachHoldings,
+  ...OVER_HOLDINGS,
   columns: [
     { name: 'record_title', value: (r) => plain(r.title) },
     { name: 'temporary_location', value: (r) => plain(r.temporary) },
@@ -127,10 +132,7 @@ const holdingsBase: ReportDefinition = {
   check(values) {
     if (!values.locations) throw errors.invalidParam('locations', 'needs a building, a repository_uri or a location_start');
   },
-  scope: 'global',
-  types: ['location'],
-  resolve: ['location_profile.ref'],
-  attach: attachHoldings,
+  ...OVER_HOLDINGS,
   columns: [
     { name: 'record_title', value: (r) => plain(r.title) },
     { name: 'building', value: (r) => plain(r.building) },
