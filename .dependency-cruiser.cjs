@@ -7,7 +7,7 @@
  * Run by `make check-deps` (part of `make test` and CI).
  */
 const LAYERS = [
-  ['base', '^src/(config|log|errors|json)\\.ts$'],
+  ['base', '^src/(config|log|errors|json|event-loop)\\.ts$'],
   ['registry', '^src/registry/'],
   ['store', '^src/store/'],
   ['validation', '^src/validation/'],

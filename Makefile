@@ -56,11 +56,12 @@ test: build check-deps lint
 
 # The quick loop while working: the SQLite leg in two mocha processes, without the long runs (the
 # 100k-child trees, the copy between two servers, the SIGKILL crash tests, the command-line
-# processes, the 1,200-record harvests, the 500 hostile files, the concurrency rounds), with 1,000
-# fuzz requests instead of 10,000 and 40 property runs instead of 200. `make test` runs everything.
+# processes, the 1,200-record harvests, the 500 hostile files, the concurrency rounds, the jobs
+# timed beside GETs), with 1,000 fuzz requests instead of 10,000 and 40 property runs instead of 200. `make test` runs everything.
 FAST_SKIPPED = test/records/trees/trees-large.test.ts test/cli/import-from.test.ts test/store/crash.test.ts \
-  test/jobs/crash.test.ts test/domain/webhooks-crash.test.ts test/cli/cli.test.ts test/reports/cli.test.ts \
-  test/exchange/oai.test.ts test/exchange/oai-ead.test.ts test/exchange/import-hostile.test.ts test/records/concurrency.test.ts
+  test/jobs/crash.test.ts test/jobs/chunked-crash.test.ts test/domain/webhooks-crash.test.ts test/cli/cli.test.ts test/reports/cli.test.ts \
+  test/exchange/oai.test.ts test/exchange/oai-ead.test.ts test/exchange/import-hostile.test.ts test/records/concurrency.test.ts \
+  test/jobs/yielding.test.ts
 test-fast: build check-deps lint
 	TEST_STORES=sqlite FUZZ_RUNS=1000 PROPERTY_RUNS=40 MOCHA_ARGS="--parallel --jobs 2 $(addprefix --ignore ,$(FAST_SKIPPED))" bash scripts/test.sh
 

@@ -5,42 +5,8 @@
  * then how long the indexer took to catch up with it (and, on MySQL, its statements per component). IMPORT_PROFILE_COMPONENTS (default 5,000); DB_URL picks
  * the store (a scratch SQLite file by default); IMPORT_PROFILE_NODE_ARGS go to the server's node; IMPORT_PROFILE_WORKERS its processes (1).
  */
-import fs from 'node:fs';
-import knexFactory from 'knex';
 import { generatedEad, runImportJob } from './import';
-import { profileAgainstServer } from './lib';
-
-async function counters(dbUrl: string): Promise<Record<string, number>> {
-  if (!dbUrl.startsWith('mysql://')) return {};
-  const knex = knexFactory({ client: 'mysql2', connection: dbUrl.replace(/\/[^/]*$/, '/') });
-  try {
-    const [rows] = await knex.raw("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions','Com_select','Com_insert','Com_update','Com_delete','Com_commit','Com_begin')");
-    return Object.fromEntries((rows as Array<{ Variable_name: string; Value: string }>).map((r) => [r.Variable_name, Number(r.Value)]));
-  } finally {
-    await knex.destroy();
-  }
-}
-
-/** CPU seconds (user + system) a process has used, from /proc; 0 where there is none. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-function mysqldPid(): number | undefined {
-  for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      if (/mysqld|mariadbd/.test(fs.readFileSync(`/proc/${entry}/comm`, 'utf8'))) return Number(entry);
-    } catch {
-      // gone
-    }
-  }
-  return undefined;
-}
+import { cpuMs, mysqlCounters as counters, mysqldPid, profileAgainstServer } from './lib';
 
 const n = Number(process.env.IMPORT_PROFILE_COMPONENTS ?? 5000);
 profileAgainstServer('import-profile', { WORKERS: process.env.IMPORT_PROFILE_WORKERS ?? '1' }, (process.env.IMPORT_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean), async (server, dbUrl) => {
@@ -50,11 +16,11 @@ profileAgainstServer('import-profile', { WORKERS: process.env.IMPORT_PROFILE_WOR
   const xml = generatedEad(n);
   const before = await counters(dbUrl);
   const dbPid = dbUrl.startsWith('mysql://') ? mysqldPid() : undefined;
-  const cpuBefore = [cpuSeconds(server.child.pid), cpuSeconds(dbPid)];
+  const cpuBefore = [cpuMs(server.child.pid) / 1000, cpuMs(dbPid) / 1000];
   const started = Date.now();
   const { job } = await runImportJob(server.base, `/repositories/${repo.id}`, H, xml);
   const seconds = (Date.now() - started) / 1000;
-  const cpu = [cpuSeconds(server.child.pid) - cpuBefore[0], cpuSeconds(dbPid) - cpuBefore[1]];
+  const cpu = [cpuMs(server.child.pid) / 1000 - cpuBefore[0], cpuMs(dbPid) / 1000 - cpuBefore[1]];
   const after = await counters(dbUrl);
   const per = Object.entries(after).map(([k, v]) => `${k} ${((v - (before[k] ?? 0)) / n).toFixed(2)}`).join(', ');
   console.log(`import ${job.status}: ${n} components in ${seconds.toFixed(1)} s, ${Math.round(n / seconds)} components/s; CPU per component: server ${Math.round((cpu[0] / n) * 1e6)} µs${dbPid ? `, mysqld ${Math.round((cpu[1] / n) * 1e6)} µs` : ''}${per ? `; per component: ${per}` : ''}`);

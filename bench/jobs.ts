@@ -63,7 +63,7 @@ export const getsMet = (e: Ended): boolean => Object.values(e.gets).every((g) =>
  * (GET_RATE in all while answers are quick): a GET the job keeps waiting counts with all the time
  * it waited, however long.
  */
-export async function runJob(base: string, repo: string, headers: Record<string, string>, job: Obj, getUrls: Record<string, string>): Promise<Ended> {
+export async function runJob(base: string, repo: string, headers: Record<string, string>, job: Obj, getUrls: Record<string, string>, file?: { name: string; data: string | Buffer }): Promise<Ended> {
   let stop = false;
   const loops = readerLoops(Object.keys(getUrls).length);
   const pause = (1000 * loops) / GET_RATE;
@@ -82,9 +82,15 @@ export async function runJob(base: string, repo: string, headers: Record<string,
   let ended: any;
   let seconds: number;
   try {
-    const res = await fetch(`${base}${repo}/jobs`, {
-      method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ jsonmodel_type: 'job', job_type: job.jsonmodel_type, job }),
-    });
+    const envelope = JSON.stringify({ jsonmodel_type: 'job', job_type: job.jsonmodel_type, job });
+    let res: Response;
+    if (file) {
+      // A job with its file, as the staff interface sends it (jobs_with_files, multipart).
+      const form = new FormData();
+      form.append('job', envelope);
+      form.append('files[]', new Blob([file.data]), file.name);
+      res = await fetch(`${base}${repo}/jobs_with_files`, { method: 'POST', headers, body: form });
+    } else res = await fetch(`${base}${repo}/jobs`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: envelope });
     if (res.status !== 200) throw new Error(`${job.jsonmodel_type}: ${res.status} ${await res.text()}`);
     const uri = (await res.json()).uri as string;
     let started: bigint | undefined;

@@ -1,14 +1,61 @@
 /** Processes, load generation and results for make bench (bench/run.ts). */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import knexFactory from 'knex';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+
+/** A taskset list (`0-7`, `0,2,4-6`) as core numbers. */
+function coreList(list: string): number[] {
+  return list.split(',').flatMap((part) => {
+    const [a, b = a] = part.split('-').map(Number);
+    if (!Number.isInteger(a) || !Number.isInteger(b) || b < a) throw new Error(`BENCH_CORES: '${part}' is not a core or a range of cores`);
+    return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  });
+}
+
+/**
+ * BENCH_CORES=SERVER:LOAD (taskset lists, e.g. `0-7:8-15`, the many-core kit's layout in
+ * ../shared/devbench): the server with WORKERS=N runs on the first N cores of SERVER (the bare
+ * baselines on its first), this process (the load generator) on LOAD, with autocannon workers
+ * (one per LOAD core, up to 4) for the loads that need no per-request code. Unset, or naming cores
+ * the machine lacks, or without taskset: everything shares every core, as before.
+ */
+export const CORES = ((): { server: number[]; load: number[] } | undefined => {
+  const raw = process.env.BENCH_CORES;
+  if (!raw) return undefined;
+  const [server, loadCores] = raw.split(':').map((l) => (l ? coreList(l) : []));
+  const have = os.cpus().length;
+  if (!server?.length || !loadCores?.length || [...server, ...loadCores].some((c) => c >= have)) {
+    console.log(`  BENCH_CORES=${raw} names cores this machine (${have} cores) lacks: not pinned`);
+    return undefined;
+  }
+  try {
+    // -a: every thread of this process; those it starts later (autocannon's workers) inherit it.
+    execFileSync('taskset', ['-a', '-p', '-c', loadCores.join(','), String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    console.log('  BENCH_CORES: taskset failed or is missing: not pinned');
+    return undefined;
+  }
+  return { server, load: loadCores };
+})();
+
+/** The command that starts a process on the first `n` server cores of BENCH_CORES (the command itself when not pinned). */
+function pinned(n: number, command: string[]): string[] {
+  if (!CORES) return command;
+  return ['taskset', '-c', CORES.server.slice(0, Math.max(1, n)).join(','), ...command];
+}
+
+/** The WORKERS counts whose rows make bench reports: 2 on any machine; 4 and 8 too where BENCH_CORES gives the server that many cores. */
+export function workerCounts(): number[] {
+  return [2, 4, 8].filter((n) => n === 2 || (CORES !== undefined && CORES.server.length >= n));
+}
 
 export interface Result {
   workload: string;
@@ -69,12 +116,46 @@ export function cpuMs(pid: number | undefined): number {
   }
 }
 
+/** MariaDB/MySQL's global statement counters (Questions, Com_*), for statements per operation; {} on SQLite. */
+export async function mysqlCounters(dbUrl: string): Promise<Record<string, number>> {
+  if (!dbUrl.startsWith('mysql://')) return {};
+  const knex = knexFactory({ client: 'mysql2', connection: dbUrl.replace(/\/[^/]*$/, '/') });
+  try {
+    const [rows] = await knex.raw("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions','Com_select','Com_insert','Com_update','Com_delete','Com_commit','Com_begin')");
+    return Object.fromEntries((rows as Array<{ Variable_name: string; Value: string }>).map((r) => [r.Variable_name, Number(r.Value)]));
+  } finally {
+    await knex.destroy();
+  }
+}
+
+/** The pid of the local mysqld/mariadbd, for its CPU time. */
+export function mysqldPid(): number | undefined {
+  for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      if (/mysqld|mariadbd/.test(fs.readFileSync(`/proc/${entry}/comm`, 'utf8'))) return Number(entry);
+    } catch {
+      // gone
+    }
+  }
+  return undefined;
+}
+
 /** Linux reports process times in clock ticks of 1/100 s (USER_HZ). */
 const CLOCK_TICKS = 100;
 
 /** Peak resident set (VmHWM) of a live process, in MB; 0 once it has gone. */
 export function peakRssMb(pid: number | undefined): number {
   return residentMb(pid, 'VmHWM');
+}
+
+/** Resets a server's VmHWM to its current RSS (Linux clear_refs 5), so that a job's peak is its own; false where that is not allowed. */
+export function resetPeak(pid: number | undefined): boolean {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A live process's resident set as /proc tells it: peak (VmHWM) or current (VmRSS), in MB; 0 once it has gone. */
@@ -89,10 +170,16 @@ export function residentMb(pid: number | undefined, field: 'VmHWM' | 'VmRSS'): n
 
 export interface Server { child: ChildProcess; base: string; output: () => string; stop: () => Promise<void> }
 
-/** The built server (dist/src/server.js) as a child process; `nodeArgs` go to node before the script (e.g. --cpu-prof). */
+/**
+ * The built server (dist/src/server.js) as a child process; for an A/B of two builds in one run,
+ * BENCH_SERVER_JS names another build's script, or BENCH_SERVER_ROOT another checkout (its
+ * dist/src/server.js). `nodeArgs` go to node before the script (e.g. --cpu-prof).
+ */
 export async function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/src/server.js')], {
+  const script = process.env.BENCH_SERVER_JS ?? path.join(process.env.BENCH_SERVER_ROOT ?? ROOT, 'dist/src/server.js');
+  const [cmd, ...args] = pinned(Number(env.WORKERS ?? 1), [process.execPath, ...nodeArgs, script]);
+  const child = spawn(cmd, args, {
     cwd: ROOT, env: { ...process.env, WORKERS: '1', ...env, PORT: String(port), LOG_REQUESTS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -147,7 +234,8 @@ export function profileAgainstServer(name: string, env: Record<string, string>, 
 /** A one-line node process answering `body` on a free port, started with `code(port)`. */
 async function startScript(code: (port: number) => string, body: string, urlPath = ''): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['-e', code(port)], { cwd: ROOT, env: { ...process.env, BODY: body }, stdio: 'ignore' });
+  const [cmd, ...args] = pinned(1, [process.execPath, '-e', code(port)]);
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, BODY: body }, stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}${urlPath}`;
   for (let i = 0; i < 100; i++) {
@@ -210,6 +298,11 @@ export async function load(
   extra: Record<string, unknown> = {},
   connections = CONNECTIONS,
 ): Promise<Stats> {
+  // Pinned (BENCH_CORES) loads without per-request code run on autocannon's worker threads, one
+  // per load core up to 4: one thread cannot keep a many-core server busy. Their percentiles come
+  // from autocannon's histogram (p97.5 stands for p95), not from every answer.
+  const threads = CORES && !('requests' in extra) ? Math.min(4, CORES.load.length) : 1;
+  if (threads > 1) return loadOnThreads(url, headers, extra, connections, threads);
   const latencies: number[] = [];
   let failed = 0;
   let firstFailure = '';
@@ -229,6 +322,24 @@ export async function load(
   if (bad) {
     s.failed = bad;
     s.firstFailure = firstFailure ? `HTTP ${firstFailure}` : `${result.errors} errors, ${result.timeouts} timeouts`;
+  }
+  return s;
+}
+
+/** load() on autocannon's worker threads: throughput and percentiles from its aggregated result. */
+async function loadOnThreads(url: string, headers: Record<string, string>, extra: Record<string, unknown>, connections: number, workers: number): Promise<Stats> {
+  const busyBefore = machineCpu();
+  const result: any = await autocannon({ url, connections: Math.max(connections, workers), duration: DURATION, headers, workers, ...extra });
+  const busyAfter = machineCpu();
+  const ok = Number(result['2xx'] ?? 0);
+  const s: Stats = {
+    rps: Math.round(ok / (Number(result.duration) || DURATION)), p50: result.latency.p50, p95: result.latency.p97_5, p99: result.latency.p99, count: ok, connections,
+  };
+  if (busyBefore && busyAfter) s.coresBusy = round((busyAfter.busy - busyBefore.busy) / (busyAfter.total - busyBefore.total) * os.cpus().length, 2);
+  const bad = Number(result.non2xx ?? 0) + Number(result.errors ?? 0) + Number(result.timeouts ?? 0);
+  if (bad) {
+    s.failed = bad;
+    s.firstFailure = `${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`;
   }
   return s;
 }
@@ -271,4 +382,17 @@ export function table(rows: Result[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]) => c.map((v, i) => v.padEnd(widths[i])).join(' | ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)].join('\n');
+}
+
+/** JSON calls to a bench server as `user` (logged in once); a call that is not 2xx throws with its answer. */
+export async function callsAs(base: string, user: string, password: string): Promise<{ H: Record<string, string>; call: (method: string, url: string, body?: unknown) => Promise<any> }> {
+  const login = await (await fetch(`${base}/users/${user}/login?password=${password}`, { method: 'POST' })).json() as { session: string };
+  const H = { 'X-ArchivesSpace-Session': login.session, 'content-type': 'application/json' };
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(base + url, { method, headers: H, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+    return JSON.parse(text);
+  };
+  return { H, call };
 }

@@ -3,7 +3,10 @@
  * generated EAD of BENCH_IMPORT_COMPONENTS components (default 20,000) through POST
  * …/jobs_with_files (one write transaction), and meanwhile one client at a time asks, in turn, a
  * listing page, a search and a tree's root: their latencies during the import (p50, p95, max)
- * and beside no import, and the import's own time.
+ * and beside no import, and the import's own time. Beside them another client creates
+ * accessions one after another: its latencies during the import (and how many were refused).
+ * BENCH_CHUNK_MS (default "0,200") runs it once per value of IMPORT_CHUNK_MS, in turn, each on
+ * a fresh server: 0 is one transaction per file (before chunked imports), 200 the default.
  *
  *   npx tsx bench/reads-beside-import.ts                 # this checkout's server
  *   SERVER_ROOT=/work/main npx tsx bench/reads-beside-import.ts   # another checkout's, for a before/after
@@ -41,7 +44,7 @@ async function startServer(env: Record<string, string>) {
   for (let i = 0; i < 1200; i++) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
     try {
-      if ((await fetch(`${base}/version`)).ok) return { base, stop };
+      if ((await fetch(`${base}/version`)).ok) return { base, stop, output: () => output, exitCode: () => child.exitCode ?? child.signalCode };
     } catch {
       // not listening yet
     }
@@ -64,6 +67,27 @@ const pct = (xs: number[], p: number) => {
 };
 const summary = (t: Timed) => `${t.name}: n=${t.ms.length} p50 ${pct(t.ms, 50).toFixed(1)} ms, p95 ${pct(t.ms, 95).toFixed(1)} ms, max ${Math.max(...t.ms).toFixed(1)} ms`;
 
+/** fetch, once more after a connection reset (a kept-alive connection the busy server had closed). */
+const again = (url: string, init: RequestInit) => fetch(url, init).catch(() => fetch(url, init));
+
+/** One client creating accessions one after another until `until` resolves: each create's time, and the refused ones. */
+async function createInTurn(base: string, headers: Record<string, string>, repoUri: string, timed: Timed, until: Promise<unknown>): Promise<number> {
+  let done = false;
+  let refused = 0;
+  void until.finally(() => { done = true; });
+  for (let i = 0; !done; i++) {
+    const started = performance.now();
+    const res = await again(`${base}${repoUri}/accessions`, {
+      method: 'POST', headers, body: JSON.stringify({ id_0: 'BESIDE', id_1: `${timed.name.length}-${Date.now()}-${i}`, title: `Beside ${i}`, accession_date: '2020-01-01' }),
+    });
+    await res.arrayBuffer();
+    timed.ms.push(performance.now() - started);
+    if (res.status !== 200) refused++;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return refused;
+}
+
 /** One client asking each route in turn until `until` resolves (or `count` rounds when given). */
 async function askInTurn(base: string, headers: Record<string, string>, routes: Timed[], until: Promise<unknown> | number): Promise<void> {
   let done = false;
@@ -71,7 +95,7 @@ async function askInTurn(base: string, headers: Record<string, string>, routes: 
   for (let round = 0; typeof until === 'number' ? round < until : !done; round++) {
     for (const r of routes) {
       const started = performance.now();
-      const res = await fetch(`${base}${r.url}`, { headers });
+      const res = await again(`${base}${r.url}`, { headers });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${r.url}: ${res.status}`);
       r.ms.push(performance.now() - started);
@@ -80,9 +104,13 @@ async function askInTurn(base: string, headers: Record<string, string>, routes: 
 }
 
 async function main(): Promise<void> {
+  for (const chunkMs of (process.env.BENCH_CHUNK_MS ?? '0,200').split(',')) await run(chunkMs);
+}
+
+async function run(chunkMs: string): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reads-beside-import-'));
   const password = crypto.randomBytes(6).toString('hex');
-  const server = await startServer({ DB_URL: `sqlite://${path.join(dir, 'archive.db')}`, SEARCH_PATH: path.join(dir, 'search'), ADMIN_PASSWORD: password });
+  const server = await startServer({ DB_URL: `sqlite://${path.join(dir, 'archive.db')}`, SEARCH_PATH: path.join(dir, 'search'), ADMIN_PASSWORD: password, IMPORT_CHUNK_MS: chunkMs, DB_WAIT_SECONDS: '600' });
   try {
     const { base } = server;
     const session = (await json(await fetch(`${base}/users/admin/login?password=${password}`, { method: 'POST' }))).session as string;
@@ -115,7 +143,8 @@ async function main(): Promise<void> {
       return (async () => {
         const submitted = await json(await fetch(`${base}${R}/jobs_with_files`, { method: 'POST', headers: { 'X-ArchivesSpace-Session': session }, body: form }));
         for (;;) {
-          const job = await json(await fetch(`${base}${submitted.uri}`, { headers: H }));
+          // A kept-alive connection the busy server closed meanwhile answers ECONNRESET: asked again.
+          const job = await json(await fetch(`${base}${submitted.uri}`, { headers: H }).catch(() => fetch(`${base}${submitted.uri}`, { headers: H })));
           if (['completed', 'failed', 'canceled'].includes(job.status)) {
             if (job.status !== 'completed') throw new Error(`the import ${job.status}`);
             return { seconds: (Date.parse(job.time_finished) - Date.parse(job.time_started)) / 1000, mb: xml.length / 1e6 };
@@ -128,13 +157,20 @@ async function main(): Promise<void> {
     const alone = process.env.BENCH_IMPORT_ALONE === '1' ? await importing('BENCH-ALONE') : undefined;
     const finished = importing('BENCH-IMPORT');
     const during = routes();
-    await askInTurn(base, H, during, finished);
+    const creates: Timed = { name: 'POST …/accessions (another client)', url: '', ms: [] };
+    const [, refused] = await Promise.all([askInTurn(base, H, during, finished), createInTurn(base, H, R, creates, finished)]);
     const job = await finished;
-    console.log(`server: ${ROOT}; import of ${COMPONENTS} components (${job.mb.toFixed(1)} MB): ${job.seconds} s by the job's times with the reads beside it${alone ? `, ${alone.seconds} s alone` : ''}`);
+    console.log(`server: ${ROOT}; IMPORT_CHUNK_MS=${chunkMs}; load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+    console.log(`import of ${COMPONENTS} components (${job.mb.toFixed(1)} MB): ${job.seconds} s by the job's times with the reads and creates beside it`
+      + ` (${Math.round(COMPONENTS / job.seconds)} components/s)${alone ? `, ${alone.seconds} s alone (${Math.round(COMPONENTS / alone.seconds)} components/s)` : ''}`);
     console.log('no import:');
     for (const t of quiet) console.log(`  ${summary(t)}`);
     console.log('during the import:');
     for (const t of during) console.log(`  ${summary(t)}`);
+    console.log(`  ${summary(creates)}, ${refused} refused`);
+  } catch (err) {
+    console.error(`server (exit ${server.exitCode()}) said: ${server.output().slice(-4000)}`);
+    throw err;
   } finally {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -4,11 +4,10 @@
  * shelf), in CSV and PDF, each a report_job through the HTTP jobs API timed from its start to its
  * end, with GETs beside it (bench/jobs.ts's runJob) and the server's peak RSS during it.
  */
-import fs from 'node:fs';
 import type { Obj } from '../src/json';
 import { childBody, resourceBody } from './data';
 import { type Call, drained, getNote, getsMet, runJob } from './jobs';
-import { log, peakRssMb, record, residentMb } from './lib';
+import { log, peakRssMb, record, resetPeak, residentMb } from './lib';
 
 export const REPORT_RECORDS = Number(process.env.BENCH_REPORT_RECORDS ?? 100_000);
 /** Components per top container, and top containers per location: the shelflist's locations are its rows, few next to the components they list. */
@@ -47,16 +46,6 @@ export async function buildShelves(call: Call, repo: string, n: number): Promise
     await call('POST', `${resource.uri}/children`, { jsonmodel_type: 'archival_record_children', children });
   }
   return { locations: locationCount, boxes };
-}
-
-/** Resets the server's VmHWM to its current RSS (Linux clear_refs 5), so that each report's peak is its own; false where that is not allowed. */
-function resetPeak(pid: number | undefined): boolean {
-  try {
-    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -27,9 +27,10 @@ import { benchEadExport } from './ead';
 import { benchUpdaterSheet } from './updater-sheet';
 import { benchImport } from './import';
 import { benchJobs, JOB_COMPONENTS } from './jobs';
+import { benchSheets, SHEET_ROWS } from './sheets';
 import { benchReports, buildShelves, REPORT_RECORDS } from './reports';
 import {
-  CONNECTIONS, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, watched,
+  CONNECTIONS, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, watched, workerCounts,
 } from './lib';
 
 type StoreName = 'sqlite' | 'mariadb';
@@ -52,7 +53,9 @@ const BASELINE_DOCS = Number(process.env.BENCH_BASELINE_DOCS ?? 10_000);
 /** BENCH_PARTS=search: only the reindex, size and search rows (make bench-large). */
 const SEARCH_ONLY = process.env.BENCH_PARTS === 'search';
 /** BENCH_PARTS=jobs: only the job rows (bench/jobs.ts), on a store holding just the fixture. */
-const JOBS_ONLY = process.env.BENCH_PARTS === 'jobs';
+const JOBS_ONLY = process.env.BENCH_PARTS === 'jobs' || process.env.BENCH_PARTS === 'sheets';
+/** BENCH_PARTS=sheets: only the spreadsheet rows of the job rows (bench/sheets.ts). */
+const SHEETS_ONLY = process.env.BENCH_PARTS === 'sheets';
 /** BENCH_PARTS=reports: only the report rows (bench/reports.ts), on a store holding their data. */
 const REPORTS_ONLY = process.env.BENCH_PARTS === 'reports';
 
@@ -334,43 +337,59 @@ async function reindexBaseline(env: Record<string, string>, dir: string): Promis
   }
 }
 
+/** A workload of the one-process run, to be measured again with more processes: its URL, headers and autocannon options, and what one process did. */
+interface Again { url: string; stats: Stats; headers?: Record<string, string>; extra?: Record<string, unknown> }
+
 /**
- * Every core: the same GET and search as above, with WORKERS=2 (two server processes on the port)
- * against the one-process figures of this run; the goal is 1.6x on 2 cores.
+ * Every core: the same GET, search, create and update as above with WORKERS=2 (and 4 and 8 where
+ * BENCH_CORES gives the server that many cores: lib.ts), against the one-process figures of this
+ * run. Reads: 0.8 × N as much (1.6 on 2 cores); writes, which all go through SQLite's one writer
+ * or MariaDB's: at least as many as one process, the p99 beside them.
  */
 async function benchWorkers(name: StoreName, env: Record<string, string>, password: string,
-  one: { get?: { url: string; stats: Stats }; search?: { url: string; stats: Stats } }): Promise<void> {
+  one: { get?: Again; search?: Again; create?: Again; update?: Again }): Promise<void> {
   if (!one.get || !one.search) return;
-  const server = await startServer({ ...env, WORKERS: '2' });
+  for (const workers of workerCounts()) await benchWorkersAt(workers, name, env, password, one as Required<typeof one>);
+}
+
+async function benchWorkersAt(workers: number, name: StoreName, env: Record<string, string>, password: string,
+  one: { get: Again; search: Again; create?: Again; update?: Again }): Promise<void> {
+  const label = `WORKERS=${workers}`;
+  const server = await startServer({ ...env, WORKERS: String(workers) });
   try {
-    for (let i = 0; i < 100 && (server.output().match(/"msg":"listening"/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && (server.output().match(/"msg":"listening"/g) ?? []).length < workers; i++) await new Promise((r) => setTimeout(r, 100));
     const c = await Client.login(server.base, password);
     // The one-process figures were measured with the index caught up; the server before this one
     // stopped with the EAD import's components still to index (a stop drains for 5 s at most),
     // and indexing them would take one core from the measured requests.
     // 10 minutes at most: on a slow machine indexing an import of 20,000 components took over 3.
     const caughtUp = await c.drained(600);
-    log(`WORKERS=2: the index caught up ${caughtUp.seconds.toFixed(1)} s after listening${caughtUp.pending ? ` (${caughtUp.pending} still pending)` : ''}`);
+    log(`${label}: the index caught up ${caughtUp.seconds.toFixed(1)} s after listening${caughtUp.pending ? ` (${caughtUp.pending} still pending)` : ''}`);
     // Each process opens the index (loads its doc values) before it answers a search: measure
-    // the steady state, after a few concurrent searches (spread over both processes) came back.
+    // the steady state, after a few concurrent searches (spread over every process) came back.
     const opened = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: 8 }, () => c.call('GET', one.search!.url)));
-    log(`WORKERS=2: both processes answered searches ${secondsSince(opened).toFixed(1)} s after listening`);
-    for (const [what, m] of [['GET one accession', one.get], ['search, one term matching 1% of documents', one.search]] as const) {
+    await Promise.all(Array.from({ length: 4 * workers }, () => c.call('GET', one.search.url)));
+    log(`${label}: every process answered searches ${secondsSince(opened).toFixed(1)} s after listening`);
+    const reads = [['GET one accession', one.get], ['search, one term matching 1% of documents', one.search]] as const;
+    const writes = [['create accession', one.create], ['update accession with lock_version', one.update]] as const;
+    for (const [what, m] of [...reads, ...writes]) {
+      if (!m) continue;
+      const read = reads.some(([, r]) => r === m);
       // The one-process figures come from a server that had served every earlier workload: these
-      // two fresh processes first get 2 s of the same requests (JIT, kept values), not measured.
-      await load(server.base + m.url, c.headers, { duration: 2 });
-      const two = await load(server.base + m.url, c.headers);
+      // fresh processes first get 2 s of the same requests (JIT, kept values), not measured.
+      await load(server.base + m.url, m.headers ?? c.headers, { ...m.extra, duration: 2 });
+      const more = await load(server.base + m.url, m.headers ?? c.headers, m.extra);
       // The most any number of processes could answer here: every core busy at the one-process run's
       // CPU per request (server, autocannon and database together share the machine's cores).
       const ceiling = m.stats.coresBusy ? Number((os.cpus().length / m.stats.coresBusy).toFixed(2)) : undefined;
+      const factor = read ? 0.8 * workers : 1;
       record({
-        workload: `WORKERS=2: ${what}`, store: name, value: Math.round(two.rps), unit: 'req/s', baseline: Math.round(m.stats.rps),
-        ratio: Number((two.rps / m.stats.rps).toFixed(2)), target: '≥ 1.6 × WORKERS=1', met: two.rps >= 1.6 * m.stats.rps,
-        note: `${describe(two)}; WORKERS=1 in this run: ${describe(m.stats)}; ${CONNECTIONS} connections spread over the two processes`
+        workload: `${label}: ${what}`, store: name, value: Math.round(more.rps), unit: 'req/s', baseline: Math.round(m.stats.rps),
+        ratio: Number((more.rps / m.stats.rps).toFixed(2)), target: `≥ ${factor} × WORKERS=1`, met: more.rps >= factor * m.stats.rps && !more.failed,
+        note: `${describe(more)}; WORKERS=1 in this run: ${describe(m.stats)}; ${CONNECTIONS} connections spread over the processes`
           + (caughtUp.pending ? `; measured while the index had ${caughtUp.pending} changes to apply` : '')
-          + (ceiling ? `; at most ${ceiling}× on ${os.cpus().length} cores (the one-process run kept ${m.stats.coresBusy} busy)` : ''),
-        detail: { workload: two, baseline: m.stats, ceiling },
+          + (read && ceiling ? `; at most ${ceiling}× on ${os.cpus().length} cores (the one-process run kept ${m.stats.coresBusy} busy)` : ''),
+        detail: { workload: more, baseline: m.stats, ...(read ? { ceiling } : {}) },
       });
     }
   } finally {
@@ -467,8 +486,8 @@ async function benchStore(name: StoreName): Promise<void> {
     // 3. The measured server, with its in-process indexer, as in production.
     const server = await startServer(env);
     watched.pid = server.child.pid;
-    // What one process answers, for the WORKERS=2 rows at the end.
-    const oneProcess: { get?: { url: string; stats: Stats }; search?: { url: string; stats: Stats } } = {};
+    // What one process answers, for the WORKERS rows at the end.
+    const oneProcess: { get?: Again; search?: Again; create?: Again; update?: Again } = {};
     const raw = rawKnex(st.env.DB_URL);
     try {
       const rssAtStart = Math.round(peakRssMb(server.child.pid));
@@ -544,9 +563,9 @@ async function benchStore(name: StoreName): Promise<void> {
       // Create (validated, change log, indexed by the server's indexer) against raw Knex inserts, one transaction per row.
       let serial = 0;
       const createBody = (i: number) => JSON.stringify(accessionBody('C', String(i), i, subjectsFor(i, fixture.subjects), agentFor(i, fixture.agents)));
-      const created = await load(`${server.base}${repo}/accessions`, { ...H, 'content-type': 'application/json' }, {
-        method: 'POST', requests: [{ setupRequest: (req: any) => ({ ...req, body: createBody(++serial) }) }],
-      });
+      const createOptions = { method: 'POST', requests: [{ setupRequest: (req: any) => ({ ...req, body: createBody(++serial) }) }] };
+      const created = await load(`${server.base}${repo}/accessions`, { ...H, 'content-type': 'application/json' }, createOptions);
+      oneProcess.create = { url: `${repo}/accessions`, stats: created, headers: { ...H, 'content-type': 'application/json' }, extra: createOptions };
       const createdLag = await c.drained(DRAIN_SECONDS);
       const rawCreate = await loop(async (i) => {
         const id = 10_000_000 + i;
@@ -574,7 +593,7 @@ async function benchStore(name: StoreName): Promise<void> {
         return json;
       };
       let updates = 0;
-      const updated = await load(`${server.base}${repo}/accessions/0`, { ...H, 'content-type': 'application/json' }, {
+      const updateOptions = {
         method: 'POST',
         requests: [{
           setupRequest: (req: any) => {
@@ -582,7 +601,9 @@ async function benchStore(name: StoreName): Promise<void> {
             return { ...req, path: `${repo}/accessions/${id}`, body: JSON.stringify(revised(id)) };
           },
         }],
-      });
+      };
+      const updated = await load(`${server.base}${repo}/accessions/0`, { ...H, 'content-type': 'application/json' }, updateOptions);
+      oneProcess.update = { url: `${repo}/accessions/0`, stats: updated, headers: { ...H, 'content-type': 'application/json' }, extra: updateOptions };
       const updatedLag = await c.drained(DRAIN_SECONDS);
       const rawUpdate = await loop(async (i) => {
         const id = half + 1 + (i % (n - half));
@@ -714,6 +735,7 @@ async function benchStore(name: StoreName): Promise<void> {
       await benchUpdaterSheet(server.base, name, server.child.pid, repo, `${repo}/resources/${tree.id}`, H, TREE_CHILDREN);
       await benchImport(server.base, name, server.child.pid, repo, H);
       await benchJobs(server.base, name, server.child.pid, repo, H, (m, u, b) => c.call(m, u, b));
+      await benchSheets(server.base, name, server.child.pid, repo, H, (m, u, b) => c.call(m, u, b));
 
       }
       const rss = Math.round(peakRssMb(server.child.pid));
@@ -746,7 +768,7 @@ async function finishStore(name: StoreName, st: Store, dir: string, started: big
 
 /** BENCH_PARTS=jobs: the fixture, then the job rows, on a store of their own. */
 async function benchJobsOnly(name: StoreName, st: Store, env: Record<string, string>, password: string, dir: string, started: bigint): Promise<void> {
-  console.log(`\n${name}: the job rows only, a resource of ${JOB_COMPONENTS} components`);
+  console.log(`\n${name}: the job rows only, ${SHEETS_ONLY ? '' : `a resource of ${JOB_COMPONENTS} components, `}a sheet of ${SHEET_ROWS} rows`);
   try {
     // BENCH_JOBS_NODE_ARGS: node flags for the server (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof').
     const server = await startServer(env, (process.env.BENCH_JOBS_NODE_ARGS ?? '').split(/\s+/).filter(Boolean));
@@ -754,7 +776,9 @@ async function benchJobsOnly(name: StoreName, st: Store, env: Record<string, str
     try {
       const c = await Client.login(server.base, password);
       await createFixture(c);
-      await benchJobs(server.base, name, server.child.pid, `/repositories/${REPO}`, c.headers, (m, u, b) => c.call(m, u, b));
+      const call = (m: string, u: string, b?: unknown) => c.call(m, u, b);
+      if (!SHEETS_ONLY) await benchJobs(server.base, name, server.child.pid, `/repositories/${REPO}`, c.headers, call);
+      await benchSheets(server.base, name, server.child.pid, `/repositories/${REPO}`, c.headers, call);
     } finally {
       watched.pid = undefined;
       await server.stop();

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { accessionBody, agentFor, childBody, subjectsFor } from './data';
 import knexFactory from 'knex';
-import { cpuMs, describe, load, loop, peakRssMb, startServer } from './lib';
+import { callsAs, cpuMs, describe, load, loop, peakRssMb, startServer } from './lib';
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-profile-'));
@@ -17,14 +17,7 @@ async function main(): Promise<void> {
   const nodeArgs = (process.env.WRITE_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = await startServer({ DB_URL: dbUrl }, nodeArgs);
   try {
-    const login = await (await fetch(`${server.base}/users/${process.env.WRITE_PROFILE_USER ?? 'admin'}/login?password=${process.env.WRITE_PROFILE_PASSWORD ?? 'admin'}`, { method: 'POST' })).json() as { session: string };
-    const H = { 'X-ArchivesSpace-Session': login.session, 'content-type': 'application/json' };
-    const call = async (method: string, url: string, body?: unknown) => {
-      const res = await fetch(server.base + url, { method, headers: H, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-      return JSON.parse(text);
-    };
+    const { H, call } = await callsAs(server.base, process.env.WRITE_PROFILE_USER ?? 'admin', process.env.WRITE_PROFILE_PASSWORD ?? 'admin');
     const repo = await call('POST', '/repositories', { repo_code: `P${Date.now()}`, name: 'Profile' });
     const subjects: string[] = [];
     for (let i = 0; i < 10; i++) {

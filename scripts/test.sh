@@ -8,6 +8,13 @@ stores=${TEST_STORES:-"sqlite mariadb"}
 # Servers the tests start as processes serve from one process unless a test asks for more (WORKERS).
 export WORKERS=${WORKERS:-1}
 passed=0; failed=0; skipped=0; status=0
+# Each failing test's title and first lines, repeated at the end: CI keeps only the output's tail.
+failures=$(mktemp)
+keep_failures() { # $1: mocha's output, $2: the leg's name
+  grep -q -E '^ *[0-9]+ failing' "$1" || return 0
+  echo "--- failing on $2:" >> "$failures"
+  sed -n '/^ *[0-9]* failing/,$p' "$1" | grep -E -A8 '^ +[0-9]+\) ' | grep -v '^--$' | head -80 >> "$failures"
+}
 export MARIADB_URL=${MARIADB_URL:-mysql://root@127.0.0.1:3306}
 
 mariadb_up() {
@@ -36,19 +43,23 @@ for store in $stores; do
   k=$(grep -Eo '^ *[0-9]+ pending' "$out" | grep -Eo '[0-9]+' | tail -1)
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0})); skipped=$((skipped + ${k:-0}))
   if [ "$rc" -ne 0 ]; then status=1; [ -z "$f" ] && failed=$((failed + 1)); fi
+  keep_failures "$out" "$store"
   # The crash and concurrency tests again with two server processes (node:cluster) on the store.
   if [ "$WORKERS" = 1 ] && [ -z "${MOCHA_ARGS:-}" ]; then
     echo "=== crash and concurrency tests on $store with WORKERS=2 ==="
-    WORKERS=2 TEST_STORE=$store npx mocha --no-config -r tsx/cjs --timeout 180000 test/store/crash.test.ts test/jobs/crash.test.ts test/records/concurrency.test.ts 2>&1 | tee "$out"
+    WORKERS=2 TEST_STORE=$store npx mocha --no-config -r tsx/cjs --timeout 180000 test/store/crash.test.ts test/jobs/crash.test.ts test/jobs/chunked-crash.test.ts test/records/concurrency.test.ts 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     p=$(grep -Eo '^ *[0-9]+ passing' "$out" | grep -Eo '[0-9]+' | tail -1)
     f=$(grep -Eo '^ *[0-9]+ failing' "$out" | grep -Eo '[0-9]+' | tail -1)
     passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
     if [ "$rc" -ne 0 ]; then status=1; [ -z "$f" ] && failed=$((failed + 1)); fi
+    keep_failures "$out" "$store, WORKERS=2"
   fi
   rm -f "$out"
 done
 # Skipped tests (the Typesense ones without TYPESENSE_URL) are reported, never counted as passed.
 [ "$skipped" -gt 0 ] && echo "${skipped} skipped (pending), e.g. Typesense tests without TYPESENSE_URL"
+[ -s "$failures" ] && cat "$failures"
+rm -f "$failures"
 echo "${passed} passed, ${failed} failed"
 exit $status

@@ -32,7 +32,13 @@ export interface Config {
   /** How far the heap may grow past the live data before V8 collects, in percent (src/services.ts); 0 is V8's own choice. */
   heapGrowthPercent: number;
   /** Background jobs (imports): where uploaded files are kept, how many run at once, whether this process runs them. */
-  jobs: { filesDir: string; concurrency: number; run: boolean; importMaxBytes: number; leaseMs: number };
+  jobs: {
+    filesDir: string; concurrency: number; run: boolean; importMaxBytes: number; leaseMs: number;
+    /** How long one chunk of a chunked import (EAD) holds the writer, in ms; 0: each file in one transaction. */
+    importChunkMs: number;
+    /** For the crash tests only: a pause after each chunk's commit, and one inside the publishing transaction (0: none). */
+    importPauses: { betweenChunksMs: number; publishingMs: number };
+  };
   search: SearchConfig;
   /** Revision history (docs/history.md): whether writes keep versions, how many and how long, how often pruning runs. */
   history: { keep: boolean; keepVersions: number; keepDays: number; pruneSeconds: number };
@@ -171,6 +177,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       importMaxBytes: positiveIntFrom(env, 'IMPORT_MAX_BYTES', 200 * 1024 * 1024),
       // How long a running job's process may go silent before the job counts as dead (renewed every 0.5 s).
       leaseMs: positiveIntFrom(env, 'JOB_LEASE_SECONDS', 30) * 1000,
+      // Other clients' writes wait at most this long for an import's chunk (plus its publishing).
+      importChunkMs: nonNegativeIntFrom(env, 'IMPORT_CHUNK_MS', 200, 3_600_000),
+      importPauses: {
+        betweenChunksMs: nonNegativeIntFrom(env, 'IMPORT_PAUSE_BETWEEN_CHUNKS_MS', 0, 600_000),
+        publishingMs: nonNegativeIntFrom(env, 'IMPORT_PAUSE_PUBLISHING_MS', 0, 600_000),
+      },
     },
     history: {
       keep: env.HISTORY !== 'off',

@@ -5,6 +5,7 @@ import { createApp } from './http/app';
 import { answerClientErrors } from './http/limits';
 import { log } from './log';
 import { openServices, prepareStore } from './services';
+import { serveWriteToken } from './store/write-token';
 
 /** How long a stopping server's indexer catches up, and the limit of a whole shutdown. */
 const DRAIN_MS = 5_000;
@@ -84,6 +85,8 @@ function relayCommits(services: Awaited<ReturnType<typeof openServices>>): void 
  */
 async function runPrimary(config: Config): Promise<void> {
   await prepareStore(config);
+  // SQLite's processes take turns at the file's write lock (store/write-token.ts); MySQL's never ask.
+  serveWriteToken();
   let stopping = false;
   let backoffMs = 500;
   const startedAt = new Map<number, number>();

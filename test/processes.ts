@@ -40,7 +40,8 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
   child.stderr!.on('data', (d) => { output += d; });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
+  // 60 s: with WORKERS=2 on a 2-core machine shared with other work (load average 17) a start took 22 s.
+  for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
     try {
       if ((await fetch(`${base}/version`)).ok) return { child, base, exited, output: () => output };
@@ -86,6 +87,19 @@ export function cli(args: string[], env: Record<string, string>, input?: string)
 }
 
 /** The JSON lines a verb wrote on stderr (its messages and progress when stderr is not a terminal). */
+/** JSON calls to the server `current()` answers (a crash test restarts it), with a session or none, and the admin's login. */
+export function callsTo(current: () => Server | undefined, password: string) {
+  const call = async (method: string, p: string, token?: string, body?: unknown) => {
+    const res = await fetch(`${current()!.base}${p}`, {
+      method, headers: { ...(token ? { 'X-ArchivesSpace-Session': token } : {}), 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json().catch(() => undefined) as any };
+  };
+  const login = async () => (await call('POST', `/users/admin/login?password=${password}`)).body.session as string;
+  return { call, login };
+}
+
 export function messages(text: string): any[] {
   return text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }

@@ -8,6 +8,7 @@ import type { Obj } from '../json';
 import type { Actor, Services } from '../records/context';
 import { updateRecord, updateRecords } from '../records/write';
 import { prepareRecord } from '../validation';
+import { letEventLoopTurn } from '../event-loop';
 import type { Tx } from '../store/database';
 import { type JobScope, recordRowsPage } from '../store/job-reads';
 import { recordQueries } from '../store/domain-reads';
@@ -72,11 +73,17 @@ export async function saveEdited(s: Services, actor: Actor, trx: Tx, row: Record
  * each validated as a client's save is, each expecting the lock_version it was read at.
  */
 export async function saveAllEdited(s: Services, actor: Actor, trx: Tx, edits: Array<{ row: RecordRow; record: Obj }>): Promise<void> {
-  await updateRecords(s, actor, trx, edits.map(({ row, record }) => ({
-    where: { type: s.registry.type(row.type), repoId: row.repo_id || undefined },
-    row,
-    body: prepareRecord(s.registry, s.enums, row.type, { ...record, lock_version: row.lock_version }).record,
-  })));
+  const prepared = [];
+  for (const { row, record } of edits) {
+    // Validating a page of records is work of its own: the event loop turns between them.
+    await letEventLoopTurn();
+    prepared.push({
+      where: { type: s.registry.type(row.type), repoId: row.repo_id || undefined },
+      row,
+      body: prepareRecord(s.registry, s.enums, row.type, { ...record, lock_version: row.lock_version }).record,
+    });
+  }
+  await updateRecords(s, actor, trx, prepared);
 }
 
 /** Thrown to stop a job's transaction when the job is canceled (it rolls back). */

@@ -11,11 +11,15 @@ import { addJobOutput, appendLog } from './queue';
 import type { JobContext, JobEnd } from './job-type';
 import { jobTypeNamed } from './types';
 import { withWriteSource } from '../store/write-source';
+import { abandonedPendingJobs, discardPending } from '../store/pending';
+import { discardImportedValues } from '../records/value-lists';
 import {
   addJobRecords, claimJob, failJobPastLease, finishJob, firstQueuedJob, jobCancelRequested, jobCount, jobFiles, jobRecordCount, jobRow, jobsPastLease, renewJobLease, setJobProgress,
 } from '../store/jobs';
 
 const POLL_MS = 500;
+/** How long a GET may still be shown an ended job's final figure from here (Runner.ended): longer than any read of its row takes. */
+const ENDED_KEPT_MS = 10_000;
 
 export class JobRunner {
   private readonly holder = crypto.randomBytes(8).toString('hex');
@@ -27,8 +31,16 @@ export class JobRunner {
    * its own would wait for the commit), and the runner writes the figure with the job's lease.
    */
   private readonly live = new Map<number, { done: number; total: number | null; stored: boolean }>();
+  /**
+   * The final figure of jobs this process ended in the last seconds: a GET that read the job's row
+   * before it ended (still 'running', an older figure) and asks for the live figure after it ended
+   * gets this one, so the figure it shows never goes back.
+   */
+  private readonly ended = new Map<number, { done: number; total: number | null; at: number }>();
   private stopped = false;
   private ticking = false;
+  /** Whether this runner has looked for unpublished records of dead jobs since it started. */
+  private pendingSwept = false;
 
   constructor(private readonly s: Services) {}
 
@@ -74,8 +86,18 @@ export class JobRunner {
       const orphans = await jobsPastLease(db, now);
       for (const job of orphans) {
         if (this.running.has(job.id)) continue;
-        if (await failJobPastLease(db, job.id, now)) await appendLog(this.s, job.id, 'failed: the process running it stopped before it finished; nothing of it was written (each file is one transaction)');
+        if (await failJobPastLease(db, job.id, now)) await appendLog(this.s, job.id, 'failed: the process running it stopped before it finished; nothing of it was written (each file is one transaction, or its records are published together at its end)');
       }
+      // Records a dead job wrote in chunks and never published (store/pending.ts): at start, and after a job is found dead.
+      if (!this.pendingSwept || orphans.length) {
+        this.pendingSwept = true;
+        for (const job of await abandonedPendingJobs(db)) {
+          const removed = await discardPending(db, job);
+          const values = await discardImportedValues(this.s, job);
+          await appendLog(this.s, job, `removed the ${removed} unpublished record(s) of its unfinished import${values ? ` and the ${values} value(s) it had added to value lists` : ''}`);
+        }
+      }
+      for (const [id, e] of this.ended) if (now - e.at > ENDED_KEPT_MS) this.ended.delete(id);
       // Renew what this process runs; pass on cancellations.
       for (const [id, r] of this.running) {
         await renewJobLease(db, id, this.holder, now + this.s.config.jobs.leaseMs);
@@ -102,7 +124,7 @@ export class JobRunner {
 
   /** The progress a job this process runs reported last (GET …/jobs/:id shows it at once; other processes see it with the next lease renewal). */
   liveProgress(id: number): { done: number; total: number | null } | undefined {
-    const p = this.live.get(id);
+    const p = this.live.get(id) ?? this.ended.get(id);
     return p && { done: p.done, total: p.total };
   }
 
@@ -130,6 +152,7 @@ export class JobRunner {
     const created = await jobRecordCount(s.db, id);
     await finishJob(s.db, id, { status, finished_ms: Date.now(), done: created, lock_version: row.lock_version + 1 });
     // Only now: until the row says the job ended, its figure is the one kept here (the stored one may lag).
+    this.ended.set(id, { done: created, total: this.live.get(id)?.total ?? null, at: Date.now() });
     this.live.delete(id);
     await appendLog(s, id, `${status}`);
   }

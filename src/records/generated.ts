@@ -23,10 +23,10 @@ function dateLabel(date: Obj): string | undefined {
     : present(date.begin) && present(date.end) ? `${date.begin} - ${date.end}`
       : present(date.begin) ? String(date.begin) : undefined;
   if (text === undefined) return undefined;
-  return date.date_type === 'bulk' ? `Bulk: ${text}` : text;
+  return date.date_type === 'bulk' ? `bulk: ${text}` : text;
 }
 
-/** "Title, 1950 - 1960, Bulk: 1955": the heading and every date (archival_object.rb produce_display_string). */
+/** "Title, 1950 - 1960, bulk: 1955": the heading and every date (archival_object.rb produce_display_string). */
 function headingWithDates(heading: unknown, record: Obj): string | null {
   const dates = (Array.isArray(record.dates) ? record.dates : []).map(dateLabel).filter((d): d is string => d !== undefined);
   const parts = [present(heading) ? String(heading) : undefined, dates.length ? dates.join(', ') : undefined].filter(Boolean);

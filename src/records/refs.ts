@@ -23,12 +23,17 @@ export function collectRefs(registry: Registry, typeName: string, record: Obj): 
   return refs;
 }
 
+/** The records checkRefs asks for: the links' targets but the record itself and its tree. */
+export function linkTargets(refs: RefRow[], self: string): string[] {
+  return [...new Set(refs.map((r) => r.uri).filter((u) => u !== self && !u.endsWith('/tree')))];
+}
+
 /**
  * Links must name records that exist, and repository-scoped targets must live in the active
  * repository (errors.md section 2). One query for all of a record's links.
  */
 export async function checkRefs(q: RecordQueries, registry: Registry, refs: RefRow[], activeRepo: number | undefined, self: string) {
-  const uris = [...new Set(refs.map((r) => r.uri).filter((u) => u !== self && !u.endsWith('/tree')))];
+  const uris = linkTargets(refs, self);
   const found = new Map((await q.existing(uris)).map((row) => [row.uri, row]));
   for (const uri of uris) {
     const row = found.get(uri);

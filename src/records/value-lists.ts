@@ -2,7 +2,7 @@ import { RecordQueries } from '../store/records';
 import type { Tx } from '../store/database';
 import type { Queryable as Db } from '../store/dialect';
 import {
-  anyRecordLike, deleteValue, insertList, insertValues, lastPosition, listRowById, listRowByName, listRows, recordsLike,
+  anyRecordLike, claimValues, deleteValue, discardPendingValues, insertList, insertValues, lastPosition, listRowById, listRowByName, listRows, recordsLike, valueUsePattern,
   setValuePosition, setValuePositionById, setValueSuppressedFlag, updateList, valueAt, valueNamed, valueRowById, valuesOf,
   visibleValuesByList,
 } from '../store/value-lists';
@@ -80,12 +80,14 @@ export async function getEnumerationValue(s: Services, id: number): Promise<Obj>
 
 /** Records that use `value` in a property fed by the list (a text search of the stored JSON). */
 async function valueInUse(s: Services, db: Db, listName: string, value: string): Promise<boolean> {
-  for (const property of new Set((enumUsage(s.registry).get(listName) ?? []).map((u) => u.property))) {
-    const needle = `%${JSON.stringify(property)}:${JSON.stringify(value)}%`;
-    if (await anyRecordLike(db, needle)) return true;
+  for (const property of propertiesFedBy(s, listName)) {
+    if (await anyRecordLike(db, valueUsePattern(property, value))) return true;
   }
   return false;
 }
+
+/** The record properties whose values come from list `listName`. */
+const propertiesFedBy = (s: Services, listName: string): string[] => [...new Set((enumUsage(s.registry).get(listName) ?? []).map((u) => u.property))];
 
 
 export async function createEnumeration(s: Services, body: Obj) {
@@ -122,6 +124,8 @@ export async function updateEnumeration(s: Services, id: number, body: Obj) {
     const removed = current.filter((v: Obj) => !wanted.includes(v.value) && !v.suppressed);
     const added = wanted.filter((v) => !current.some((c: Obj) => c.value === v));
     if ((removed.length || added.length) && !row.editable) throw errors.accessDenied();
+    // A value an unfinished import added that the client names is the client's now: it stays if the import fails.
+    await claimValues(trx, row.name, wanted);
     for (const v of removed) {
       if (v.readonly) throw errors.accessDenied();
       if (await valueInUse(s, trx, row.name, v.value)) throw errors.enumerationValueInUse(v.value);
@@ -240,6 +244,8 @@ export async function addEnumerationValues(trx: Tx, s: Services, wanted: Map<str
     for (const value of missing) {
       if (await valueNamed(trx, name, value)) {
         stale = true;
+        // Outside an import's chunks, a record is about to use it: it stays if the import that added it fails.
+        await claimValues(trx, name, [value]);
         continue;
       }
       await insertValues(trx, [{ id: valueId++, enum_name: name, value, position: position++ }]);
@@ -249,4 +255,15 @@ export async function addEnumerationValues(trx: Tx, s: Services, wanted: Map<str
   if (added.length) await bumpEnumerationVersion(trx);
   if (added.length || stale) await s.enums.refresh(trx);
   return added;
+}
+
+/**
+ * Takes the values a failed, canceled or dead import job added to value lists in its chunks off
+ * them again, but those something else uses (store/value-lists.ts: discardPendingValues), and
+ * reads the catalogue again. Called once the job's pending records are gone.
+ */
+export async function discardImportedValues(s: Services, job: number): Promise<number> {
+  const removed = await discardPendingValues(s.db, job, (list) => propertiesFedBy(s, list));
+  if (removed) await s.enums.refresh(s.db.knex);
+  return removed;
 }

@@ -3,17 +3,18 @@ import type { TypeInfo } from '../registry';
 import { GLOBAL_REPO_ID } from '../registry';
 import { ErrorMap, errors } from '../errors';
 import type { Obj } from '../json';
-import { idBeforeTransaction, type Linking, RecordQueries, RecordRow } from '../store/records';
+import { dropIdBlock, idBeforeTransaction, type Linking, RecordQueries, RecordRow } from '../store/records';
 import type { PlaceColumns } from '../store/positions';
-import { type ExplainClash, transactionMemo } from '../store/transaction-memo';
-import { LostRace } from '../store/store-errors';
+import type { ExplainClash } from '../store/transaction-memo';
+import { isUniqueViolation, LostRace } from '../store/store-errors';
 import { Actor, isoSeconds, Services, Where } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
-import { checkRefs, collectRefs, repoint, unlink } from './refs';
+import { checkRefs, collectRefs, linkTargets, repoint, unlink } from './refs';
 import { fetchRow, recordUri } from './load';
 import { applyGenerated } from './generated';
 import { addressSubrecords } from './subrecord-addresses';
 import { planOf } from '../validation/walk';
+import { letEventLoopTurn } from '../event-loop';
 
 /**
  * The write operations every type shares: create, update, delete, each in one transaction that
@@ -131,7 +132,7 @@ export async function writeWithIdentity(
   return rid;
 }
 
-function checkRepositoryScope(where: Where): void {
+export function checkRepositoryScope(where: Where): void {
   if (where.type.scope === 'repository' && where.repoId === GLOBAL_REPO_ID && !where.type.allowInGlobalRepository) {
     throw errors.globalRepositoryRecord();
   }
@@ -145,7 +146,7 @@ export interface Restoring {
 }
 
 /** A record of a create up to its insert: its row and place, and what finishing the create needs (finishCreate). */
-interface PendingCreate {
+export interface PendingCreate {
   where: Where;
   id: number;
   record: Obj;
@@ -158,7 +159,7 @@ interface PendingCreate {
 }
 
 /** A create up to the record's insert: its id, the type's beforeSave, the composed record and its row and place. */
-async function prepareCreate(
+export async function prepareCreate(
   q: RecordQueries, trx: Tx, s: Services, actor: Actor, where: Where, body: Obj, warnings: ErrorMap,
   options: { id?: number; idFirst?: number; hidden?: boolean; placeLast?: boolean; restoring?: Restoring },
 ): Promise<PendingCreate> {
@@ -192,10 +193,10 @@ async function prepareCreate(
   return { where, id, record, row, place, placeLast, state, warnings };
 }
 
-/** The rest of a create once its row is inserted as `rid`: keys, lookups and links, the type's hooks, the change log. */
-async function finishCreate(q: RecordQueries, trx: Tx, s: Services, actor: Actor, pending: PendingCreate, rid: number): Promise<WriteResult> {
+/** The rest of a create once its row is inserted as `rid`: keys, lookups and links (`linksChecked`: checked when it was prepared), the type's hooks, the change log. */
+export async function finishCreate(q: RecordQueries, trx: Tx, s: Services, actor: Actor, pending: PendingCreate, rid: number, linksChecked = false): Promise<WriteResult> {
   const { where, id, record, state } = pending;
-  await saveDerived(q, s, where, rid, record, true);
+  await saveDerived(q, s, where, rid, record, true, undefined, { uncheckedLinks: linksChecked });
   const saved = { where, rid, id, record, created: true, actor, state };
   const hooks = s.hooks[where.type.name];
   if (pending.placeLast) {
@@ -208,6 +209,24 @@ async function finishCreate(q: RecordQueries, trx: Tx, s: Services, actor: Actor
   return { status: 'Created' as const, id, lock_version: pending.row.lock_version, stale: null, uri: record.uri, warnings: warningsOf(pending.warnings) };
 }
 
+/**
+ * The body each attempt of a write's own transaction works on. A transaction that lost a race runs
+ * again from the start (store/transactions.ts), and the hooks take fields out of the body they are
+ * given (a tree node's parent and position): a second attempt works on the body as it was sent,
+ * not on what the first left of it (which put a node given a parent or a position last at the top
+ * level). In a caller's transaction the caller runs again with bodies of its own.
+ */
+function bodyPerAttempt(body: Obj, ownTransaction: boolean): () => Obj {
+  if (!ownTransaction) return () => body;
+  const sent = structuredClone(body);
+  let first = true;
+  return () => {
+    if (!first) return structuredClone(sent);
+    first = false;
+    return body;
+  };
+}
+
 export async function createRecord(
   s: Services,
   actor: Actor,
@@ -218,50 +237,33 @@ export async function createRecord(
 ): Promise<WriteResult> {
   checkRepositoryScope(where);
   applyGenerated(s.registry, where.type.name, body);
-  const idFirst = options.id === undefined && !options.trx ? await idBeforeTransaction(s.db, where.type.name) : undefined;
+  let idFirst = options.id === undefined && !options.trx ? await idBeforeTransaction(s.db, where.type.name) : undefined;
   // A create in a transaction of its own takes its place in a tree last, after its keys and links:
   // on MySQL the sibling group (its parent's row, its count) stays locked from the placing until
   // the commit, so creates into one group queue for five statements each instead of nine (the
   // general log). One statement more than an insert in place, which a create in a caller's larger
   // transaction (an import, a batch of children: placed in order, from the transaction's memo) keeps.
   const placeLast = !options.trx;
+  const bodyOf = bodyPerAttempt(body, !options.trx);
   const run = async (trx: Tx) => {
     const q = new RecordQueries(trx);
-    const pending = await prepareCreate(q, trx, s, actor, where, body, warnings, { ...options, idFirst, placeLast });
-    return finishCreate(q, trx, s, actor, pending, await q.insert(pending.row, pending.place));
+    try {
+      const pending = await prepareCreate(q, trx, s, actor, where, bodyOf(), warnings, { ...options, idFirst, placeLast });
+      // The records it links to are read with its insert (one round trip on MySQL), for the link check.
+      const targets = linkTargets(collectRefs(s.registry, where.type.name, pending.record), pending.record.uri);
+      return finishCreate(q, trx, s, actor, pending, await q.insert(pending.row, pending.place, targets));
+    } catch (err) {
+      // The id the process held may have been taken by a record created with it (an import with
+      // identity, another process: id-blocks.ts): the transaction runs again with an id taken in it.
+      if (idFirst !== undefined && isUniqueViolation(err)) {
+        dropIdBlock(s.db, where.type.name);
+        idFirst = undefined;
+      }
+      throw err;
+    }
   };
-  return options.trx ? run(options.trx) : s.db.transaction(run);
+  return options.trx ? run(options.trx) : s.db.transaction(run, { batched: true });
 }
-
-/**
- * Creates records of one type in `trx`, in order, as createRecord does one by one, their rows
- * inserted a hundred a statement (RecordQueries.insertAll): on MySQL one round trip per record
- * fewer (a batch of children). Each record's create reads nothing of the records before it in its
- * hundred but where the transaction keeps it (transaction-memo.ts: what exists, the last place
- * given in a sibling group); without such a memo (a nested transaction) they go one by one.
- */
-export async function createRecords(s: Services, actor: Actor, where: Where, bodies: Obj[], trx: Tx): Promise<WriteResult[]> {
-  checkRepositoryScope(where);
-  const q = new RecordQueries(trx);
-  const perStatement = transactionMemo(trx) ? INSERTED_TOGETHER : 1;
-  const results: WriteResult[] = [];
-  let pending: PendingCreate[] = [];
-  const insertPending = async () => {
-    const rids = await q.insertAll(pending.map((p) => ({ row: p.row, place: p.place })));
-    for (let i = 0; i < pending.length; i++) results.push(await finishCreate(q, trx, s, actor, pending[i], rids[i]));
-    pending = [];
-  };
-  for (const body of bodies) {
-    applyGenerated(s.registry, where.type.name, body);
-    pending.push(await prepareCreate(q, trx, s, actor, where, body, {}, {}));
-    if (pending.length >= perStatement) await insertPending();
-  }
-  if (pending.length) await insertPending();
-  return results;
-}
-
-/** Rows of records createRecords inserts in one statement at most. */
-const INSERTED_TOGETHER = 100;
 
 /** Read-only properties belong to the server: an update keeps them (clients cannot send them). */
 function keepServerOwnedFields(type: TypeInfo, previous: Obj, body: Obj): void {
@@ -284,7 +286,7 @@ export async function updateRecord(
   actor: Actor,
   where: Where,
   id: number,
-  body: Obj,
+  sent: Obj,
   warnings: ErrorMap,
   /**
    * `keep`: properties the update leaves as stored whatever the body says (guarded ones the caller may not set).
@@ -293,9 +295,12 @@ export async function updateRecord(
    */
   options: { trx?: Tx; keep?: string[]; current?: RecordRow } = {},
 ): Promise<WriteResult> {
+  const bodyOf = bodyPerAttempt(sent, !options.trx);
   const run = async (trx: Tx) => {
+    const body = bodyOf();
     const q = new RecordQueries(trx);
-    const row = options.current && options.trx === trx ? options.current : await fetchRow(q, where, id);
+    // Read with the root its touch rewrites where that saves a round trip (getToUpdate).
+    const row = options.current && options.trx === trx ? options.current : await fetchRow({ get: (t, i) => q.getToUpdate(t, i), getByUris: (u) => q.getByUris(u) }, where, id);
     const expected = lockVersionOf(body);
     if (expected !== row.lock_version) throw errors.staleLockVersion();
     if (row.suppressed) throw errors.suppressedUpdate();
@@ -322,7 +327,7 @@ export async function updateRecord(
       lock_version: expected + 1,
       system_mtime_ms: nowMs,
       user_mtime_ms: nowMs,
-    }, row);
+    }, row, 'update', () => errors.staleLockVersion());
     if (!updated) throw errors.staleLockVersion();
     await saveDerived(q, s, where, row.rid!, record, false, previous);
     const saved = { where, rid: row.rid!, id, record, created: false, actor, state, previous };
@@ -331,7 +336,7 @@ export async function updateRecord(
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Updated' as const, id, lock_version: expected + 1, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
   };
-  return options.trx ? run(options.trx) : s.db.transaction(run);
+  return options.trx ? run(options.trx) : s.db.transaction(run, { batched: true });
 }
 
 /**
@@ -340,7 +345,9 @@ export async function updateRecord(
  * a statement (RecordQueries.updateAll): for a job that edits a page of records it read in `trx`
  * (`row`). Each expects the lock_version it was read at; one that moved fails them all. The hooks
  * of one record run before the rows of the others in its hundred are written: for edits that do
- * not move records in their trees or read each other.
+ * not move records in their trees or read each other. The event loop turns between records
+ * (a hundred records' hooks and derived rows ran 100 ms and more without one, which GETs beside a
+ * find and replace waited on).
  */
 export async function updateRecords(s: Services, actor: Actor, trx: Tx, edits: Array<{ where: Where; row: RecordRow; body: Obj }>): Promise<void> {
   const q = new RecordQueries(trx);
@@ -348,6 +355,7 @@ export async function updateRecords(s: Services, actor: Actor, trx: Tx, edits: A
     const nowMs = Date.now();
     const composed = [];
     for (const { where, row, body } of edits.slice(i, i + 100)) {
+      await letEventLoopTurn();
       if (row.suppressed) throw errors.suppressedUpdate();
       const previous = JSON.parse(row.json);
       keepServerOwnedFields(where.type, previous, body);
@@ -362,6 +370,7 @@ export async function updateRecords(s: Services, actor: Actor, trx: Tx, edits: A
     const updates = composed.map((c) => ({ rid: c.row.rid!, expectedLock: c.row.lock_version, json: JSON.stringify(c.record), replaced: c.row }));
     if (!(await q.updateAll(updates, nowMs))) throw errors.staleLockVersion();
     for (const { where, row, record, previous, state } of composed) {
+      await letEventLoopTurn();
       await saveDerived(q, s, where, row.rid!, record, false, previous);
       const saved = { where, rid: row.rid!, id: row.id, record, created: false, actor, state, previous };
       await s.hooks[where.type.name]?.afterSave?.(trx, s, saved);

@@ -8,7 +8,7 @@ import { reportCount } from '../store/report-reads';
 import type { Column, ReportDefinition, RunParams, SubRow } from './definition';
 import { INCLUDE_SUPPRESSED, datesOfType } from './common';
 import { deaccessions, eventsOf, names, subjects } from './accessions';
-import { extentText, identifier, joined, list, plain, resolved, yesNo } from './values';
+import { extentText, identifier, joined, labelled, list, plain, resolved, yesNo } from './values';
 
 const money = (n: number | null) => (n === null ? null : n.toFixed(2));
 const extentSum = (extents: Obj[]): number | null => (extents.length ? extents.reduce((sum, e) => sum + (Number(e.number) || 0), 0) : null);
@@ -210,9 +210,10 @@ export const accessionReceiptReport: ReportDefinition = {
       name: 'rights_statements',
       sub: ['rights_type', 'statute_citation', 'jurisdiction', 'status', 'begin_date', 'end_date', 'determination_date', 'license_terms', 'other_rights_basis'],
       value: (r) => list(r.rights_statements).map((s) => ({
-        rights_type: plain(s.rights_type), statute_citation: plain(s.statute_citation), jurisdiction: plain(s.jurisdiction), status: plain(s.status),
+        rights_type: labelled('rights_statement_rights_type', s.rights_type), statute_citation: plain(s.statute_citation),
+        jurisdiction: labelled('country_iso_3166', s.jurisdiction), status: labelled('rights_statement_ip_status', s.status),
         begin_date: plain(s.start_date), end_date: plain(s.end_date), determination_date: plain(s.determination_date), license_terms: plain(s.license_terms),
-        other_rights_basis: plain(s.other_rights_basis),
+        other_rights_basis: labelled('rights_statement_other_rights_basis', s.other_rights_basis),
       })),
     }],
 };

@@ -2,7 +2,7 @@
 import type { Obj } from '../json';
 import type { ReportDefinition, SubRow } from './definition';
 import { INCLUDE_SUPPRESSED, datesOfType } from './common';
-import { agentName, extentText, identifier, idOf, joined, list, plain, resolved, yesNo } from './values';
+import { agentName, extentText, identifier, idOf, joined, labelled, labelledAll, list, plain, resolved, yesNo } from './values';
 
 export const eventsOf = (r: Obj, type: string): Obj[] => list(r._linkedBy?.events).filter((e) => e.event_type === type);
 
@@ -33,14 +33,14 @@ function locations(r: Obj): SubRow[] {
 }
 
 export function names(r: Obj): SubRow[] {
-  return list(r.linked_agents).map((l) => ({ name: agentName(resolved(l)) ?? 'Unknown', function: plain(l.role), role: plain(l.relator) }));
+  return list(r.linked_agents).map((l) => ({ name: agentName(resolved(l)) ?? 'Unknown', function: labelled('linked_agent_role', l.role), role: labelled('linked_agent_archival_record_relators', l.relator) }));
 }
 
 /** Subjects in subject order, with their terms' types and their source. */
 export function subjects(r: Obj): SubRow[] {
   return list(r.subjects).filter((l) => resolved(l)).sort((a, b) => idOf(a.ref) - idOf(b.ref)).map((l) => {
     const subject = resolved(l)!;
-    return { term: plain(subject.title), type: joined(list(subject.terms).map((t) => t.term_type)), source: plain(subject.source) };
+    return { term: plain(subject.title), type: labelledAll('subject_term_type', list(subject.terms).map((t) => t.term_type)), source: labelled('subject_source', subject.source) };
   });
 }
 
@@ -66,7 +66,7 @@ export const accessionReport: ReportDefinition = {
     { name: 'end_date', value: (r) => joined(datesOfType(r, 'inclusive').map((d) => d.end)) },
     { name: 'bulk_begin_date', value: (r) => joined(datesOfType(r, 'bulk').map((d) => d.begin)) },
     { name: 'bulk_end_date', value: (r) => joined(datesOfType(r, 'bulk').map((d) => d.end)) },
-    { name: 'acquisition_type', value: (r) => plain(r.acquisition_type) },
+    { name: 'acquisition_type', value: (r) => labelled('accession_acquisition_type', r.acquisition_type) },
     { name: 'retention_rule', value: (r) => plain(r.retention_rule) },
     { name: 'description_note', value: (r) => plain(r.content_description) },
     { name: 'condition_note', value: (r) => plain(r.condition_description) },

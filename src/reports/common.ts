@@ -1,7 +1,7 @@
 /** Parameters and sub-reports several reports share. */
 import type { Obj } from '../json';
 import type { Column, ReportParam, SubRow } from './definition';
-import { extentText, joined, list, plain } from './values';
+import { extentText, joined, labelled, list, plain } from './values';
 
 export const INCLUDE_SUPPRESSED: ReportParam = { name: 'include_suppressed', kind: 'IncludeSuppressed', label: 'Include suppressed records' };
 
@@ -22,7 +22,7 @@ export const extentSubreport: Column = {
 export function dateLine(d: Obj): string {
   const range = joined([d.begin, d.end]) === null ? null : [d.begin, d.end].filter((v) => v !== undefined && v !== null).join(' - ');
   const date = [range, d.expression ?? null].filter((v) => v !== null && v !== '').join(', ');
-  return [d.label ?? null, date || null].filter((v) => v !== null).join(': ');
+  return [labelled('date_label', d.label), date || null].filter((v) => v !== null).join(': ');
 }
 
 /** A location's coordinates: ArchivesSpace joins all three, empty ones included ("Shelf 1, , "). */

@@ -6,13 +6,16 @@
  */
 import { errors } from '../errors';
 import type { Obj } from '../json';
+import { attributeDefinitionsOf } from '../store/assessment-attributes';
 import { jsonOfUri } from '../store/domain-reads';
 import { userRowByName } from '../store/users';
 import { valueRowById } from '../store/value-lists';
 import type { Column, ReportDefinition, RunParams } from './definition';
 import { INCLUDE_SUPPRESSED } from './common';
-import { CUSTOM_RECORD_TYPES, type CustomField, fieldsFor, fieldValue, sortProperties, subreportsFor } from './custom-fields';
-import { list, plain, yesNo } from './values';
+import { CUSTOM_RECORD_TYPES, type CustomField, type CustomSubreport, fieldsFor, fieldValue, sortProperties, subreportsFor } from './custom-fields';
+import type { SubreportContext } from './custom-subreports';
+import { prepareObjects } from './engine';
+import { labelled, list, plain, yesNo } from './values';
 
 type Services = RunParams['s'];
 type Filter = (r: Obj) => boolean;
@@ -23,6 +26,27 @@ const TYPES_OF: Record<string, string[]> = {
 };
 const GLOBAL_TYPES = new Set(['agent', 'location', 'subject', 'user']);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * The global fields of a subrecord walked on its own, where it has none: its holder's last save
+ * (ArchivesSpace writes a record's subrecords anew each time the record is saved).
+ */
+const GLOBAL_FROM_HOLDER: Record<string, string> = { created_by: 'last_modified_by', last_modified_by: 'last_modified_by', create_time: 'user_mtime', user_mtime: 'user_mtime' };
+
+/** Where the record model holds a subrecord type: each record type with a list of it, and that list's property (none for a record type). */
+function holdersOf(s: Services, recordType: string): Array<{ type: string; prop: string }> {
+  if (s.registry.types[recordType]?.kind !== 'subrecord') return [];
+  return Object.values(s.registry.types).filter((t) => t.kind === 'record').flatMap((t) => Object.entries(t.props ?? {})
+    .filter(([, p]) => p.kind === 'subrecord' && p.array && p.subrecords?.includes(recordType)).map(([prop]) => ({ type: t.name, prop })));
+}
+
+/** A record's subrecords of a held type, each a row of its own with the record as `_parent`. */
+function subrecordsOf(record: Obj, recordType: string, props: string[]): Obj[] {
+  return props.flatMap((prop) => (Array.isArray(record[prop]) ? (record[prop] as Obj[]) : [])).map((x) => {
+    const item: Obj = { ...x, jsonmodel_type: recordType, _parent: record };
+    for (const [k, from] of Object.entries(GLOBAL_FROM_HOLDER)) if (!present(item[k])) item[k] = record[from];
+    return item;
+  });
+}
 
 const bad = (path: string, detail: string) => errors.invalidParam(path, detail);
 const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && !v.length);
@@ -103,7 +127,7 @@ async function narrow(s: Services, recordType: string, f: CustomField, spec: Obj
   switch (f.data_type) {
     case 'Enum': {
       const wanted = new Set(await enumValues(s, `${path}/values`, values));
-      return { filter: (r) => wanted.has(String(value(r) ?? '')), info: [...wanted].join(', ') };
+      return { filter: (r) => wanted.has(String(value(r) ?? '')), info: [...wanted].map((v) => labelled(valueListOf(s, recordType, f), v)).join(', ') };
     }
     case 'AgentType': {
       const known = TYPES_OF.agent;
@@ -131,14 +155,21 @@ async function narrow(s: Services, recordType: string, f: CustomField, spec: Obj
   }
 }
 
+/** The value list of an enumeration field: its own, or its property's in the record model (ArchivesSpace: `<type>_<field>`). */
+const valueListOf = (s: Services, recordType: string, f: CustomField): string =>
+  f.enum_name ?? s.registry.types[recordType]?.props[f.name]?.enumName ?? `${recordType}_${f.name}`;
+
 /** A field's column: booleans Yes/No, decimals with two places, the rest as they are. */
-function fieldColumn(recordType: string, f: CustomField): Column {
+function fieldColumn(s: Services, recordType: string, f: CustomField): Column {
   const name = f.name === 'title' ? f.alias ?? 'record_title' : f.alias ?? f.name;
+  // An enumeration field is written as its value's label, as ArchivesSpace's custom report does.
+  const valueList = f.data_type === 'Enum' ? valueListOf(s, recordType, f) : undefined;
   return {
     name,
     value: (r) => {
       const v = fieldValue(recordType, f.name, r);
       if (f.data_type === 'Boolean') return yesNo(v ?? null);
+      if (valueList) return labelled(valueList, v);
       if (f.data_type === 'Decimal') return present(v) ? (Number(v) || 0).toFixed(2) : null;
       return plain(v);
     },
@@ -175,7 +206,7 @@ export async function customDefinition(s: Services, repoId: number, templateId: 
     const spec = fieldsSpec[f.name];
     if (!spec) continue;
     if (typeof spec !== 'object' || Array.isArray(spec)) throw bad(`fields/${f.name}`, 'must be an object (include, value, values, range_start, range_end)');
-    if (isOn(spec.include)) columns.push(fieldColumn(recordType, f));
+    if (isOn(spec.include)) columns.push(fieldColumn(s, recordType, f));
     const n = await narrow(s, recordType, f, spec);
     if (n.filter) filters.push(n.filter);
     if (n.info !== undefined) info[f.name] = n.info;
@@ -186,7 +217,18 @@ export async function customDefinition(s: Services, repoId: number, templateId: 
     columns.sort((a, b) => (rank(a) < 0 ? 2 : rank(a)) - (rank(b) < 0 ? 2 : rank(b)));
   }
   const included = subreports.filter((sr) => isOn((subSpec[sr.name] as Obj | undefined)?.include));
-  for (const sr of included) columns.push({ name: sr.name, sub: sr.sub, value: (r) => sr.rows(r) });
+  // Assessment sub-reports name attributes by the labels of the repository's definitions.
+  const ctx: SubreportContext = {
+    attributeLabels: new Map((await attributeDefinitionsOf(s.db, repoId)).map((d) => [Number(d.id), String(d.label)])),
+    included,
+    async prepare(services, objects, run, subs: CustomSubreport[]) {
+      await prepareObjects(services, objects, {
+        resolve: [...new Set(subs.flatMap((sr) => sr.resolve ?? []))], linkedBy: [...new Set(subs.flatMap((sr) => sr.linkedBy ?? []))].map((type) => ({ as: type, types: [type] })),
+      });
+      for (const attach of new Set(subs.map((sr) => sr.attach))) await attach?.(services, objects, run, ctx);
+    },
+  };
+  for (const sr of included) columns.push({ name: sr.name, sub: sr.subWith ? sr.subWith(included) : sr.sub, value: (r, run) => sr.rows(r, run, ctx) });
   if (!columns.length) throw bad('fields', 'custom report must include field or subreport');
 
   let types = TYPES_OF[recordType] ?? [recordType];
@@ -204,25 +246,44 @@ export async function customDefinition(s: Services, repoId: number, templateId: 
   if (!Number.isInteger(limit) || limit < 0) throw bad('limit', `must be a whole number but given: ${String(template.limit)}`);
 
   const where = (r: Obj) => filters.every((f) => f(r));
+  const summary = async (rows: AsyncIterable<Obj[]>) => {
+    let count = 0;
+    // No further than the limit: the rows stop there too.
+    for await (const some of rows) {
+      if (count >= limit) break;
+      count = Math.min(limit, count + some.length);
+    }
+    return { ...info, total_count: count };
+  };
+  const common = { ...base, scope: GLOBAL_TYPES.has(recordType) ? 'global' as const : 'repository' as const, limit, columns };
+  const holders = holdersOf(s, recordType);
+  if (holders.length) {
+    // A subrecord type (rights statements, deaccessions): the records holding it are walked, each of their subrecords a row.
+    const props = [...new Set(holders.map((h) => h.prop))];
+    const key = (r: Obj) => { const v = sortBy ? fieldValue(recordType, sortBy, r) : undefined; return v === undefined || v === null ? '' : String(v); };
+    const rowsOf = (record: Obj) => (record._items as Obj[]).filter(where);
+    return {
+      ...common,
+      types: [...new Set(holders.map((h) => h.type))],
+      rowsOf,
+      rowOrder: sortBy ? (a, b) => { const [x, y] = [key(a), key(b)]; return x < y ? -1 : x > y ? 1 : 0; } : undefined,
+      attach: async (services, records, run) => {
+        for (const r of records) r._items = subrecordsOf(r, recordType, props);
+        await ctx.prepare(services, records.flatMap((r) => r._items as Obj[]), run, included);
+      },
+      summary: (records) => summary((async function* () { for await (const r of records) yield rowsOf(r); })()),
+    };
+  }
   return {
-    ...base,
-    scope: GLOBAL_TYPES.has(recordType) ? 'global' : 'repository',
+    ...common,
     types,
     order,
-    limit,
     resolve: [...new Set([...(recordType === 'assessment' ? ['reviewer.ref'] : []), ...included.flatMap((sr) => sr.resolve ?? [])])],
-    linkedBy: included.some((sr) => sr.linkedBy) ? [{ as: 'events', types: ['event'] }] : undefined,
+    linkedBy: [...new Set(included.flatMap((sr) => sr.linkedBy ?? []))].map((type) => ({ as: type, types: [type] })),
     where,
-    async summary(records) {
-      let count = 0;
-      // No further than the limit: the rows stop there too.
-      for await (const r of records) {
-        if (count >= limit) break;
-        if (r) count++;
-      }
-      return { ...info, total_count: count };
-    },
-    columns,
+    // Each read once, however many sub-reports need it (a location's accessions and resources).
+    attach: async (services, records, run) => { for (const attach of new Set(included.map((sr) => sr.attach))) await attach?.(services, records, run, ctx); },
+    summary: (records) => summary((async function* () { for await (const r of records) yield [r]; })()),
   };
 }
 

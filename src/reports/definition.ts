@@ -83,6 +83,8 @@ export interface ReportDefinition {
   limit?: number;
   /** Several rows of a record (a digital object's file versions): each is the record with `_item` set. */
   rowsOf?(record: Obj, run: RunParams): Obj[];
+  /** The rows (each record's, or `rowsOf`'s) in this order over the whole report, not the walk's (the custom report of subrecords sorted by a field). */
+  rowOrder?(a: Obj, b: Obj): number;
   /** Links each page follows, in order: paths to `ref`s, arrays crossed (`instances.sub_container.top_container.ref`); a later path may go through an earlier one's `_resolved`. */
   resolve?: string[];
   linkedBy?: LinkedBy[];

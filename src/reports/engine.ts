@@ -9,11 +9,11 @@ import type { Services } from '../records/context';
 import { jsonOfUri } from '../store/domain-reads';
 import { jsonOfUris, linkersOfTypes, type ReportCursor, reportCount, reportOrder, reportPage, type ReportRow, reportRowsByRid } from '../store/report-reads';
 import type { ReportDefinition, Row, RunParams } from './definition';
+import { letEventLoopTurn } from '../event-loop';
 
 const PAGE = 200;
 /** Keys read at a time for a report in a property's order: each read goes over every record of the type (the properties are in no index). */
 const ORDER_PAGE = 5000;
-const YIELD_EVERY = 20;
 
 /** The objects holding `ref`s at a dotted path (arrays crossed). */
 function holdersAt(records: Obj[], path: string): Obj[] {
@@ -40,7 +40,7 @@ async function resolvePaths(s: Services, records: Obj[], paths: string[]): Promi
   }
 }
 
-async function attachLinkers(s: Services, records: Obj[], def: ReportDefinition): Promise<void> {
+async function attachLinkers(s: Services, records: Obj[], def: Pick<ReportDefinition, 'linkedBy'>): Promise<void> {
   for (const link of def.linkedBy ?? []) {
     const byTarget = new Map<string, Obj[]>();
     for (const l of await linkersOfTypes(s.db, records.map((r) => r.uri), link.types)) {
@@ -74,14 +74,28 @@ async function* rowPages(def: ReportDefinition, run: RunParams, type: string): A
   }
 }
 
+/**
+ * Objects that are not the walked records themselves (a record's subrecords, a classification's
+ * terms) given what a definition's pages get: their linkers, then their links resolved.
+ */
+export async function prepareObjects(s: Services, objects: Obj[], needs: Pick<ReportDefinition, 'resolve' | 'linkedBy'>): Promise<void> {
+  await attachLinkers(s, objects.filter((o) => typeof o.uri === 'string'), needs);
+  await resolvePaths(s, objects, needs.resolve ?? []);
+}
+
 /** The report's records, page by page, with what each page needs attached. */
 async function* pages(def: ReportDefinition, run: RunParams): AsyncGenerator<Obj[]> {
   const { s } = run;
   for (const type of def.types) {
     for await (const page of rowPages(def, run, type)) {
-      const records = page.map((r) => ({ ...JSON.parse(r.json), uri: r.uri }) as Obj);
-      await resolvePaths(s, records, def.resolve ?? []);
+      const records = page.map((r) => {
+        const record = JSON.parse(r.json) as Obj;
+        record.uri = r.uri;
+        return record;
+      });
+      // Linkers first: a path may go on through them (`_linkedBy.<as>.resource.ref`).
       await attachLinkers(s, records, def);
+      await resolvePaths(s, records, def.resolve ?? []);
       if (def.attach) await def.attach(s, records, run);
       yield records;
     }
@@ -95,32 +109,55 @@ export function columnsOf(def: ReportDefinition, format: RunParams['format']) {
 
 /** The report's records (those its `where` keeps), as they are read. */
 export async function* reportRecords(def: ReportDefinition, run: RunParams, signal?: AbortSignal): AsyncGenerator<Obj> {
-  let n = 0;
   for await (const records of pages(def, run)) {
     for (const record of records) {
       // A report is a long run of promise steps that never waits on the event loop by itself:
-      // it steps aside now and then, so requests (and the runner's cancel) are answered meanwhile.
-      if (++n % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      // it steps aside every SLICE_MS, so requests (and the runner's cancel) are answered meanwhile.
+      await letEventLoopTurn();
       if (signal?.aborted) throw new Error('canceled');
       if (!def.where || def.where(record, run)) yield record;
     }
   }
 }
 
+/** Each record's rows (several where the definition says so), in the order read. */
+async function* itemsOf(def: ReportDefinition, run: RunParams, signal?: AbortSignal): AsyncGenerator<Obj> {
+  for await (const record of reportRecords(def, run, signal)) yield* def.rowsOf ? def.rowsOf(record, run) : [record];
+}
+
+/**
+ * The rows in the definition's `rowOrder` over the whole report (equal ones as read): only the
+ * first `limit` are held, each later one put in its place or dropped, so memory is the limit's.
+ */
+async function* sortedItems(def: ReportDefinition, run: RunParams, order: (a: Obj, b: Obj) => number, signal?: AbortSignal): AsyncGenerator<Obj> {
+  const kept: Obj[] = [];
+  const most = def.limit ?? Infinity;
+  for await (const item of itemsOf(def, run, signal)) {
+    let lo = 0;
+    for (let hi = kept.length; lo < hi;) {
+      const mid = (lo + hi) >> 1;
+      if (order(kept[mid], item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo >= most) continue;
+    kept.splice(lo, 0, item);
+    if (kept.length > most) kept.pop();
+  }
+  yield* kept;
+}
+
 /** The report's rows, as they are read (several of a record where the definition says so; no more than its limit). */
 export async function* reportRows(def: ReportDefinition, run: RunParams, signal?: AbortSignal): AsyncGenerator<Row> {
   const columns = columnsOf(def, run.format);
   let n = 0;
-  for await (const record of reportRecords(def, run, signal)) {
-    for (const item of def.rowsOf ? def.rowsOf(record, run) : [record]) {
-      if (def.limit !== undefined && n++ >= def.limit) return;
-      const row: Row = {};
-      for (const c of columns) {
-        const v = c.value(item, run);
-        row[c.name] = v === undefined ? null : Array.isArray(v) && !v.length ? null : v;
-      }
-      yield row;
+  for await (const item of def.rowOrder ? sortedItems(def, run, def.rowOrder, signal) : itemsOf(def, run, signal)) {
+    if (def.limit !== undefined && n++ >= def.limit) return;
+    const row: Row = {};
+    for (const c of columns) {
+      const v = c.value(item, run);
+      row[c.name] = v === undefined ? null : Array.isArray(v) && !v.length ? null : v;
     }
+    yield row;
   }
 }
 

@@ -5,10 +5,10 @@
  */
 import type { Obj } from '../json';
 import { jsonOfUris, treeRecordsPage } from '../store/report-reads';
-import type { ReportDefinition, RunParams, SubRow } from './definition';
+import type { ReportDefinition, RunParams, SubColumn, SubRow } from './definition';
 import { INCLUDE_SUPPRESSED } from './common';
 import { dateTexts, extentTotals } from './resource-lists';
-import { identifier, idOf, list, plain } from './values';
+import { identifier, idOf, labelled, list, plain } from './values';
 
 type Services = Parameters<NonNullable<ReportDefinition['attach']>>[0];
 
@@ -38,8 +38,8 @@ async function attachComponentVersions(s: Services, records: Obj[], run: RunPara
   for (const r of records) r._componentVersions = byRoot.get(r.uri) ?? [];
 }
 
-/** A resource's instances and its components' by top container (digital objects' under one heading), as ArchivesSpace groups them. */
-async function attachInstances(s: Services, records: Obj[], run: RunParams): Promise<void> {
+/** A record's instances (a resource's with its components') by top container (digital objects' under one heading), as ArchivesSpace groups them. */
+export async function attachInstances(s: Services, records: Obj[], run: RunParams): Promise<void> {
   // Only the instances of each component are kept, read a page of the tree at a time.
   const instances = new Map<string, Obj[]>(records.map((r) => [r.uri, [...list(r.instances)]]));
   await eachComponent(s, records, run, (root, c) => { instances.get(root)?.push(...list(c.instances)); });
@@ -56,7 +56,7 @@ async function attachInstances(s: Services, records: Obj[], run: RunParams): Pro
       if (!groups.has(key)) {
         groups.set(key, {
           head: top
-            ? { container: joinedWith(' ', [top.type, top.indicator]), container_profile: plain(profiles.get(top.container_profile?.ref)?.name) }
+            ? { container: joinedWith(' ', [labelled('container_type', top.type), top.indicator]), container_profile: plain(profiles.get(top.container_profile?.ref)?.name) }
             : { container: 'Digital Object Instances', container_profile: null },
           rows: new Map(),
         });
@@ -64,10 +64,10 @@ async function attachInstances(s: Services, records: Obj[], run: RunParams): Pro
       const object = digital.get(inst.digital_object?.ref);
       const row: SubRow = {
         digital_object: object && (run.includeSuppressed || !object.suppressed) ? plain(object.title) : null,
-        instance_type: plain(inst.instance_type),
+        instance_type: labelled('instance_instance_type', inst.instance_type),
         is_representative: inst.is_representative === true ? 'Yes' : null,
-        container_2: joinedWith(' ', [sub.type_2, sub.indicator_2]),
-        container_3: joinedWith(' ', [sub.type_3, sub.indicator_3]),
+        container_2: joinedWith(' ', [labelled('container_type', sub.type_2), sub.indicator_2]),
+        container_3: joinedWith(' ', [labelled('container_type', sub.type_3), sub.indicator_3]),
       };
       // ArchivesSpace lists each distinct instance once.
       groups.get(key)!.rows.set(JSON.stringify(row), row);
@@ -75,6 +75,8 @@ async function attachInstances(s: Services, records: Obj[], run: RunParams): Pro
     r._instances = [...groups.values()].map((g) => ({ ...g.head, instances: [...g.rows.values()] }));
   }
 }
+
+export const INSTANCE_COLUMNS: SubColumn[] = ['container', 'container_profile', { name: 'instances', sub: ['digital_object', 'instance_type', 'is_representative', 'container_2', 'container_3'] }];
 
 export const resourceInstancesListReport: ReportDefinition = {
   code: 'resource_instances_list_report',
@@ -91,11 +93,11 @@ export const resourceInstancesListReport: ReportDefinition = {
   columns: [
     { name: 'record_title', value: (r) => plain(r.title) },
     { name: 'identifier', value: identifier },
-    { name: 'level', value: (r) => plain(r.level) },
+    { name: 'level', value: (r) => labelled('archival_record_level', r.level) },
     { name: 'date', value: (r) => dateTexts(list(r.dates)) },
     {
       name: 'instances',
-      sub: ['container', 'container_profile', { name: 'instances', sub: ['digital_object', 'instance_type', 'is_representative', 'container_2', 'container_3'] }],
+      sub: INSTANCE_COLUMNS,
       value: (r) => list(r._instances) as unknown as SubRow[],
     },
   ],

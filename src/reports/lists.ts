@@ -4,7 +4,7 @@ import { groupsJoinedBy } from '../store/access';
 import { jsonOfUris, linkersOfTypes, urisLinkedFrom } from '../store/report-reads';
 import type { ReportDefinition, SubRow } from './definition';
 import { INCLUDE_SUPPRESSED, dateLine, extentSubreport, locationInRoom } from './common';
-import { agentName, identifier, joined, list, plain, yesNo } from './values';
+import { agentName, identifier, labelled, labelledAll, list, plain, yesNo } from './values';
 
 export const resourcesListReport: ReportDefinition = {
   code: 'resources_list_report',
@@ -16,8 +16,8 @@ export const resourcesListReport: ReportDefinition = {
   columns: [
     { name: 'record_title', value: (r) => plain(r.title) },
     { name: 'identifier', value: identifier },
-    { name: 'level', value: (r) => plain(r.level) },
-    { name: 'resource_type', value: (r) => plain(r.resource_type) },
+    { name: 'level', value: (r) => labelled('archival_record_level', r.level) },
+    { name: 'resource_type', value: (r) => labelled('resource_resource_type', r.resource_type) },
     { name: 'publish', value: (r) => yesNo(r.publish ?? false) },
     { name: 'restrictions', value: (r) => yesNo(r.restrictions ?? false) },
     { name: 'date', sub: ['_date'], value: (r) => list(r.dates).map((d): SubRow => ({ _date: dateLine(d) })) },
@@ -43,8 +43,8 @@ export const subjectListReport: ReportDefinition = {
   where: (r) => r._linked === true,
   columns: [
     { name: 'term', value: (r) => plain(r.title) },
-    { name: 'type', value: (r) => joined(list(r.terms).map((t) => t.term_type)) },
-    { name: 'source', value: (r) => plain(r.source) },
+    { name: 'type', value: (r) => labelledAll('subject_term_type', list(r.terms).map((t) => t.term_type)) },
+    { name: 'source', value: (r) => labelled('subject_source', r.source) },
   ],
 };
 
@@ -64,7 +64,7 @@ export const agentListReport: ReportDefinition = {
   columns: [
     { name: 'sort_name', value: (r) => plain(agentName(r)) },
     { name: 'name_type', value: (r) => NAME_TYPES[r.jsonmodel_type] ?? null },
-    { name: 'name_source', value: (r) => plain(displayName(r)?.source) },
+    { name: 'name_source', value: (r) => labelled('name_source', displayName(r)?.source) },
   ],
 };
 

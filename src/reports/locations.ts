@@ -8,7 +8,7 @@ import type { Obj } from '../json';
 import { holdersOf, jsonOfUris, linkersOfTypes } from '../store/report-reads';
 import type { ReportDefinition, RunParams, SubRow } from './definition';
 import { locationInRoom } from './common';
-import { identifier, idOf, list, plain, resolved } from './values';
+import { identifier, idOf, labelled, list, plain, resolved } from './values';
 
 type Services = Parameters<NonNullable<ReportDefinition['attach']>>[0];
 
@@ -22,28 +22,50 @@ interface Held {
 
 const repoOf = (uri: string): number => Number(/^\/repositories\/(\d+)\//.exec(uri)?.[1] ?? 0);
 const parse = (rows: Array<{ uri: string; json: string }>) => new Map(rows.map((r) => [r.uri, { ...JSON.parse(r.json), uri: r.uri } as Obj]));
-const container = (top: Obj) => [top.type, top.indicator].filter((v) => v !== undefined && v !== null).join(' ') || null;
+const container = (top: Obj) => [labelled('container_type', top.type), top.indicator].filter((v) => v !== undefined && v !== null).join(' ') || null;
+
+/** Top containers whose records are read at a time: a box holds many components (a row each), and one read of a page's boxes (20,000 rows at 100 a box) held the server's other requests waiting on SQLite. */
+const BOXES_ASKED = 10;
 
 /**
  * Each location's top containers of the run's repository (`_held`), in container order, with the
  * resources and accessions in them: the records holding a container are read without their JSON
- * (a component by its tree's root), so a box of many components costs one row each, not a record.
+ * (a component by its tree's root), so a box of many components costs one row each, not a record;
+ * a few boxes at a time, stepping aside to the event loop between reads, and matched to their
+ * boxes and locations through maps.
  */
-async function attachHoldings(s: Services, locations: Obj[], run: RunParams): Promise<void> {
+export async function attachHoldings(s: Services, locations: Obj[], run: RunParams): Promise<void> {
   const tops = (await linkersOfTypes(s.db, locations.map((l) => l.uri), ['top_container'])).filter((t) => repoOf(t.uri) === run.repoId);
   const topRecords = parse(tops);
   const profiles = parse(await jsonOfUris(s.db, [...new Set([...topRecords.values()].map((t) => t.container_profile?.ref).filter(Boolean))]));
-  const holders = (await holdersOf(s.db, [...topRecords.keys()], ['accession', 'resource', 'archival_object']))
-    .filter((h) => run.includeSuppressed || !h.suppressed)
-    .map((h) => ({ top: h.to_uri, type: h.type, uri: h.type === 'archival_object' ? h.root_uri ?? '' : h.uri }));
-  const records = parse(await jsonOfUris(s.db, [...new Set(holders.map((h) => h.uri).filter(Boolean))]));
+  // Per box, the distinct records in it (a component counts as its resource), in the order first stored.
+  const inBox = new Map<string, Map<string, boolean>>();
+  const boxes = [...topRecords.keys()];
+  for (let i = 0; i < boxes.length; i += BOXES_ASKED) {
+    if (i) await new Promise((resolve) => setImmediate(resolve));
+    for (const h of await holdersOf(s.db, boxes.slice(i, i + BOXES_ASKED), ['accession', 'resource', 'archival_object'])) {
+      if (h.suppressed && !run.includeSuppressed) continue;
+      const uri = h.type === 'archival_object' ? h.root_uri ?? '' : h.uri;
+      if (!uri) continue;
+      let held = inBox.get(h.to_uri);
+      if (!held) inBox.set(h.to_uri, held = new Map());
+      if (!held.has(uri)) held.set(uri, h.type === 'accession');
+    }
+  }
+  const records = parse(await jsonOfUris(s.db, [...new Set([...inBox.values()].flatMap((held) => [...held.keys()]))]));
   const seen = (r: Obj | undefined): r is Obj => !!r && (run.includeSuppressed || !r.suppressed);
+  const boxesAt = new Map<string, Set<string>>();
+  for (const t of tops) {
+    let at = boxesAt.get(t.to_uri);
+    if (!at) boxesAt.set(t.to_uri, at = new Set());
+    at.add(t.uri);
+  }
   for (const loc of locations) {
-    const here = [...new Set(tops.filter((t) => t.to_uri === loc.uri).map((t) => t.uri))].sort((a, b) => idOf(a) - idOf(b));
+    const here = [...(boxesAt.get(loc.uri) ?? [])].sort((a, b) => idOf(a) - idOf(b));
     loc._held = here.map((uri): Held => {
-      const inTop = holders.filter((h) => h.top === uri);
+      const held = [...(inBox.get(uri) ?? new Map<string, boolean>()).entries()];
       const top = topRecords.get(uri)!;
-      const kind = (accession: boolean) => [...new Set(inTop.filter((h) => (h.type === 'accession') === accession).map((h) => h.uri))].map((u) => records.get(u)).filter(seen);
+      const kind = (accession: boolean) => held.filter(([, isAccession]) => isAccession === accession).map(([u]) => records.get(u)).filter(seen);
       return { top, profile: plain(profiles.get(top.container_profile?.ref)?.name) as string | null, resources: kind(false), accessions: kind(true) };
     });
   }
@@ -52,7 +74,7 @@ async function attachHoldings(s: Services, locations: Obj[], run: RunParams): Pr
 const held = (loc: Obj): Held[] => list(loc._held) as unknown as Held[];
 
 /** The records of a kind at a location, each with the containers it is in there. */
-function recordsByContainer(loc: Obj, kind: 'resources' | 'accessions'): SubRow[] {
+export function recordsByContainer(loc: Obj, kind: 'resources' | 'accessions'): SubRow[] {
   const byRecord = new Map<string, { record: Obj; containers: SubRow[] }>();
   for (const h of held(loc)) {
     for (const record of h[kind]) {
@@ -65,7 +87,7 @@ function recordsByContainer(loc: Obj, kind: 'resources' | 'accessions'): SubRow[
     .map(({ record, containers }) => ({ identifier: identifier(record), title: plain(record.title), containers }));
 }
 
-const CONTAINERS = { name: 'containers', sub: ['top_container_barcode', 'container_profile', 'container'] };
+export const CONTAINERS = { name: 'containers', sub: ['top_container_barcode', 'container_profile', 'container'] };
 
 /** What the shelflist and the location holdings both walk: every location, with what it holds. */
 const OVER_HOLDINGS = {
@@ -83,7 +105,7 @@ export const shelflistReport: ReportDefinition = {
   ...OVER_HOLDINGS,
   columns: [
     { name: 'record_title', value: (r) => plain(r.title) },
-    { name: 'temporary_location', value: (r) => plain(r.temporary) },
+    { name: 'temporary_location', value: (r) => labelled('location_temporary', r.temporary) },
     { name: 'building', value: (r) => plain(r.building) },
     { name: 'floor', value: (r) => plain(r.floor) },
     { name: 'room', value: (r) => plain(r.room) },

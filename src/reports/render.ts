@@ -4,14 +4,12 @@
  * report in memory. JSON and CSV are laid out as ArchivesSpace writes them ({info, records};
  * info lines, a blank line, then the rows with each sub-report spread over columns of its own).
  */
-import { fonts, plainText } from '../exchange/export/ead/pdf';
 import type { Cell, ReportDefinition, Row, RunParams, SubColumn, SubRow } from './definition';
 import { columnsOf, reportInfo, reportRows } from './engine';
+import { renderPdf } from './render-pdf';
+import { label } from './values';
 
 export type Write = (chunk: string | Buffer) => Promise<void>;
-
-/** A column name as a label: accession_number → Accession Number. */
-export const label = (name: string): string => name.replace(/^_+/, '').split('_').filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
 
 function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
@@ -29,59 +27,82 @@ const subHeaders = (prefix: string, sub: SubColumn[]): string[] =>
 /** A sub-report's cells: one line per combination of its rows and their nested sub-reports' rows (one empty line when it has none). */
 function subLines(sub: SubColumn[], rows: unknown): unknown[][] {
   const each: Array<SubRow | null> = Array.isArray(rows) && rows.length ? rows : [null];
-  return each.flatMap((r) => {
-    let lines: unknown[][] = [[]];
-    for (const k of sub) {
-      if (typeof k === 'string') lines = lines.map((l) => [...l, r ? r[k] : null]);
-      else {
-        const nested = subLines(k.sub, r ? r[k.name] : null);
-        lines = lines.flatMap((l) => nested.map((n) => [...l, ...n]));
-      }
+  return each.flatMap((r) => spread(sub.map((k) => (typeof k === 'string' ? r ? r[k] : null : subLines(k.sub, r ? r[k.name] : null))), (i) => typeof sub[i] !== 'string'));
+}
+
+/**
+ * Lines from cells, a cell being a value or a sub-report's lines: one line per combination of the
+ * sub-reports' lines. Each line is built once, by pushing onto it (most rows are one line).
+ */
+function spread(cells: unknown[], isSub: (i: number) => boolean): unknown[][] {
+  let lines: unknown[][] = [[]];
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i];
+    if (!isSub(i)) {
+      for (const l of lines) l.push(cell);
+      continue;
     }
-    return lines;
-  });
+    const nested = cell as unknown[][];
+    if (nested.length === 1) for (const l of lines) l.push(...nested[0]);
+    else lines = lines.flatMap((l) => nested.map((n) => [...l, ...n]));
+  }
+  return lines;
 }
 
 /** A row as CSV lines: one per combination of its sub-reports' rows (ArchivesSpace's expansion). */
-function expandedLines(row: Row, columns: ReturnType<typeof columnsOf>): string[] {
-  let lines: unknown[][] = [[]];
-  for (const c of columns) {
-    const v = row[c.name];
-    if (!c.sub) {
-      lines = lines.map((l) => [...l, v]);
-      continue;
-    }
-    const nested = subLines(c.sub, v);
-    lines = lines.flatMap((l) => nested.map((n) => [...l, ...n]));
-  }
-  return lines.map(csvLine);
+function expandedLines(row: Row, columns: ReturnType<typeof columnsOf>): string {
+  const cells = columns.map((c) => (c.sub ? subLines(c.sub, row[c.name]) : row[c.name]));
+  return spread(cells, (i) => !!columns[i].sub).map(csvLine).join('');
+}
+
+/** Output gathered into chunks of about 64 KB: a chunk per line cost a stream write (and a file write) each. */
+function batched(write: Write) {
+  let buffer = '';
+  return {
+    async add(text: string) {
+      buffer += text;
+      if (buffer.length >= 65536) {
+        const chunk = buffer;
+        buffer = '';
+        await write(chunk);
+      }
+    },
+    async end() {
+      if (buffer) await write(buffer);
+      buffer = '';
+    },
+  };
 }
 
 async function renderJson(info: object, rows: AsyncIterable<Row>, write: Write) {
-  await write(`{"info":${JSON.stringify(info)},"records":[`);
+  const out = batched(write);
+  await out.add(`{"info":${JSON.stringify(info)},"records":[`);
   let first = true;
   for await (const row of rows) {
-    await write(`${first ? '' : ','}${JSON.stringify(row)}`);
+    await out.add(`${first ? '' : ','}${JSON.stringify(row)}`);
     first = false;
   }
-  await write(']}');
+  await out.add(']}');
+  await out.end();
 }
 
 async function renderCsv(def: ReportDefinition, run: RunParams, info: Record<string, unknown>, rows: AsyncIterable<Row>, write: Write) {
-  for (const [k, v] of Object.entries(info)) await write(csvLine([k, v]));
-  await write('\n');
+  const out = batched(write);
+  for (const [k, v] of Object.entries(info)) await out.add(csvLine([k, v]));
+  await out.add('\n');
   const columns = columnsOf(def, run.format);
   const asJson = run.values.csv_show_json === true;
   let any = false;
   for await (const row of rows) {
     if (!any) {
-      await write(csvLine(asJson ? columns.map((c) => c.name) : columns.flatMap((c) => (c.sub ? subHeaders(c.name, c.sub) : [c.name]))));
+      await out.add(csvLine(asJson ? columns.map((c) => c.name) : columns.flatMap((c) => (c.sub ? subHeaders(c.name, c.sub) : [c.name]))));
       any = true;
     }
-    if (asJson) await write(csvLine(columns.map((c) => { const v = row[c.name]; return Array.isArray(v) ? JSON.stringify(v) : v; })));
-    else for (const line of expandedLines(row, columns)) await write(line);
+    if (asJson) await out.add(csvLine(columns.map((c) => { const v = row[c.name]; return Array.isArray(v) ? JSON.stringify(v) : v; })));
+    else await out.add(expandedLines(row, columns));
   }
-  if (!any) await write(csvLine(['No results found.']));
+  if (!any) await out.add(csvLine(['No results found.']));
+  await out.end();
 }
 
 const esc = (v: unknown) => String(v ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -103,8 +124,9 @@ function htmlSub(rows: SubRow[], columns: SubColumn[]): string {
 
 async function renderHtml(def: ReportDefinition, run: RunParams, info: Record<string, unknown>, rows: AsyncIterable<Row>, write: Write) {
   const columns = columnsOf(def, run.format);
-  await write(`<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${esc(def.title)}</title><style>${REPORT_CSS}</style></head><body>\n<h1>${esc(def.title)}</h1>\n`);
-  await write(`<dl class="info">${Object.entries(info).map(([k, v]) => `<dt>${esc(label(k))}</dt><dd>${esc(v)}</dd>`).join('')}</dl>\n`);
+  const out = batched(write);
+  await out.add(`<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${esc(def.title)}</title><style>${REPORT_CSS}</style></head><body>\n<h1>${esc(def.title)}</h1>\n`);
+  await out.add(`<dl class="info">${Object.entries(info).map(([k, v]) => `<dt>${esc(label(k))}</dt><dd>${esc(v)}</dd>`).join('')}</dl>\n`);
   let any = false;
   for await (const row of rows) {
     any = true;
@@ -112,68 +134,11 @@ async function renderHtml(def: ReportDefinition, run: RunParams, info: Record<st
       const v = row[c.name] as Cell;
       return `<tr><th>${esc(label(c.name))}</th><td>${Array.isArray(v) ? htmlSub(v, c.sub ?? Object.keys(v[0] ?? {})) : esc(v)}</td></tr>`;
     });
-    await write(`<section class="record"><table>${cells.join('')}</table></section>\n`);
+    await out.add(`<section class="record"><table>${cells.join('')}</table></section>\n`);
   }
-  if (!any) await write('<p class="empty">No results found.</p>\n');
-  await write('</body></html>\n');
-}
-
-const MARGIN = 54;
-
-async function renderPdf(def: ReportDefinition, run: RunParams, info: Record<string, unknown>, rows: AsyncIterable<Row>, write: Write) {
-  const f = fonts();
-  // Loaded on the first PDF only: pdfkit's font tables are memory a server that never prints should not carry.
-  const PDFDocument = (await import('pdfkit')).default;
-  const doc = new PDFDocument({ size: 'LETTER', margin: MARGIN, info: { Title: def.title, Creator: 'Archive Records Backend', Producer: 'Archive Records Backend' } });
-  let pending: Promise<void> = Promise.resolve();
-  let failed: unknown;
-  doc.on('data', (chunk: Buffer) => {
-    pending = pending.then(() => write(chunk)).catch((err) => { failed = err; });
-  });
-  const ended = new Promise<void>((resolve) => doc.on('end', () => resolve()));
-  const drain = async () => {
-    await pending;
-    if (failed) throw failed;
-  };
-  const width = () => doc.page.width - 2 * MARGIN;
-  const line = (name: string, value: unknown, indent = 0) => {
-    doc.font(f.bold).fontSize(9).text(`${label(name)}: `, MARGIN + indent, undefined, { continued: true, width: width() - indent })
-      .font(f.regular).text(plainText(value));
-  };
-  // A sub-report under its name, each row's cells indented below it (nested sub-reports further in).
-  const subRows = (name: string, rows: SubRow[], indent: number): void => {
-    doc.font(f.bold).fontSize(9).text(label(name), MARGIN + indent, undefined, { width: width() - indent });
-    for (const sub of rows) {
-      for (const [k, sv] of Object.entries(sub)) {
-        if (Array.isArray(sv)) subRows(k, sv, indent + 18);
-        else if (sv !== null) line(k, sv, indent + 18);
-      }
-      doc.moveDown(0.2);
-    }
-  };
-  doc.font(f.bold).fontSize(18).text(def.title);
-  doc.moveDown(0.5);
-  for (const [k, v] of Object.entries(info)) line(k, v);
-  const columns = columnsOf(def, run.format);
-  let any = false;
-  for await (const row of rows) {
-    any = true;
-    doc.moveDown(0.6);
-    for (const c of columns) {
-      const v = row[c.name];
-      if (v === null) continue;
-      if (!Array.isArray(v)) {
-        line(c.name, v);
-        continue;
-      }
-      subRows(c.name, v, 0);
-    }
-    await drain();
-  }
-  if (!any) doc.moveDown().font(f.regular).fontSize(10).text('No results found.');
-  doc.end();
-  await ended;
-  await drain();
+  if (!any) await out.add('<p class="empty">No results found.</p>\n');
+  await out.add('</body></html>\n');
+  await out.end();
 }
 
 async function* counted(rows: AsyncIterable<Row>, progress?: (rows: number) => void): AsyncGenerator<Row> {

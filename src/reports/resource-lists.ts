@@ -3,7 +3,7 @@ import type { Obj } from '../json';
 import { jsonOfUris, linkersOfTypes, linksUnderTrees } from '../store/report-reads';
 import type { Column, ReportDefinition, SubRow } from './definition';
 import { INCLUDE_SUPPRESSED } from './common';
-import { extentText, identifier, idOf, joined, list, plain, yesNo } from './values';
+import { extentText, identifier, idOf, joined, labelled, list, plain, yesNo } from './values';
 
 const money = (n: number | null) => (n === null ? null : n.toFixed(2));
 const extentSum = (extents: Obj[]): number | null => (extents.length ? extents.reduce((sum, e) => sum + (Number(e.number) || 0), 0) : null);
@@ -48,7 +48,7 @@ async function resourceLocations(s: Parameters<NonNullable<ReportDefinition['att
 }
 
 const col = (name: string, value: Column['value']): Column => ({ name, value });
-const head = [col('record_title', (r) => plain(r.title)), col('identifier', identifier), col('level', (r) => plain(r.level))];
+const head = [col('record_title', (r) => plain(r.title)), col('identifier', identifier), col('level', (r) => labelled('archival_record_level', r.level))];
 const locationsColumn: Column = { name: 'locations', sub: ['location', 'containers'], value: (r) => list(r._locations) as SubRow[] };
 
 export const resourceDeaccessionsListReport: ReportDefinition = {
@@ -129,7 +129,7 @@ export const digitalObjectListTableReport: ReportDefinition = {
   columns: [
     col('identifier', (r) => plain(r.digital_object_id)),
     col('record_title', (r) => plain(r.title)),
-    col('object_type', (r) => plain(r.digital_object_type)),
+    col('object_type', (r) => labelled('digital_object_digital_object_type', r.digital_object_type)),
     col('date_expression', (r) => dateTexts(list(r.dates))),
     col('resource_identifier', (r) => { const ids = list(r._resources).map(identifier); return ids.length ? ids.join(', ') : null; }),
   ],

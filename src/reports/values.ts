@@ -1,9 +1,11 @@
 /**
  * How ArchivesSpace's reports write values (its ReportUtils): identifiers joined with dots,
  * booleans as Yes/No, extents as a total with two decimals and their types, values joined with
- * commas. Enumeration values are written as stored (this backend keeps no translations).
+ * commas. Values of value lists are written as the labels ArchivesSpace's staff interface shows
+ * (its English locale: "Gift", "Linear Feet"), where its reports translate them.
  */
 import type { Obj } from '../json';
+import { enumerationLabel } from '../validation/enumeration-labels';
 import type { Scalar } from './definition';
 
 export const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
@@ -30,10 +32,18 @@ export function plain(v: unknown): Scalar {
   return present(v) ? (typeof v === 'number' ? v : String(v)) : null;
 }
 
-/** Extents summed: "12.50 linear_feet, boxes" ("0.00 " when there are none, as ArchivesSpace writes it). */
+/** A value of a value list as its label (the value itself where the list gives it none), or null. */
+export function labelled(list: string, v: unknown): Scalar {
+  return present(v) ? enumerationLabel(list, String(v)) ?? String(v) : null;
+}
+
+/** Values of a value list as their labels, distinct, joined with ", ". */
+export const labelledAll = (list: string, values: unknown[]): string | null => joined(values.map((v) => labelled(list, v)));
+
+/** Extents summed: "12.50 Linear Feet, Boxes" ("0.00 " when there are none, as ArchivesSpace writes it). */
 export function extentText(extents: Obj[]): string {
   const total = extents.reduce((sum, e) => sum + (Number(e.number) || 0), 0);
-  return `${total.toFixed(2)} ${joined(extents.map((e) => e.extent_type)) ?? ''}`;
+  return `${total.toFixed(2)} ${labelledAll('extent_extent_type', extents.map((e) => e.extent_type)) ?? ''}`;
 }
 
 /** The items of an array property (none when absent). */
@@ -51,3 +61,6 @@ export function agentName(agent: Obj | undefined): string | undefined {
   const name = agent.display_name ?? list(agent.names).find((n) => n.is_display_name) ?? list(agent.names)[0];
   return name?.sort_name;
 }
+
+/** A column name as a label: accession_number → Accession Number. */
+export const label = (name: string): string => name.replace(/^_+/, '').split('_').filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');

@@ -5,6 +5,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { Knex } from 'knex';
 import { SAFETY_NET_PAGES, startCheckpointer } from './checkpointer';
 import { groupedTransactions, transactionPerCall } from './transactions';
+import { clusterWriteToken } from './write-token';
+import { pipelineConnection } from './pipeline';
 import type { TouchRules } from './transaction-memo';
 
 import type { Database } from './database';
@@ -214,7 +216,7 @@ export async function connect(dbUrl: string): Promise<Database> {
       await knex.destroy();
       await checkpointer?.stop();
     };
-    return { knex, reads, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: groupedTransactions(knex, onCommit, storeWaitMs(), touches), touches, onCommit, onWrite, readConnection, close };
+    return { knex, reads, dialect: 'sqlite', describe: `sqlite ${file}`, transaction: groupedTransactions(knex, onCommit, storeWaitMs(), touches, file === ':memory:' ? undefined : clusterWriteToken()), touches, onCommit, onWrite, readConnection, close };
   }
   const match = /^(?:mysql|mariadb):\/\/(.*)$/.exec(dbUrl);
   if (match) {
@@ -240,12 +242,15 @@ export async function connect(dbUrl: string): Promise<Database> {
     }
     const knex = knexFactory({
       client: 'mysql2',
-      connection: { ...connection, database },
+      // Several statements to a query: a write's batch (pipeline.ts). Values reach SQL only as
+      // bindings, escaped by mysql2, never spliced into its text.
+      connection: { ...connection, database, multipleStatements: true },
       pool: {
         min: 0,
         max: Number(process.env.DB_POOL_MAX || 10),
         // Listings' ids are joined by the server (RecordQueries.listIds): 1 KB by default, 16 MB here.
-        afterCreate: (conn: { query(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => {
+        afterCreate: (conn: { query(sql: string, cb: (err: Error | null) => void): void; execute(...args: unknown[]): unknown }, done: (err: Error | null, conn: unknown) => void) => {
+          pipelineConnection(conn);
           conn.query('SET SESSION group_concat_max_len = 16777216', (err) => done(err, conn));
         },
       },

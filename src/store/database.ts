@@ -4,6 +4,16 @@ import type { TouchRules } from './transaction-memo';
 
 export type Dialect = 'sqlite' | 'mysql';
 
+/**
+ * `batched`: the transaction writes one record (a create or update of a request) and may send what
+ * it does not need answered with its next statement or its COMMIT (MySQL: pipeline.ts). Left off
+ * for transactions that write many records and say which one failed (imports, bulk routes,
+ * transfers): a kept statement's error would surface at a later record's statement.
+ */
+export interface TransactionOptions {
+  batched?: boolean;
+}
+
 export interface Database {
   /** The writer: transactions, and the statements that write outside them. */
   knex: Knex;
@@ -23,7 +33,7 @@ export interface Database {
    * SQLite possibly as a savepoint of a transaction shared with other callers, committed before any
    * of them gets its answer (transactions.ts).
    */
-  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Called after every committed transaction (the indexer uses it to pick changes up at once). */
   onCommit: Array<() => void>;
   /**

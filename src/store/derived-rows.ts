@@ -3,9 +3,20 @@ import { isUniqueViolation } from './store-errors';
 import { Statements } from './statements';
 import { type ExplainClash, type HeldKey, heldChanges, heldKeys, heldRows, noteChanges } from './transaction-memo';
 import type { KeyRow, LookupRow, RefRow } from './record-rows';
+import { pendingWriteOf } from './pending';
+import { KEYED_TABLES } from './migrations/primary-keys';
 
 /** Derived rows of a table a transaction holds back at most (DerivedRows.writeOrHold, setUniqueKeys). */
 const HELD_ROWS = 1000;
+
+/**
+ * Tables whose primary key is the whole row (migration 023): a row derived twice (a record that
+ * lists the same link twice) is one row, and its second writing is skipped, not refused.
+ */
+const WHOLE_ROW_KEYED = new Set(KEYED_TABLES.map((k) => k.table));
+
+/** Change-log entries a transaction holds back (heldChanges) before it writes them, where it may write them early (Statements.oneWriter). */
+const CHANGES_HELD_AT_MOST = 1000;
 
 /**
  * The rows the store derives from a record (unique keys, find_by_id lookup keys, links) and its
@@ -30,7 +41,7 @@ export class DerivedRows {
    */
   async setUniqueKeys(rid: number, type: string, keys: KeyRow[], fresh: boolean, explain: ExplainClash): Promise<void> {
     const rows = keys.map((key) => ({ type, rule: key.rule, scope: key.scope, key_hash: key.hash, rid }));
-    const held = fresh ? heldKeys(this.db) : undefined;
+    const held = fresh ? heldKeys(this.db, type) : undefined;
     if (held) {
       for (const row of rows) held.push({ row, explain });
       if (held.length >= HELD_ROWS) await this.writeHeldKeys();
@@ -39,16 +50,16 @@ export class DerivedRows {
     const st = await this.st();
     if (!fresh) {
       await this.writeHeldRows();
-      await st.run('DELETE FROM `unique_keys` WHERE `rid` = ?', [rid]);
+      await st.defer('DELETE FROM `unique_keys` WHERE `rid` = ?', [rid]);
     }
+    // Sent with the transaction's next statement or its COMMIT (Statements.defer): a clash is
+    // explained when the batch that carried the key fails on it (its hash is in MySQL's message).
     for (const row of rows) {
-      try {
-        await st.insert('unique_keys', row);
-      } catch (err) {
-        if (!isUniqueViolation(err)) throw err;
+      await st.deferInsertMany('unique_keys', [row], async (err) => {
+        if (!isUniqueViolation(err) || !clashIsOf(err, row)) return undefined;
         const [holder] = await this.keyHolders([row]);
-        throw await explain(row.rule, holder ? Number(holder.rid) : null);
-      }
+        return explain(row.rule, holder ? Number(holder.rid) : null);
+      });
     }
   }
 
@@ -93,7 +104,7 @@ export class DerivedRows {
   async setLookupKeys(rid: number, type: string, repoId: number, keys: LookupRow[], fresh = false): Promise<void> {
     if (!fresh) {
       await this.writeHeldRows();
-      await (await this.st()).run('DELETE FROM `lookup_keys` WHERE `rid` = ?', [rid]);
+      await (await this.st()).defer('DELETE FROM `lookup_keys` WHERE `rid` = ?', [rid]);
     }
     await this.writeOrHold('lookup_keys', keys.map((k) => ({ type, param: k.param, repo_id: repoId, value_hash: k.hash, rid })));
   }
@@ -101,7 +112,7 @@ export class DerivedRows {
   async setRefs(rid: number, refs: RefRow[], fresh = false): Promise<void> {
     if (!fresh) {
       await this.writeHeldRows();
-      await (await this.st()).run('DELETE FROM `record_refs` WHERE `from_rid` = ?', [rid]);
+      await (await this.st()).defer('DELETE FROM `record_refs` WHERE `from_rid` = ?', [rid]);
     }
     await this.writeOrHold('record_refs', refs.map((r) => ({ from_rid: rid, property: r.property, to_uri: r.uri })));
   }
@@ -120,7 +131,7 @@ export class DerivedRows {
     if (!rows.length) return;
     const held = heldRows(this.db);
     if (!held) {
-      await (await this.st()).insertMany(table, rows);
+      await (await this.st()).deferInsertMany(table, rows, undefined, { skipDuplicates: WHOLE_ROW_KEYED.has(table) });
       return;
     }
     const list = held.get(table) ?? [];
@@ -130,7 +141,7 @@ export class DerivedRows {
       return;
     }
     held.delete(table);
-    await (await this.st()).insertMany(table, list);
+    await (await this.st()).insertMany(table, list, { skipDuplicates: WHOLE_ROW_KEYED.has(table) });
   }
 
   /**
@@ -144,7 +155,7 @@ export class DerivedRows {
     const st = await this.st();
     for (const [table, rows] of held) {
       held.delete(table);
-      await st.insertMany(table, rows);
+      await st.insertMany(table, rows, { skipDuplicates: WHOLE_ROW_KEYED.has(table) });
     }
   }
 
@@ -156,11 +167,32 @@ export class DerivedRows {
   async appendChanges(records: Array<{ type: string; uri: string }>, op: 'upsert' | 'delete', atMs: number): Promise<void> {
     // What these changes touch is followed from here (touches.ts): no write path can miss it.
     noteChanges(this.db, records, op);
-    const rows = records.map((r) => ({ type: r.type, uri: r.uri, op, at_ms: atMs }));
+    // A pending record's entry waits for its job's publishing (pending.ts), which writes it.
+    const pending = pendingWriteOf(this.db);
+    const rows = (pending ? records.filter((r) => !pending.uris.has(r.uri)) : records).map((r) => ({ type: r.type, uri: r.uri, op, at_ms: atMs }));
     const held = heldChanges(this.db);
-    if (held) held.push(...rows);
-    else await (await this.st()).insertMany('change_log', rows);
+    if (!held) {
+      await (await this.st()).deferInsertMany('change_log', rows);
+      return;
+    }
+    held.push(...rows);
+    // A transaction that writes thousands (an import) would hold an entry per record to its end: on
+    // SQLite they go in as they fill a few statements (nothing can pass their ids, see oneWriter).
+    if (held.length < CHANGES_HELD_AT_MOST) return;
+    const st = await this.st();
+    if (st.oneWriter) await st.insertMany('change_log', held.splice(0));
   }
+}
+
+/**
+ * Whether a unique violation is that of the key `row` (SQLite: the statement that failed held only
+ * that key; MySQL names the duplicate entry, its columns joined by '-' and cut at 64 characters).
+ */
+function clashIsOf(err: unknown, row: HeldKey['row']): boolean {
+  const e = err as { errno?: number; message?: string };
+  if (e.errno !== 1062) return true;
+  const entry = /Duplicate entry '(.*?)(?:\.\.\.)?' for key/s.exec(e.message ?? '')?.[1];
+  return entry !== undefined && `${row.type}-${row.rule}-${row.scope}-${row.key_hash}`.startsWith(entry);
 }
 
 /** What the unique index of unique_keys compares. */

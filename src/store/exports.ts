@@ -1,5 +1,6 @@
 import type { Tx } from './database';
 import type { Queryable } from './dialect';
+import { visibleArgs } from './pending';
 
 /** The rows of an export (cli/transfer/export.ts): whole records with their tree place, a page at a time. */
 
@@ -31,7 +32,7 @@ const COLUMNS = [
 ];
 
 function rows(db: Queryable) {
-  return db('records as r').leftJoin('records as p', 'p.rid', 'r.parent_rid');
+  return db('records as r').whereRaw(...visibleArgs(db, 'r')).leftJoin('records as p', 'p.rid', 'r.parent_rid');
 }
 
 function phaseOf(query: () => ReturnType<typeof rows>): ExportPhase {
@@ -40,7 +41,7 @@ function phaseOf(query: () => ReturnType<typeof rows>): ExportPhase {
 
 /** Every record in the store: how many, and one phase. */
 export async function wholeStoreExport(trx: Tx): Promise<{ total: number; phases: ExportPhase[] }> {
-  const total = Number((await trx('records').count({ n: '*' }).first())?.n ?? 0);
+  const total = Number((await trx('records').whereRaw(...visibleArgs(trx)).count({ n: '*' }).first())?.n ?? 0);
   return { total, phases: [phaseOf(() => rows(trx))] };
 }
 

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { Obj } from '../json';
 import { jsonTextSql, publishedClause, type Database } from './connect';
 import { underHiddenAncestor } from './visibility';
+import { visibleArgs } from './pending';
 
 /** A value list's values with their ids, in the list's order (suppressed ones too). */
 export async function valueListEntries(db: Database, enumName: string): Promise<Array<{ id: number | null; value: string }>> {
@@ -15,7 +16,7 @@ export async function valueListEntries(db: Database, enumName: string): Promise<
 
 /** The shown repository records but the one with id `exceptId` (the global one). */
 export async function repositoryRecords(db: Database, exceptId: number): Promise<Array<{ id: number; record: Obj }>> {
-  const rows: Array<{ id: number; json: string }> = await db.reads('records').where({ type: 'repository', hidden: false })
+  const rows: Array<{ id: number; json: string }> = await db.reads('records').whereRaw(...visibleArgs(db.reads)).where({ type: 'repository', hidden: false })
     .whereNot('id', exceptId).select('id', 'json');
   return rows.map((r) => ({ id: Number(r.id), record: JSON.parse(r.json) as Obj }));
 }
@@ -62,7 +63,7 @@ async function narrow(db: Database, q: Knex.QueryBuilder, set: HarvestSet): Prom
   if ('repoIds' in set) q.whereIn('repo_id', set.repoIds.length ? set.repoIds : [-1]);
   else if ('jsonPath' in set) whereJsonIn(db, q, set.jsonPath, set.values);
   else if ('treesOf' in set) {
-    const roots = db.reads('records').where({ type: set.treesOf.rootType });
+    const roots = db.reads('records').whereRaw(...visibleArgs(db.reads)).where({ type: set.treesOf.rootType });
     whereJsonIn(db, roots, set.treesOf.path, set.treesOf.values);
     whereJsonIn(db, q, `$.${set.treesOf.rootProperty}.ref`, await roots.pluck('uri'));
   } else q.whereRaw('1 = 0');
@@ -70,7 +71,7 @@ async function narrow(db: Database, q: Knex.QueryBuilder, set: HarvestSet): Prom
 
 /** Published, unsuppressed, shown records of one type in the harvested repositories, in id order. */
 export async function harvestableRecords(db: Database, h: HarvestQuery): Promise<HarvestRow[]> {
-  const q = db.reads('records').where({ type: h.type, hidden: false }).andWhereRaw(publishedClause(db)).andWhere('id', '>', h.afterId);
+  const q = db.reads('records').whereRaw(...visibleArgs(db.reads)).where({ type: h.type, hidden: false }).andWhereRaw(publishedClause(db)).andWhere('id', '>', h.afterId);
   if (!h.repos.length) q.whereRaw('1 = 0');
   else {
     q.where((any) => {

@@ -6,6 +6,7 @@
 import type { Database } from './database';
 import { committedRows } from './statements';
 import { changeLogHead, LINKS_ASKED } from './records';
+import { visibleArgs } from './pending';
 
 const LEASE = 'indexer_lease';
 
@@ -103,7 +104,7 @@ export async function linksInto(db: Database, uris: string[]): Promise<Array<{ u
   const out: Array<{ uri: string; type: string; property: string }> = [];
   for (let i = 0; i < uris.length; i += LINKS_ASKED) {
     const rows = await db.reads('record_refs as x')
-      .join('records as r', 'r.rid', 'x.from_rid')
+      .join('records as r', 'r.rid', 'x.from_rid').whereRaw(...visibleArgs(db.reads, 'r'))
       .whereIn('x.to_uri', uris.slice(i, i + LINKS_ASKED))
       .distinct('r.uri', 'r.type', 'x.property');
     out.push(...(rows as Array<{ uri: string; type: string; property: string }>));
@@ -121,7 +122,7 @@ export async function linksInto(db: Database, uris: string[]): Promise<Array<{ u
 export async function linksOutOf(db: Database, uris: string[]): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < uris.length; i += LINKS_ASKED) {
-    const rids = await db.reads('records').whereIn('uri', uris.slice(i, i + LINKS_ASKED)).pluck('rid');
+    const rids = await db.reads('records').whereRaw(...visibleArgs(db.reads)).whereIn('uri', uris.slice(i, i + LINKS_ASKED)).pluck('rid');
     if (!rids.length) continue;
     out.push(...await db.reads('record_refs').whereIn('from_rid', rids).distinct().pluck('to_uri'));
   }
@@ -130,7 +131,7 @@ export async function linksOutOf(db: Database, uris: string[]): Promise<string[]
 
 /** Records of `types` that are not hidden, all of them or those up to row `throughRid`. */
 export async function countSearchable(db: Database, types: string[], throughRid?: number): Promise<number> {
-  const query = db.reads('records').whereIn('type', types).andWhere('hidden', false);
+  const query = db.reads('records').whereRaw(...visibleArgs(db.reads)).whereIn('type', types).andWhere('hidden', false);
   if (throughRid !== undefined) query.andWhere('rid', '<=', throughRid);
   return Number((await query.count('* as n').first())?.n ?? 0);
 }
@@ -141,7 +142,7 @@ export async function countSearchable(db: Database, types: string[], throughRid?
  * row for each page (quadratic in the store's size).
  */
 export async function recordPageAfter(db: Database, rid: number, limit: number): Promise<RebuildRow[]> {
-  const rows = await db.reads('records').where('rid', '>', rid).orderBy('rid').limit(limit).select('rid', 'type', 'uri', 'json', 'hidden');
+  const rows = await db.reads('records').whereRaw(...visibleArgs(db.reads)).where('rid', '>', rid).orderBy('rid').limit(limit).select('rid', 'type', 'uri', 'json', 'hidden');
   return rows.map((r) => ({ rid: Number(r.rid), type: r.type, uri: r.uri, json: r.json, hidden: !!r.hidden }));
 }
 
@@ -149,7 +150,7 @@ export async function recordPageAfter(db: Database, rid: number, limit: number):
 export async function searchableAmong(db: Database, uris: string[], types: string[]): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < uris.length; i += 1000) {
-    out.push(...await db.reads('records').whereIn('uri', uris.slice(i, i + 1000)).whereIn('type', types).andWhere('hidden', false).pluck('uri'));
+    out.push(...await db.reads('records').whereRaw(...visibleArgs(db.reads)).whereIn('uri', uris.slice(i, i + 1000)).whereIn('type', types).andWhere('hidden', false).pluck('uri'));
   }
   return out;
 }

@@ -80,8 +80,9 @@ export async function appendJobLog(h: Handle, jobId: number, line: string | stri
   });
 }
 
+/** The records a job noted, in the order it noted them (job_records.id, migration 023). */
 export async function jobRecordUris(h: Handle, jobId: number): Promise<string[]> {
-  return readsOf(h)('job_records').where({ job_id: jobId }).pluck('uri');
+  return readsOf(h)('job_records').where({ job_id: jobId }).orderBy('id').pluck('uri');
 }
 
 /** Notes records a job created, 500 a statement. */

@@ -1,6 +1,7 @@
 import type { Tx } from './database';
 import type { Queryable } from './dialect';
 import { isUniqueViolation } from './store-errors';
+import { Statements } from './statements';
 
 /**
  * What deriving keys again after a type's rules changed needs of the store
@@ -30,7 +31,7 @@ export async function deleteKeysOf(trx: Tx, rids: number[]): Promise<void> {
 }
 
 export async function insertLookupKeyRows(trx: Tx, rows: Array<{ type: string; param: string; repo_id: number; value_hash: string; rid: number }>): Promise<void> {
-  await trx('lookup_keys').insert(rows);
+  await (await Statements.of(trx)).insertMany('lookup_keys', rows, { skipDuplicates: true });
 }
 
 /** Inserts a unique key; false when another record holds it. */

@@ -1,6 +1,7 @@
 import { onMysql, type Queryable } from './dialect';
 import { Statements } from './statements';
-import { transactionMemo } from './transaction-memo';
+import { type LockedRow, transactionMemo } from './transaction-memo';
+import { noteLockedRows, rootReadForTouch } from './touches';
 
 /**
  * Gapped physical positions (trees-and-positions.md section 2). Siblings share a parent_key;
@@ -150,6 +151,24 @@ async function lockGroup(db: Db, rootUri: string, parentRid: number | null): Pro
   memo?.lockedGroups.add(key);
 }
 
+/** lockGroup and the group's last position (edgePosition 'max'), read in one batch (Statements.batch: one round trip on MySQL). */
+async function lockGroupReadingEnd(db: Db, rootUri: string, parentRid: number | null, key: string): Promise<number | undefined> {
+  const st = await Statements.of(db);
+  // The root's row its touch will rewrite, read locked after the group's lock (touches.ts): no round trip of the touch's own.
+  const root = rootReadForTouch(db, st, rootUri);
+  const [, end, rootRows] = await st.batch([
+    parentRid === null
+      ? { sql: 'SELECT `rid` FROM `records` WHERE `uri` = ? LIMIT 1 FOR UPDATE', params: [rootUri], read: true }
+      : { sql: 'SELECT `rid` FROM `records` WHERE `rid` = ? LIMIT 1 FOR UPDATE', params: [parentRid], read: true },
+    { sql: 'SELECT MAX(`position`) AS `p` FROM `records` WHERE `parent_key` = ? FOR UPDATE', params: [key], read: true },
+    ...(root ? [root] : []),
+  ]);
+  if (rootRows) noteLockedRows(db, rootRows as LockedRow[]);
+  transactionMemo(db)?.lockedGroups.add(key);
+  const p = (end as Array<{ p: number | null }>)[0]?.p;
+  return p === null || p === undefined ? undefined : Number(p);
+}
+
 /**
  * Where a node goes in the sibling group of `parentRid` (null: the top level) under `rootUri`, at
  * logical `index` (clamped; undefined appends). Appends and inserts at the front read one end of
@@ -157,10 +176,26 @@ async function lockGroup(db: Db, rootUri: string, parentRid: number | null): Pro
  * two adjacent positions first moves the siblings after it. The node itself must not be in the
  * group (a new one, or one taken out of it).
  */
-async function placeIn(db: Db, rootUri: string, parentRid: number | null, index: number | undefined, locked = false): Promise<PlaceColumns> {
+async function placeIn(db: Db, rootUri: string, parentRid: number | null, index: number | undefined, locked = false, parentUri?: string): Promise<PlaceColumns> {
   const key = parentKey(rootUri, parentRid);
   const memo = transactionMemo(db);
-  if (!locked) await lockGroup(db, rootUri, parentRid);
+  // A parent this transaction inserted is locked by its insert and seen by no other transaction,
+  // so its group holds only what this transaction placed there: where it placed nothing yet, the
+  // first child goes at 0 without the group's lock and end (two round trips on MySQL for each new
+  // parent of an import). A move, a deletion or a savepoint forgets what the memo kept. A parent
+  // prepared with it and not inserted yet (TransactionMemo.pending) has a stand-in row id: its
+  // children are placed from the memo alone, and their places name its row once it is inserted.
+  const fresh = parentUri === undefined ? undefined : memo?.inserted.get(parentUri) ?? memo?.pending.get(parentUri);
+  if (index === undefined && !locked && parentRid !== null && memo && fresh?.rid === parentRid && !memo.placed.has(key)) {
+    memo.placed.add(key);
+    memo.lockedGroups.add(key);
+    memo.lastPosition.set(key, 0);
+    return { parent_key: key, parent_rid: parentRid, position: 0, root_uri: rootUri };
+  }
+  memo?.placed.add(key);
+  // An append into a group not locked yet: the lock and the end of the group in one round trip.
+  const lockAndEnd = index === undefined && !locked && onMysql(db) && !memo?.lockedGroups.has(key) && memo?.lastPosition.get(key) === undefined;
+  if (!locked && !lockAndEnd) await lockGroup(db, rootUri, parentRid);
   // Where this transaction appended last is still the end of the group (it holds the group, and
   // a node leaving the group only leaves a gap): children written in order read the end once.
   const append = async () => {
@@ -168,7 +203,10 @@ async function placeIn(db: Db, rootUri: string, parentRid: number | null, index:
     return last === undefined ? 0 : last + STEP;
   };
   let position: number;
-  if (index === undefined) position = await append();
+  if (lockAndEnd) {
+    const last = await lockGroupReadingEnd(db, rootUri, parentRid, key);
+    position = last === undefined ? 0 : last + STEP;
+  } else if (index === undefined) position = await append();
   else if (index <= 0) {
     const first = await edgePosition(db, key, 'min');
     position = first === undefined ? 0 : first - STEP;
@@ -193,8 +231,45 @@ async function placeIn(db: Db, rootUri: string, parentRid: number | null, index:
  * per node fewer than inserting it and then placing it (a round trip on MySQL; an import or a bulk
  * load writes thousands).
  */
-export function placeNew(db: Db, rootUri: string, parentRid: number | null, index?: number): Promise<PlaceColumns> {
-  return placeIn(db, rootUri, parentRid, index);
+export function placeNew(db: Db, rootUri: string, parentRid: number | null, index?: number, parentUri?: string): Promise<PlaceColumns> {
+  return placeIn(db, rootUri, parentRid, index, false, parentUri);
+}
+
+/** A parent read with the lock of its sibling group (placeNewUnder). */
+export interface ParentRow {
+  rid: number;
+  type: string;
+  root_uri: string | null;
+}
+
+/**
+ * MySQL, a single write appending a new node (pipeline.ts): the node's parent named by its URI is
+ * read and locked with the end of its sibling group (and the root its touch will rewrite) in one
+ * round trip, instead of a read of the parent before the write's insert and the group's lock
+ * after it (issue 51 item 2). `check` throws the write's error where the parent may not take the
+ * node. Undefined elsewhere: the caller reads the parent and places the node with placeNew.
+ */
+export async function placeNewUnder(db: Db, rootUri: string, parentUri: string, check: (parent: ParentRow | undefined) => ParentRow): Promise<PlaceColumns | undefined> {
+  const st = await Statements.of(db);
+  const memo = transactionMemo(db);
+  if (!st.pipelined || !memo || memo.inserted.has(parentUri) || memo.pending.has(parentUri)) return undefined;
+  const root = rootReadForTouch(db, st, rootUri);
+  const [parentRows, end, rootRows] = await st.batch([
+    { sql: 'SELECT `rid`, `type`, `root_uri` FROM `records` WHERE `uri` = ? LIMIT 1 FOR UPDATE', params: [parentUri], read: true },
+    {
+      sql: "SELECT MAX(`position`) AS `p` FROM `records` WHERE `parent_key` = CONCAT('node:', (SELECT `rid` FROM `records` WHERE `uri` = ? LIMIT 1)) FOR UPDATE",
+      params: [parentUri], read: true,
+    },
+    ...(root ? [root] : []),
+  ]);
+  if (rootRows) noteLockedRows(db, rootRows as LockedRow[]);
+  const parent = check((parentRows as ParentRow[])[0]);
+  const key = parentKey(rootUri, Number(parent.rid));
+  memo.lockedGroups.add(key);
+  const p = (end as Array<{ p: number | null }>)[0]?.p;
+  const position = p === null || p === undefined ? 0 : Number(p) + STEP;
+  memo.lastPosition.set(key, position);
+  return { parent_key: key, parent_rid: Number(parent.rid), position, root_uri: rootUri };
 }
 
 /**
@@ -269,4 +344,9 @@ export async function ancestorChains(db: Db, nodes: Iterable<{ rid: number; pare
     chains.set(node.rid, await chain);
   }
   return chains;
+}
+
+/** A single write on MySQL (pipeline.ts), where placeNewUnder reads a new node's parent with its group's lock. */
+export async function canPlaceUnder(db: Db): Promise<boolean> {
+  return (await Statements.of(db)).pipelined;
 }

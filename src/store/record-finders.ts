@@ -6,6 +6,7 @@
  */
 import type { Obj } from '../json';
 import type { Database, Tx } from './database';
+import { visibleArgs } from './pending';
 
 
 
@@ -20,7 +21,7 @@ export async function recordsWithJsonValue(
   const db = typeof within === 'function' ? within : within.reads;
   // '!' escapes LIKE's wildcards the same way in SQLite and MySQL (a backslash does not).
   const needle = `%${`${JSON.stringify(key)}:${JSON.stringify(value)}`.replace(/[%_!]/g, (c) => `!${c}`)}%`;
-  const q = db('records').where({ type: where.type });
+  const q = db('records').whereRaw(...visibleArgs(db)).where({ type: where.type });
   if (where.repoId !== undefined) q.andWhere({ repo_id: where.repoId });
   const rows: Array<{ uri: string; json: string }> = await q.andWhereRaw("json LIKE ? ESCAPE '!'", [needle]).limit(limit).select('uri', 'json');
   return rows.map((r) => ({ uri: r.uri, record: JSON.parse(r.json) as Obj }));
@@ -31,7 +32,7 @@ export async function recordsWithJsonValue(
  * order, with their repository.
  */
 export async function shownRecordsLinkingTo(db: Database, uri: string): Promise<Array<{ uri: string; repoId: number; record: Obj }>> {
-  const rows: Array<{ uri: string; repo_id: number; json: string }> = await db.reads('records as r')
+  const rows: Array<{ uri: string; repo_id: number; json: string }> = await db.reads('records as r').whereRaw(...visibleArgs(db.reads, 'r'))
     .join('record_refs as x', 'x.from_rid', 'r.rid')
     .where({ 'x.to_uri': uri, 'r.suppressed': false, 'r.hidden': false })
     .distinct('r.uri', 'r.repo_id', 'r.json')

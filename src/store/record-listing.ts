@@ -1,12 +1,13 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Queryable } from './dialect';
 import { onMysql } from './dialect';
+import { onlyVisible } from './pending';
 import { inOrder, type ListedRow, type ListQuery, sqliteBindings } from './record-rows';
 
 /** The listings of records of a type (a page, an id_set, all_ids, everything): their rows, counts and ids. */
 
 function listBase(db: Queryable, q: ListQuery) {
-  const query = db('records').where({ type: q.type });
+  const query = onlyVisible(db, db('records').where({ type: q.type }));
   if (q.repoId !== undefined) query.andWhere({ repo_id: q.repoId });
   if (!q.includeHidden) query.andWhere({ hidden: false });
   if (!q.includeSuppressed) query.andWhere({ suppressed: false });

@@ -1,5 +1,6 @@
 import type { Queryable } from './dialect';
 import { onMysql } from './dialect';
+import { onlyVisible } from './pending';
 
 /**
  * The rows of the generic records table as the store hands them out, and what every query of it
@@ -161,6 +162,6 @@ export function inOrder<T extends { rid?: number }>(rids: number[], rows: T[]): 
 /** The records at `uris`, whole, in one statement. */
 export async function rowsOfUris(db: Queryable, uris: string[]): Promise<RecordRow[]> {
   if (!uris.length) return [];
-  const rows = await db('records').whereIn('uri', uris);
+  const rows = await onlyVisible(db, db('records').whereIn('uri', uris));
   return rows.map(normalise) as RecordRow[];
 }

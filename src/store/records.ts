@@ -1,14 +1,18 @@
 import type { Database } from './database';
 import { onMysql } from './dialect';
 import { isUniqueViolation, retryingStatement } from './store-errors';
-import type { PlaceColumns } from './positions';
+import { parentKey, type PlaceColumns } from './positions';
 import { DerivedRows } from './derived-rows';
+import { insertStatements, type RunResult, updateStatement } from './statements';
 import { lockedRead, type Linking, normalise, ROW_KEYS, rowKeys, type RowKeys, type RecordGetter, type RecordRow, rowsOfUris, type ListQuery, type ListedRow } from './record-rows';
 import { countRecords, listRecordIds, listRecordIdsOn, listRecords, listRecordTextOn } from './record-listing';
-import { noteDeletion, transactionMemo } from './transaction-memo';
-import { noteTouchesOfDeletion } from './touches';
+import { noteDeletion, pendingInserts, renameGroup, transactionMemo } from './transaction-memo';
+import { noteLockedRows, noteTouchesOfDeletion, rootOfRowReadForTouch } from './touches';
+import type { LockedRow } from './transaction-memo';
 import type BetterSqlite3 from 'better-sqlite3';
 import { deletedVersionRows, type ReplacedHow, type ReplacedRow, versionRow } from './history';
+import { onlyVisible, pendingRow, visibleSql } from './pending';
+import { idsTakenInTransaction, processIds } from './id-blocks';
 
 export * from './record-rows';
 export { changeLogHead, committedChangeLogHead, recordReads } from './record-reads';
@@ -16,17 +20,24 @@ export { changeLogHead, committedChangeLogHead, recordReads } from './record-rea
 /**
  * An id for a create about to open its own transaction, taken before it where that matters:
  * MySQL keeps the sequence's row locked until the transaction that bumped it ends, so taken
- * inside, every create of a type waited for the one before it to commit; taken first, in a
- * statement of its own, the row is locked for that statement (the id of a create that then fails
- * is not reused, as with AUTO_INCREMENT). SQLite's writers queue for the store anyway, and an id
- * taken outside would cost a second commit: undefined, the create takes it inside.
+ * inside, every create of a type waited for the one before it to commit; taken first, the row is
+ * locked for one statement (the id of a create that then fails is not reused, as with
+ * AUTO_INCREMENT). On MySQL the process takes them PROCESS_ID_BLOCK at a time (id-blocks.ts): no
+ * round trip for most creates. SQLite's writers queue for the store anyway, and an id taken
+ * outside would cost a second commit: undefined, the create takes it inside.
  */
 export async function idBeforeTransaction(db: Database, type: string): Promise<number | undefined> {
   if (db.dialect !== 'mysql') return undefined;
-  // On Galera the sequence's row is one every node updates: a statement that loses certification
-  // to another node's (after the server's own wsrep_retry_autocommit tries) took nothing, and
-  // is run again, as a transaction that lost a race is.
-  return retryingStatement(() => new RecordQueries(db.knex).nextId(type));
+  return processIds(db.knex).next(type, (size) =>
+    // On Galera the sequence's row is one every node updates: a statement that loses certification
+    // to another node's (after the server's own wsrep_retry_autocommit tries) took nothing, and
+    // is run again, as a transaction that lost a race is.
+    retryingStatement(() => new RecordQueries(db.knex).takeIds(type, size)));
+}
+
+/** The ids this process holds of `type` are dropped: a create given one found it taken (id-blocks.ts). */
+export function dropIdBlock(db: Database, type: string): void {
+  processIds(db.knex).drop(type);
 }
 
 /**
@@ -44,6 +55,12 @@ const INSERTED_KEPT = 5000;
 /** Ids a transaction takes at a time once it has taken two of a type (RecordQueries.nextId). */
 const ID_BLOCK = 64;
 
+/** The existence check of `n` URIs (RecordQueries.existing). */
+/** Which of n URIs name records this transaction may see (`visible`: pending.ts). */
+function existingSql(n: number, visible: { sql: string }): string {
+  return `SELECT \`uri\`, \`type\`, \`repo_id\` FROM \`records\` WHERE \`uri\` IN (${Array(n).fill('?').join(', ')}) AND ${visible.sql}`;
+}
+
 export class RecordQueries extends DerivedRows implements RecordGetter {
 
   /**
@@ -57,6 +74,7 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
     const blocks = transactionMemo(this.db)?.idBlocks;
     const block = blocks?.get(type);
     if (block && block.next <= block.last) return block.next++;
+    idsTakenInTransaction(this.db, type);
     const size = block ? ID_BLOCK : 1;
     const last = await this.bumpId(type, size);
     if (last !== undefined) {
@@ -71,6 +89,20 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
       // Another transaction made the sequence first: take the next value from it.
       if (!isUniqueViolation(err)) throw err;
       return (await this.bumpId(type, 1))!;
+    }
+  }
+
+  /** `n` ids of `type` at once, in a statement of their own: answers the last (they are the n up to it). */
+  async takeIds(type: string, n: number): Promise<number> {
+    const last = await this.bumpId(type, n);
+    if (last !== undefined) return last;
+    try {
+      await this.db('id_sequences').insert({ type, last_id: n });
+      return n;
+    } catch (err) {
+      // Another process made the sequence first: take them from it.
+      if (!isUniqueViolation(err)) throw err;
+      return (await this.bumpId(type, n))!;
     }
   }
 
@@ -104,6 +136,7 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
   async reserveId(type: string, id: number): Promise<void> {
     // Ids this transaction holds in reserve would otherwise be handed out again above `id`.
     await this.releaseIdBlocks();
+    idsTakenInTransaction(this.db, type);
     const updated = await this.db('id_sequences').where({ type }).andWhere('last_id', '<', id).update({ last_id: id });
     if (!updated) {
       const exists = await this.db('id_sequences').where({ type }).first('type');
@@ -112,8 +145,19 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
   }
 
   /** `place`: the row's place in a tree, for a tree node created where it belongs (positions.ts placeNew). */
-  async insert(row: RecordRow, place?: PlaceColumns): Promise<number> {
-    const rid = (await (await this.st()).insert('records', place ? { ...row, ...place } : row)).lastInsertId;
+  /**
+   * `alsoFind`: the records it links to, asked in the same round trip (MySQL: Statements.batch) and
+   * kept in the transaction's memo, where the link check (existing) finds them.
+   */
+  async insert(row: RecordRow, place?: PlaceColumns, alsoFind: string[] = []): Promise<number> {
+    const memo = transactionMemo(this.db);
+    const asked = memo ? [...new Set(alsoFind)].filter((uri) => !memo.existing.has(uri)).slice(0, 50) : [];
+    const [insert] = insertStatements('records', [pendingRow(this.db, place ? { ...row, ...place } : row)]);
+    const visible = visibleSql(this.db);
+    const find = { sql: existingSql(asked.length, visible), params: [...asked, ...visible.bindings], read: true };
+    const [result, found] = await (await this.st()).batch(asked.length ? [insert, find] : [insert]);
+    for (const r of (found ?? []) as Array<{ uri: string; type: string; repo_id: number }>) memo!.existing.set(r.uri, { uri: r.uri, type: r.type, repo_id: Number(r.repo_id) });
+    const rid = (result as RunResult).lastInsertId;
     this.noteInserted(row, rid, place);
     return rid;
   }
@@ -121,45 +165,105 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
   /**
    * Inserts records a hundred a statement, then reads their row ids by URI (the insert answers
    * with one id only, and on MySQL the ids of one statement need not be consecutive): on MySQL
-   * two round trips for a hundred records instead of a hundred.
+   * two round trips for a hundred records instead of a hundred. A record placed under a parent
+   * prepared with it (a stand-in row id, notePending) is inserted without its place and put in it
+   * once its parent's row id is known: one UPDATE per hundred such records. Parents come before
+   * their children, in this call or an earlier one.
    */
   async insertAll(records: Array<{ row: RecordRow; place?: PlaceColumns }>): Promise<number[]> {
     const st = await this.st();
+    const pending = pendingInserts(this.db);
+    const waits = (place?: PlaceColumns) => place?.parent_rid !== null && place?.parent_rid !== undefined && place.parent_rid < 0;
     // One shape for every row (insertMany takes the first row's columns): no place is no place columns set.
-    await st.insertMany('records', records.map(({ row, place }) => ({ ...row, parent_key: null, parent_rid: null, position: null, root_uri: null, ...place })));
+    await st.insertMany('records', records.map(({ row, place }) => pendingRow(this.db, {
+      ...row, parent_key: null, parent_rid: null, position: null, root_uri: null, ...(waits(place) ? {} : place),
+    })));
     const rids = new Map<string, number>();
     for (let i = 0; i < records.length; i += 100) {
       const uris = records.slice(i, i + 100).map((r) => r.row.uri);
       const rows = await st.all<{ rid: number; uri: string }>(`SELECT \`rid\`, \`uri\` FROM \`records\` WHERE \`uri\` IN (${uris.map(() => '?').join(', ')})`, uris);
       for (const r of rows) rids.set(r.uri, Number(r.rid));
     }
-    return records.map(({ row, place }) => {
+    // Stand-in row ids of this call's records → their rows.
+    const standIns = new Map<number, number>();
+    for (const { row } of records) {
+      const standIn = pending?.get(row.uri);
+      if (standIn) standIns.set(standIn.rid, rids.get(row.uri)!);
+      pending?.delete(row.uri);
+    }
+    const placed: Array<{ rid: number; place: PlaceColumns }> = [];
+    const answer = records.map(({ row, place }) => {
       const rid = rids.get(row.uri)!;
-      this.noteInserted(row, rid, place);
+      let final = place;
+      if (place && waits(place)) {
+        const parentRid = standIns.get(place.parent_rid!);
+        if (parentRid === undefined) throw new Error(`${row.uri} is placed under a record not inserted before it`);
+        final = { ...place, parent_rid: parentRid, parent_key: parentKey(place.root_uri, parentRid) };
+        placed.push({ rid, place: final });
+        renameGroup(this.db, place.parent_key, final.parent_key);
+      }
+      this.noteInserted(row, rid, final);
       return rid;
     });
+    for (let i = 0; i < placed.length; i += 100) {
+      const chunk = placed.slice(i, i + 100);
+      const cases = (column: keyof PlaceColumns) => ({
+        sql: `\`${column}\` = CASE \`rid\`${chunk.map(() => ' WHEN ? THEN ?').join('')} END`,
+        params: chunk.flatMap((p) => [p.rid, p.place[column]]),
+      });
+      const sets = (['parent_key', 'parent_rid', 'position', 'root_uri'] as const).map(cases);
+      await st.run(`UPDATE \`records\` SET ${sets.map((c) => c.sql).join(', ')} WHERE \`rid\` IN (${chunk.map(() => '?').join(', ')})`,
+        [...sets.flatMap((c) => c.params), ...chunk.map((p) => p.rid)]);
+    }
+    return answer;
+  }
+
+  /**
+   * A record prepared to be inserted later with others (insertAll), at `place`: a stand-in row id
+   * (negative) for the places of its children prepared before that insert (positions.ts placeIn,
+   * trees.ts treeRowOfUri find it in the memo). Undefined where the transaction keeps no memo.
+   */
+  notePending(row: RecordRow, place?: PlaceColumns): number | undefined {
+    const memo = transactionMemo(this.db);
+    if (!memo) return undefined;
+    const rid = --memo.standIns;
+    memo.pending.set(row.uri, { rid, type: row.type, root_uri: place?.root_uri ?? null });
+    return rid;
   }
 
   /** Puts a record inserted without its place into it (a create that takes its place last: records/write.ts). */
   async putInPlace(row: RecordRow, rid: number, place: PlaceColumns): Promise<void> {
-    await (await this.st()).update('records', place, { rid });
+    await (await this.st()).deferUpdate('records', place, { rid });
     this.noteInserted(row, rid, place);
   }
 
   private noteInserted(row: RecordRow, rid: number, place?: PlaceColumns): void {
-    const inserted = transactionMemo(this.db)?.inserted;
-    if (!inserted) return;
+    const memo = transactionMemo(this.db);
+    if (!memo) return;
+    const inserted = memo.inserted;
     // The latest ones only (a component's parent was written shortly before it): bounded memory.
     if (inserted.size >= INSERTED_KEPT) inserted.delete(inserted.keys().next().value!);
-    inserted.set(row.uri, { rid, type: row.type, root_uri: place?.root_uri ?? null });
+    // With its repository, it exists for the link checks of the records that link to it (existing:
+    // an import's agents and containers, linked by the rows after the one that made them).
+    inserted.set(row.uri, { rid, type: row.type, root_uri: place?.root_uri ?? null, repo_id: row.repo_id });
   }
 
   /**
    * Optimistic update: false when the stored lock_version is not `expectedLock`. `replaced`: the
    * row as read before (its lock_version `expectedLock`), kept as a version of the record (history.ts).
    */
-  async update(rid: number, expectedLock: number, fields: Partial<RecordRow>, replaced: ReplacedRow, how: ReplacedHow = 'update'): Promise<boolean> {
-    if ((await (await this.st()).update('records', fields, { rid, lock_version: expectedLock })).changes !== 1) return false;
+  async update(
+    rid: number, expectedLock: number, fields: Partial<RecordRow>, replaced: ReplacedRow, how: ReplacedHow = 'update',
+    /** Where given, the update is sent with what follows it (Statements.deferChecked) and fails the write with `conflict()` when the row moved on. */
+    conflict?: () => Error,
+  ): Promise<boolean> {
+    const st = await this.st();
+    const where = { rid, lock_version: expectedLock };
+    if (conflict) {
+      const { sql, params } = updateStatement('records', fields, where);
+      await st.deferChecked(sql, params, 1, conflict);
+    }
+    if (!conflict && (await st.update('records', fields, where)).changes !== 1) return false;
     const kept = versionRow(this.db, replaced, how);
     if (kept) await this.keepVersions([kept]);
     return true;
@@ -195,8 +299,32 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
    */
   async get(type: string, id: number, forRewrite = false): Promise<RecordRow | undefined> {
     const lock = forRewrite ? lockedRead(this.db) : '';
-    const [row] = await (await this.st()).all(`SELECT * FROM \`records\` WHERE \`type\` = ? AND \`id\` = ? LIMIT 1${lock}`, [type, id]);
+    const visible = visibleSql(this.db);
+    const [row] = await (await this.st()).all(`SELECT * FROM \`records\` WHERE \`type\` = ? AND \`id\` = ? AND ${visible.sql} LIMIT 1${lock}`, [type, id, ...visible.bindings]);
     return normalise(row);
+  }
+
+  /**
+   * The row a single write's update replaces (MySQL, pipeline.ts), read locked and, where its
+   * change touches its tree's root, with the root's row, locked after it, in the same round trip:
+   * the touch then reads nothing (touches.ts). The row's root is kept in the transaction's memo
+   * (a move forgets it). Elsewhere get().
+   */
+  async getToUpdate(type: string, id: number): Promise<RecordRow | undefined> {
+    const st = await this.st();
+    const root = rootOfRowReadForTouch(this.db, st, type, id);
+    if (!root) return this.get(type, id);
+    const visible = visibleSql(this.db);
+    const [rows, rootRows] = await st.batch([
+      { sql: `SELECT * FROM \`records\` WHERE \`type\` = ? AND \`id\` = ? AND ${visible.sql} LIMIT 1 FOR UPDATE`, params: [type, id, ...visible.bindings], read: true },
+      root,
+    ]);
+    const raw = (rows as Array<Record<string, unknown>>)[0];
+    const row = normalise(raw);
+    noteLockedRows(this.db, rootRows as LockedRow[]);
+    const rootUri = raw?.root_uri as string | null | undefined;
+    if (row && rootUri) transactionMemo(this.db)?.inserted.set(row.uri, { rid: row.rid!, type: row.type, root_uri: rootUri });
+    return row;
   }
 
   getByUris(uris: string[]): Promise<RecordRow[]> {
@@ -210,17 +338,25 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
    * share (deadlocks, past every retry, in test/records/concurrency.test.ts).
    */
   async existing(uris: string[]): Promise<Array<{ uri: string; type: string; repo_id: number }>> {
-    // Records this transaction already found (the same resource, parent and containers are linked from thousands of components).
+    // Records this transaction already found or inserted (the same resource, parent and containers are linked from thousands of components).
     const memo = transactionMemo(this.db);
-    const known = memo ? uris.flatMap((uri) => memo.existing.get(uri) ?? []) : [];
-    const asked = memo ? uris.filter((uri) => !memo.existing.has(uri)) : uris;
-    const st = asked.length ? await this.st() : undefined;
+    const known: Array<{ uri: string; type: string; repo_id: number }> = [];
+    const asked: string[] = [];
+    for (const uri of uris) {
+      const inserted = memo?.inserted.get(uri);
+      const hit = memo?.existing.get(uri) ?? (inserted?.repo_id === undefined ? undefined : { uri, type: inserted.type, repo_id: inserted.repo_id });
+      if (hit) known.push(hit);
+      else asked.push(uri);
+    }
+    if (!asked.length) return known;
+    const st = await this.st();
     const rows: Array<{ uri: string; type: string; repo_id: number }> = [];
+    const visible = visibleSql(this.db);
     // Chunks of 50: one statement per list length up to 50, kept prepared.
     for (let i = 0; i < asked.length; i += 50) {
       const chunk = asked.slice(i, i + 50);
-      rows.push(...await st!.all<{ uri: string; type: string; repo_id: number }>(
-        `SELECT \`uri\`, \`type\`, \`repo_id\` FROM \`records\` WHERE \`uri\` IN (${chunk.map(() => '?').join(', ')})`, chunk));
+      rows.push(...await st.all<{ uri: string; type: string; repo_id: number }>(
+        existingSql(chunk.length, visible), [...chunk, ...visible.bindings]));
     }
     const found = rows.map((r) => ({ uri: r.uri, type: r.type, repo_id: Number(r.repo_id) }));
     for (const row of found) memo?.existing.set(row.uri, row);
@@ -273,17 +409,17 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
   async keysOf(type: string, id: number, repoId?: number): Promise<RowKeys | undefined> {
     const where: Record<string, unknown> = { type, id };
     if (repoId !== undefined) where.repo_id = repoId;
-    return rowKeys(await this.db('records').where(where).first(ROW_KEYS));
+    return rowKeys(await onlyVisible(this.db, this.db('records').where(where)).first(ROW_KEYS));
   }
 
   /** The row (no JSON) of the record at `uri`. */
   async keysAt(uri: string): Promise<RowKeys | undefined> {
-    return rowKeys(await this.db('records').where({ uri }).first(ROW_KEYS));
+    return rowKeys(await onlyVisible(this.db, this.db('records').where({ uri })).first(ROW_KEYS));
   }
 
   /** The stored JSON of the record at `uri`. */
   async jsonAt(uri: string): Promise<string | undefined> {
-    return (await this.db('records').where({ uri }).first('json'))?.json;
+    return (await onlyVisible(this.db, this.db('records').where({ uri })).first('json'))?.json;
   }
 
   /** Type, URI and stored JSON of the record with row id `rid`. */
@@ -312,7 +448,7 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
 
   /** The URIs of the records of `type` users see (hidden ones left out), in id order. */
   visibleUrisOf(type: string): Promise<string[]> {
-    return this.db('records').where({ type, hidden: false }).orderBy('id').pluck('uri');
+    return onlyVisible(this.db, this.db('records').where({ type, hidden: false })).orderBy('id').pluck('uri');
   }
 
   async uriOf(rid: number): Promise<string | undefined> {
@@ -348,6 +484,7 @@ export class RecordQueries extends DerivedRows implements RecordGetter {
       .join('records as r', 'r.rid', 'k.rid')
       .where({ 'k.type': type, 'k.param': param, 'k.repo_id': repoId })
       .whereIn('k.value_hash', hashes);
+    onlyVisible(this.db, query, 'r');
     if (!includeSuppressed) query.andWhere('r.suppressed', false);
     const rows = await query.distinct('r.uri', 'r.id').orderBy('r.id');
     return rows.map((r: { uri: string }) => r.uri);

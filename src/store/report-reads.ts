@@ -6,6 +6,7 @@
 import { type Handle, readsOf } from './database';
 import { onMysql } from './dialect';
 import { LINKS_ASKED } from './records';
+import { visibleArgs } from './pending';
 
 export interface ReportRow {
   rid: number;
@@ -33,7 +34,7 @@ function propertySql(h: Handle, property: string): string {
 export async function reportPage(
   h: Handle, o: { types: string[]; repoId?: number; includeSuppressed: boolean; afterRid: number; limit: number },
 ): Promise<ReportRow[]> {
-  const q = readsOf(h)('records').whereIn('type', o.types).where('rid', '>', o.afterRid);
+  const q = readsOf(h)('records').whereRaw(...visibleArgs(readsOf(h))).whereIn('type', o.types).where('rid', '>', o.afterRid);
   if (o.repoId !== undefined) q.where('repo_id', o.repoId);
   if (!o.includeSuppressed) q.where('suppressed', false);
   const rows = await q.orderBy('rid').limit(o.limit).select('rid', 'uri', 'json');
@@ -49,7 +50,7 @@ export async function reportPage(
 export async function reportOrder(
   h: Handle, o: { types: string[]; repoId?: number; includeSuppressed: boolean; after: ReportCursor; limit: number; orderBy: string[] },
 ): Promise<Array<{ rid: number; keys: string[] }>> {
-  const q = readsOf(h)('records').whereIn('type', o.types);
+  const q = readsOf(h)('records').whereRaw(...visibleArgs(readsOf(h))).whereIn('type', o.types);
   if (o.repoId !== undefined) q.where('repo_id', o.repoId);
   if (!o.includeSuppressed) q.where('suppressed', false);
   const keys = o.orderBy.map((p) => propertySql(h, p));
@@ -75,7 +76,7 @@ export async function reportOrder(
 export async function reportRowsByRid(h: Handle, rids: number[]): Promise<ReportRow[]> {
   const byRid = new Map<number, ReportRow>();
   for (let i = 0; i < rids.length; i += LINKS_ASKED) {
-    for (const r of await readsOf(h)('records').whereIn('rid', rids.slice(i, i + LINKS_ASKED)).select('rid', 'uri', 'json')) {
+    for (const r of await readsOf(h)('records').whereRaw(...visibleArgs(readsOf(h))).whereIn('rid', rids.slice(i, i + LINKS_ASKED)).select('rid', 'uri', 'json')) {
       byRid.set(Number(r.rid), { rid: Number(r.rid), uri: r.uri, json: r.json });
     }
   }
@@ -87,7 +88,7 @@ export async function reportRowsByRid(h: Handle, rids: number[]): Promise<Report
  * ones only when asked), in the order stored: a report reads a tree of any size a page at a time.
  */
 export async function treeRecordsPage(h: Handle, o: { rootUris: string[]; afterRid: number; limit: number; includeSuppressed: boolean }): Promise<Array<ReportRow & { root_uri: string }>> {
-  const q = readsOf(h)('records').whereIn('root_uri', o.rootUris).whereNotIn('uri', o.rootUris).where('rid', '>', o.afterRid);
+  const q = readsOf(h)('records').whereRaw(...visibleArgs(readsOf(h))).whereIn('root_uri', o.rootUris).whereNotIn('uri', o.rootUris).where('rid', '>', o.afterRid);
   if (!o.includeSuppressed) q.where('suppressed', false);
   const rows = await q.orderBy('rid').limit(o.limit).select('rid', 'uri', 'json', 'root_uri');
   return rows.map((r: ReportRow & { root_uri: string }) => ({ rid: Number(r.rid), uri: r.uri, json: r.json, root_uri: r.root_uri }));
@@ -97,7 +98,7 @@ export async function treeRecordsPage(h: Handle, o: { rootUris: string[]; afterR
 export async function holdersOf(h: Handle, toUris: string[], types: string[]): Promise<Array<{ to_uri: string; uri: string; type: string; root_uri: string | null; suppressed: boolean }>> {
   const found: Array<{ to_uri: string; uri: string; type: string; root_uri: string | null; suppressed: boolean }> = [];
   for (let i = 0; i < toUris.length; i += LINKS_ASKED) {
-    const rows = await readsOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+    const rows = await readsOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid').whereRaw(...visibleArgs(readsOf(h), 'r'))
       .whereIn('x.to_uri', toUris.slice(i, i + LINKS_ASKED)).whereIn('r.type', types)
       .distinct('x.to_uri', 'r.uri', 'r.type', 'r.root_uri', 'r.suppressed', 'r.rid').orderBy('r.rid');
     found.push(...rows.map((r: { to_uri: string; uri: string; type: string; root_uri: string | null; suppressed: unknown }) => ({
@@ -111,7 +112,7 @@ export async function holdersOf(h: Handle, toUris: string[], types: string[]): P
 export async function jsonOfUris(h: Handle, uris: string[]): Promise<Array<{ uri: string; json: string }>> {
   const found: Array<{ uri: string; json: string }> = [];
   for (let i = 0; i < uris.length; i += LINKS_ASKED) {
-    found.push(...await readsOf(h)('records').whereIn('uri', uris.slice(i, i + LINKS_ASKED)).select('uri', 'json'));
+    found.push(...await readsOf(h)('records').whereRaw(...visibleArgs(readsOf(h))).whereIn('uri', uris.slice(i, i + LINKS_ASKED)).select('uri', 'json'));
   }
   return found;
 }
@@ -120,7 +121,7 @@ export async function jsonOfUris(h: Handle, uris: string[]): Promise<Array<{ uri
 export async function linkersOfTypes(h: Handle, toUris: string[], types: string[]): Promise<Array<{ to_uri: string; uri: string; json: string }>> {
   const found: Array<{ to_uri: string; uri: string; json: string }> = [];
   for (let i = 0; i < toUris.length; i += LINKS_ASKED) {
-    found.push(...await readsOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+    found.push(...await readsOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid').whereRaw(...visibleArgs(readsOf(h), 'r'))
       .whereIn('x.to_uri', toUris.slice(i, i + LINKS_ASKED)).whereIn('r.type', types)
       .distinct('x.to_uri', 'r.uri', 'r.json', 'r.rid').orderBy('r.rid'));
   }
@@ -129,7 +130,7 @@ export async function linkersOfTypes(h: Handle, toUris: string[], types: string[
 
 /** How many records of `types` there are (of one repository when given), suppressed ones only when asked. */
 export async function reportCount(h: Handle, o: { types: string[]; repoId?: number; includeSuppressed: boolean }): Promise<number> {
-  const q = readsOf(h)('records').whereIn('type', o.types);
+  const q = readsOf(h)('records').whereRaw(...visibleArgs(readsOf(h))).whereIn('type', o.types);
   if (o.repoId !== undefined) q.where('repo_id', o.repoId);
   if (!o.includeSuppressed) q.where('suppressed', false);
   return Number((await q.count({ n: '*' }).first())?.n ?? 0);
@@ -139,7 +140,7 @@ export async function reportCount(h: Handle, o: { types: string[]; repoId?: numb
 export async function urisLinkedFrom(h: Handle, toUris: string[], types: string[]): Promise<Set<string>> {
   const linked = new Set<string>();
   for (let i = 0; i < toUris.length; i += LINKS_ASKED) {
-    const rows = await readsOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+    const rows = await readsOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid').whereRaw(...visibleArgs(readsOf(h), 'r'))
       .whereIn('x.to_uri', toUris.slice(i, i + LINKS_ASKED)).whereIn('r.type', types).distinct('x.to_uri');
     for (const r of rows) linked.add(r.to_uri);
   }
@@ -154,7 +155,7 @@ export async function linksUnderTrees(h: Handle, rootUris: string[], toUriPart: 
   const found = new Map<string, { root: string; to_uri: string }>();
   for (let i = 0; i < rootUris.length; i += LINKS_ASKED) {
     const roots = rootUris.slice(i, i + LINKS_ASKED);
-    const q = readsOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid')
+    const q = readsOf(h)('record_refs as x').join('records as r', 'r.rid', 'x.from_rid').whereRaw(...visibleArgs(readsOf(h), 'r'))
       .where((w) => w.whereIn('r.uri', roots).orWhereIn('r.root_uri', roots))
       .where('x.to_uri', 'like', `%${toUriPart}%`);
     if (!includeSuppressed) q.where('r.suppressed', false);

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import type { Database } from './database';
 import { onMysql } from './dialect';
+import { type Kept, pipelineOf } from './pipeline';
 
 /** What a statement that writes tells: rows changed, and the id a one-row insert gave its row. */
 export interface RunResult {
@@ -29,14 +30,112 @@ export class Statements {
     private readonly conn: BetterSqlite3.Database | undefined,
     /** On MySQL: runs a statement as a prepared one, on the transaction's connection or a pooled one. */
     private readonly mysql: (<T>(sql: string, params: Value[]) => Promise<T>) | undefined,
+    /** On MySQL in a transaction: its connection (pipeline.ts). */
+    private readonly mysqlConn?: object,
   ) {}
+
+  /**
+   * SQLite: one writer at a time, so the ids a transaction takes (change_log's sequence) are never
+   * passed by another transaction's commit, however early it takes them. On MySQL an id taken
+   * early is a hole until the commit, which a follower of the change log reads past after a while.
+   */
+  get oneWriter(): boolean {
+    return this.mysql === undefined;
+  }
+
+  /** MySQL in a batched transaction of Database.transaction (pipeline.ts): statements may be kept and batched. */
+  get pipelined(): boolean {
+    return this.pipe() !== undefined;
+  }
+
+  /** The transaction's pipeline where statements may be kept for later (MySQL, Database.transaction). */
+  private pipe() {
+    return this.mysqlConn ? pipelineOf(this.mysqlConn) : undefined;
+  }
+
+  /**
+   * A statement whose answer the write does not need: on MySQL in a transaction of
+   * Database.transaction sent with the connection's next statement or its COMMIT (pipeline.ts),
+   * else now. `onError`: what an error means if it is this statement's (else undefined).
+   */
+  async defer(sql: string, params: Value[], onError?: Kept['onError']): Promise<void> {
+    const pipe = this.pipe();
+    if (pipe) return pipe.keep(sql, params, onError);
+    try {
+      await this.run(sql, params);
+    } catch (err) {
+      throw (await onError?.(err)) ?? err;
+    }
+  }
+
+  /** defer() of insertMany's statements (`o` as insertMany's). */
+  async deferInsertMany(table: string, objects: object[], onError?: Kept['onError'], o: { skipDuplicates?: boolean } = {}): Promise<void> {
+    if (!this.pipe()) {
+      try {
+        await this.insertMany(table, objects, o);
+      } catch (err) {
+        throw (await onError?.(err)) ?? err;
+      }
+      return;
+    }
+    for (const { sql, params } of insertStatements(table, objects, this.skipOn(o.skipDuplicates))) await this.defer(sql, params, onError);
+  }
+
+  /** The dialect of insertMany's skipDuplicates for this store. */
+  private skipOn(skipDuplicates: boolean | undefined): 'mysql' | 'sqlite' | undefined {
+    return skipDuplicates ? (this.mysql ? 'mysql' : 'sqlite') : undefined;
+  }
+
+  /** defer() of a statement that must change `rows` rows, else the write fails with `failure()`. */
+  async deferChecked(sql: string, params: Value[], rows: number, failure: () => Error): Promise<void> {
+    const pipe = this.pipe();
+    if (!pipe) {
+      if ((await this.run(sql, params)).changes !== rows) throw failure();
+      return;
+    }
+    pipe.keep(sql, params);
+    pipe.keepCheck(rows, failure);
+  }
+
+  /** Sends what is kept with the COMMIT, where statements are kept (pipeline.ts); the transaction's own COMMIT then costs nothing. */
+  async commitKept(): Promise<void> {
+    await this.pipe()?.commit();
+  }
+
+  /** defer() of update(). */
+  deferUpdate(table: string, fields: object, where: Row): Promise<void> {
+    const { sql, params } = updateStatement(table, fields, where);
+    return this.defer(sql, params);
+  }
+
+  /**
+   * Statements run in order, in one round trip on MySQL in a transaction (pipeline.ts): a read's
+   * rows, a write's RunResult.
+   */
+  async batch(statements: Array<{ sql: string; params: Value[]; read?: boolean }>): Promise<unknown[]> {
+    const pipe = this.pipe();
+    if (!pipe) {
+      const out: unknown[] = [];
+      for (const s of statements) out.push(s.read ? await this.all(s.sql, s.params) : await this.run(s.sql, s.params));
+      return out;
+    }
+    const results = await pipe.send(statements);
+    return results.map((r, i) => {
+      if (statements[i].read) return r;
+      const header = r as { affectedRows?: number; insertId?: number };
+      return { changes: Number(header.affectedRows ?? 0), lastInsertId: Number(header.insertId ?? 0) };
+    });
+  }
 
   static async of(db: Knex | Knex.Transaction): Promise<Statements> {
     const inTransaction = (db as Knex.Transaction).isTransaction === true;
     if (onMysql(db)) {
       if (!inTransaction) return new Statements(db, undefined, (sql, params) => pooledExecute(db, sql, params));
       const conn = (await db.client.acquireConnection()) as MysqlConnection;
-      return new Statements(db, undefined, (sql, params) => execute(conn, sql, params));
+      return new Statements(db, undefined, <T>(sql: string, params: Value[]) => {
+        const pipe = pipelineOf(conn);
+        return pipe ? pipe.send([{ sql, params }]).then((r) => r[0] as T) : execute<T>(conn, sql, params);
+      }, conn);
     }
     if (!inTransaction) return new Statements(db, undefined, undefined);
     return new Statements(db, (await db.client.acquireConnection()) as BetterSqlite3.Database, undefined);
@@ -67,18 +166,17 @@ export class Statements {
     return this.insertMany(table, [row]);
   }
 
-  /** One INSERT for rows of one shape (the first row's keys), at most 100 rows a statement. */
-  async insertMany(table: string, objects: object[]): Promise<RunResult> {
+  /**
+   * One INSERT for rows of one shape (the first row's keys), at most 100 rows a statement.
+   * `o.skipDuplicates`: a row its table's primary key already holds is left out, nothing else is
+   * forgiven (SQLite's ON CONFLICT DO NOTHING; on MySQL a no-op ON DUPLICATE KEY UPDATE, where
+   * INSERT IGNORE would also drop a row breaking a foreign key).
+   */
+  async insertMany(table: string, objects: object[], o: { skipDuplicates?: boolean } = {}): Promise<RunResult> {
     let changes = 0;
     let lastInsertId = 0;
-    if (!objects.length) return { changes, lastInsertId };
-    const rows = objects as Row[];
-    const columns = Object.keys(rows[0]);
-    for (let i = 0; i < rows.length; i += 100) {
-      const part = rows.slice(i, i + 100);
-      const params: Value[] = [];
-      for (const row of part) for (const c of columns) params.push(row[c] ?? null);
-      const r = await this.run(insertSql(table, columns, part.length), params);
+    for (const { sql, params } of insertStatements(table, objects, this.skipOn(o.skipDuplicates))) {
+      const r = await this.run(sql, params);
       changes += r.changes;
       lastInsertId = r.lastInsertId;
     }
@@ -87,11 +185,31 @@ export class Statements {
 
   /** UPDATE `table` SET the row's columns WHERE each of `where`'s columns equals its value. */
   update(table: string, fields: object, where: Row): Promise<RunResult> {
-    const row = fields as Row;
-    const set = Object.keys(row);
-    const match = Object.keys(where);
-    return this.run(updateSql(table, set, match), [...set.map((c) => row[c] ?? null), ...match.map((c) => where[c] ?? null)]);
+    const { sql, params } = updateStatement(table, fields, where);
+    return this.run(sql, params);
   }
+}
+
+/** The INSERTs of insertMany: rows of one shape (the first row's keys), at most 100 rows a statement; `skipDuplicatesOn`: insertMany's skipDuplicates in a dialect. */
+export function insertStatements(table: string, objects: object[], skipDuplicatesOn?: 'mysql' | 'sqlite'): Array<{ sql: string; params: Value[] }> {
+  const out: Array<{ sql: string; params: Value[] }> = [];
+  if (!objects.length) return out;
+  const rows = objects as Row[];
+  const columns = Object.keys(rows[0]);
+  for (let i = 0; i < rows.length; i += 100) {
+    const part = rows.slice(i, i + 100);
+    const params: Value[] = [];
+    for (const row of part) for (const c of columns) params.push(row[c] ?? null);
+    out.push({ sql: insertSql(table, columns, part.length, skipDuplicatesOn), params });
+  }
+  return out;
+}
+
+export function updateStatement(table: string, fields: object, where: Row): { sql: string; params: Value[] } {
+  const row = fields as Row;
+  const set = Object.keys(row);
+  const match = Object.keys(where);
+  return { sql: updateSql(table, set, match), params: [...set.map((c) => row[c] ?? null), ...match.map((c) => where[c] ?? null)] };
 }
 
 /**
@@ -114,10 +232,12 @@ function kept(key: string, make: () => string): string {
   return sql;
 }
 
-function insertSql(table: string, columns: string[], rows: number): string {
-  return kept(`i ${table} ${columns.join(',')} ${rows}`, () => {
+function insertSql(table: string, columns: string[], rows: number, skipDuplicatesOn?: 'mysql' | 'sqlite'): string {
+  return kept(`i ${table} ${columns.join(',')} ${rows} ${skipDuplicatesOn ?? ''}`, () => {
     const tuple = `(${columns.map(() => '?').join(', ')})`;
-    return `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}`;
+    const skip = skipDuplicatesOn === 'mysql' ? ` ON DUPLICATE KEY UPDATE \`${columns[0]}\` = \`${columns[0]}\``
+      : skipDuplicatesOn === 'sqlite' ? ' ON CONFLICT DO NOTHING' : '';
+    return `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}${skip}`;
   });
 }
 

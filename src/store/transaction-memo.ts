@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { UriList, UriSet } from './uri-list';
 
 /**
  * What a transaction learned from its own reads and may reuse until it ends, so that a file of
@@ -22,11 +23,22 @@ export interface TransactionMemo {
   lockedGroups: Set<string>;
   /** Sibling group → the highest position in it, where place() appended last. */
   lastPosition: Map<string, number>;
+  /** Sibling groups this transaction placed a node in (positions.ts placeIn). */
+  placed: Set<string>;
   /**
    * uri → row id, type and root of the records this transaction inserted (a file's components
    * name a parent written a moment before): forgotten when a record is deleted or moved.
    */
-  inserted: Map<string, { rid: number; type: string; root_uri: string | null }>;
+  inserted: Map<string, { rid: number; type: string; root_uri: string | null; repo_id?: number }>;
+  /**
+   * uri → a stand-in row id (negative), type and root of records prepared to be inserted together
+   * later (RecordQueries.notePending, insertAll): a row of a sheet is placed under a parent prepared
+   * a moment before it, whose row id is known only once their hundred is inserted. Not forgotten
+   * on a deletion (they are not stored yet); emptied as they are inserted.
+   */
+  pending: Map<string, { rid: number; type: string; root_uri: string | null }>;
+  /** The last stand-in row id handed out (pending). */
+  standIns: number;
   /**
    * Table → rows of records inserted by this transaction (lookup keys, links) written together
    * before it commits or before anything reads or deletes such rows (RecordQueries): present only
@@ -39,6 +51,8 @@ export interface TransactionMemo {
    * asked for them too (holdDerivedRows with uniqueKeys).
    */
   heldKeys?: HeldKey[];
+  /** The record types whose unique keys are held (heldKeys); every type where the opener named none. */
+  heldKeyTypes?: ReadonlySet<string>;
   /**
    * Change-log entries of the transaction, written as one statement per 100 when it is about to
    * commit: present only while Database.transaction holds them back (holdChanges).
@@ -65,15 +79,31 @@ export type TouchRules = Map<string, TouchStep[][]>;
  * The touches a transaction collects (touches.ts): the records it upserted whose type touches
  * others (their targets are found when it ends, from the records and links as they are then),
  * the targets found before a deletion (the row and its links are about to go), and every URI it
- * wrote or deleted (a record the transaction wrote has a new system_mtime already).
+ * wrote or deleted (a record the transaction wrote has a new system_mtime already). The records
+ * changed and written are kept as ids (UriList, UriSet), not a string each: an import writes tens
+ * of thousands in one transaction.
  */
 export interface TouchCollector {
   rules: TouchRules;
-  changed: Map<string, string>;
+  /** Type → the records of it upserted (a record upserted twice is there twice). */
+  changed: Map<string, UriList>;
   targets: Set<string>;
-  written: Set<string>;
+  written: UriSet;
   /** Row ids whose deletion's targets were found already (a tree's nodes, found together). */
   deletionsNoted: Set<number>;
+  /**
+   * Rows of likely targets the transaction read locked (FOR UPDATE) with an earlier batch, by URI
+   * (touches.ts lockedTargetsRead): their touch needs no read of its own. Held since, so current.
+   */
+  lockedRows: Map<string, LockedRow>;
+}
+
+/** A record's row as a touch reads it (locked). */
+export interface LockedRow {
+  rid: number;
+  type: string;
+  uri: string;
+  json: string;
 }
 
 /** Turns a clash of a record's unique key (the rule, the record that holds the key) into the error its writer reports. */
@@ -93,7 +123,7 @@ export function noteDeletion(): void {
 }
 
 function emptyMemo(): TransactionMemo {
-  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), inserted: new Map(), deletions, off: false };
+  return { existing: new Map(), lockedGroups: new Set(), lastPosition: new Map(), placed: new Set(), inserted: new Map(), pending: new Map(), standIns: 0, deletions, off: false };
 }
 
 /** The memo kept for `trx`, made on first use. */
@@ -162,7 +192,7 @@ export function releaseHeldChanges(trx: Knex.Transaction): NonNullable<Transacti
 /** `trx` collects what its changes touch (touches.ts), by `rules`: nothing where no type touches another. */
 export function collectTouches(trx: Knex.Transaction, rules: TouchRules): void {
   if (!rules.size) return;
-  memoFor(trx).touches = { rules, changed: new Map(), targets: new Set(), written: new Set(), deletionsNoted: new Set() };
+  memoFor(trx).touches = { rules, changed: new Map(), targets: new Set(), written: new UriSet(), deletionsNoted: new Set(), lockedRows: new Map() };
 }
 
 /**
@@ -191,7 +221,10 @@ export function noteChanges(db: Knex | Knex.Transaction, records: Array<{ type: 
   if (!collector) return;
   for (const r of records) {
     collector.written.add(r.uri);
-    if (op === 'upsert' && collector.rules.has(r.type)) collector.changed.set(r.uri, r.type);
+    if (op !== 'upsert' || !collector.rules.has(r.type)) continue;
+    const list = collector.changed.get(r.type);
+    if (list) list.push(r.uri);
+    else collector.changed.set(r.type, UriList.of([r.uri]));
   }
 }
 
@@ -206,12 +239,16 @@ export function noteChanges(db: Knex | Knex.Transaction, records: Array<{ type: 
  * after later records, and reported as the record's own writer would (ExplainClash) — for a
  * transaction that is refused as a whole when one of its records is (a batch of children), not
  * for one whose refusal names where it was in its work when it failed (an import names the
- * file's path of the record).
+ * file's path of the record). Given a list of types, only those types' keys are held: a
+ * spreadsheet's archival objects, whose clashes it has looked for row by row before writing, but
+ * not the agents and subjects it creates, whose clash names the one to link instead.
  */
-export function holdDerivedRows(trx: Knex.Transaction, options: { uniqueKeys?: boolean } = {}): void {
+export function holdDerivedRows(trx: Knex.Transaction, options: { uniqueKeys?: boolean | readonly string[] } = {}): void {
   const memo = memoFor(trx);
   memo.heldRows ??= new Map();
-  if (options.uniqueKeys) memo.heldKeys ??= [];
+  if (!options.uniqueKeys) return;
+  memo.heldKeys ??= [];
+  if (typeof options.uniqueKeys !== 'boolean') memo.heldKeyTypes = new Set([...memo.heldKeyTypes ?? [], ...options.uniqueKeys]);
 }
 
 /**
@@ -223,7 +260,33 @@ export function heldRows(db: Knex | Knex.Transaction): Map<string, object[]> | u
   return memos.get(db)?.heldRows;
 }
 
-/** Where `db`'s unique keys of fresh records go for now (as heldRows): the held list, or undefined (write them). */
-export function heldKeys(db: Knex | Knex.Transaction): HeldKey[] | undefined {
-  return memos.get(db)?.heldKeys;
+/**
+ * The records of `db` prepared and not inserted yet (TransactionMemo.pending), read from the memo
+ * even when it keeps nothing else (as heldRows): their inserts must still resolve them.
+ */
+export function pendingInserts(db: Knex | Knex.Transaction): TransactionMemo['pending'] | undefined {
+  return memos.get(db)?.pending;
+}
+
+/** A sibling group kept under a parent's stand-in row id (pending) goes on under the row id it was inserted with. */
+export function renameGroup(db: Knex | Knex.Transaction, from: string, to: string): void {
+  const memo = memos.get(db);
+  if (!memo || from === to) return;
+  if (memo.placed.delete(from)) memo.placed.add(to);
+  if (memo.lockedGroups.delete(from)) memo.lockedGroups.add(to);
+  const last = memo.lastPosition.get(from);
+  if (last !== undefined) {
+    memo.lastPosition.delete(from);
+    memo.lastPosition.set(to, last);
+  }
+}
+
+/**
+ * Where `db`'s unique keys of fresh records (of `type`: one of those held) go for now (as
+ * heldRows): the held list, or undefined (write them). Without a type: the list, whatever it holds.
+ */
+export function heldKeys(db: Knex | Knex.Transaction, type?: string): HeldKey[] | undefined {
+  const memo = memos.get(db);
+  if (type !== undefined && memo?.heldKeyTypes && !memo.heldKeyTypes.has(type)) return undefined;
+  return memo?.heldKeys;
 }

@@ -3,8 +3,11 @@ import { type Knex, KnexTimeoutError } from 'knex';
 import { Statements } from './statements';
 import { RecordQueries } from './records';
 import { isBusy, isRetryable } from './store-errors';
-import { collectTouches, holdChanges, releaseHeldChanges, startOwnMemo, type TouchRules } from './transaction-memo';
+import { collectTouches, holdChanges, holdDerivedRows, releaseHeldChanges, startOwnMemo, type TouchRules } from './transaction-memo';
 import { applyTouches } from './touches';
+import type { WriteToken } from './write-token';
+import { armed } from './pipeline';
+import { markPending } from './pending';
 
 /**
  * How Database.transaction runs a caller's function: in a transaction of its own on MySQL, and on
@@ -31,7 +34,8 @@ async function runHoldingChanges<T>(trx: Knex.Transaction, fn: Work<T>, touches:
   await q.releaseIdBlocks();
   await touchWhatChanged(q, trx);
   const held = releaseHeldChanges(trx);
-  if (held.length) await (await Statements.of(trx)).insertMany('change_log', held);
+  const st = await Statements.of(trx);
+  if (held.length) await st.deferInsertMany('change_log', held);
   return answer;
 }
 
@@ -45,10 +49,16 @@ async function touchWhatChanged(q: RecordQueries, trx: Knex.Transaction): Promis
 
 /** One transaction per call, again from the start when it lost a race (MySQL: InnoDB groups commits itself). */
 export function transactionPerCall(knex: Knex, onCommit: Array<() => void>, touches: TouchRules) {
-  return async <T>(fn: Work<T>): Promise<T> => {
+  return async <T>(fn: Work<T>, options: { batched?: boolean } = {}): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await knex.transaction((trx) => runHoldingChanges(trx, fn, touches));
+        const run = () => knex.transaction(async (trx) => {
+          const answer = await runHoldingChanges(trx, fn, touches);
+          await (await Statements.of(trx)).commitKept();
+          return answer;
+        });
+        // Batched: BEGIN, the statements whose answers are not needed and COMMIT sent with others (pipeline.ts).
+        const result = await (options.batched ? armed(run) : run());
         for (const listener of onCommit) listener();
         return result;
       } catch (err) {
@@ -109,8 +119,13 @@ interface Call {
  * A group that fails as a whole (BUSY: another process wrote first; an I/O error at COMMIT)
  * is rolled back and its callers run again from the start (retryable errors) or get the error.
  * A caller that lost a race of its own (a unique index) runs again on its own.
+ *
+ * With `token` (SQLite, WORKERS above 1: write-token.ts) each group first waits for the
+ * cluster's write token and hands it back after its COMMIT or ROLLBACK: the processes take turns
+ * at the file's one write lock instead of fighting for it, and the calls that queue during the wait
+ * join the next group.
  */
-export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, waitMs: number, touches: TouchRules) {
+export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, waitMs: number, touches: TouchRules, token?: WriteToken) {
   const queue: Call[] = [];
   let draining = false;
 
@@ -121,7 +136,8 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, wai
     return call;
   };
 
-  async function runGroup(): Promise<void> {
+  /** Runs a group; after a rollback that left callers to run again, the attempt to pause for before they do. */
+  async function runGroup(): Promise<number | undefined> {
     const first = take();
     const ran: Array<{ call: Call; ok: boolean; value: unknown }> = [{ call: first, ok: false, value: undefined }];
     const started = Date.now();
@@ -162,24 +178,34 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, wai
         if (again.includes(r)) continue;
         r.call.reject(r.ok || r.value === undefined ? err : r.value);
       }
-      if (again.length) {
-        for (const r of again) r.call.attempt++;
-        queue.unshift(...again.map((r) => r.call));
-        await pause(again[0].call.attempt);
-      }
-      return;
+      if (!again.length) return undefined;
+      for (const r of again) r.call.attempt++;
+      queue.unshift(...again.map((r) => r.call));
+      return again[0].call.attempt;
     }
     try {
       for (const listener of onCommit) listener();
     } finally {
       for (const r of ran) (r.ok ? r.call.resolve : r.call.reject)(r.value);
     }
+    return undefined;
   }
 
   async function drain(): Promise<void> {
     draining = true;
     try {
-      while (queue.length) await runGroup();
+      while (queue.length) {
+        const release = token ? await token.acquire() : undefined;
+        let again: number | undefined;
+        try {
+          // Calls that waited too long for the token were refused meanwhile (their timers).
+          if (queue.length) again = await runGroup();
+        } finally {
+          release?.();
+        }
+        // A group that lost a race pauses without the token, so the other processes write meanwhile.
+        if (again) await pause(again);
+      }
     } finally {
       draining = false;
     }
@@ -223,4 +249,49 @@ export function transactionOnce<T>(
 /** `fn` in a savepoint of `trx`: what it wrote is undone when it throws, and the transaction goes on. */
 export function inNestedTransaction<T>(trx: Knex.Transaction, fn: (savepoint: Knex.Transaction) => Promise<T>): Promise<T> {
   return trx.transaction(fn);
+}
+
+/** One chunk of a job's pending records (pending.ts): its transaction, until the job commits or rolls it back. */
+export interface PendingChunk {
+  trx: Knex.Transaction;
+  commit(): Promise<void>;
+  rollback(err: unknown): Promise<void>;
+}
+
+/**
+ * Opens a transaction of its own (not in a group: the job decides when it ends) whose records are
+ * pending for `job`; ended as Database.transaction ends one (ids given back, derived rows, touches,
+ * change-log entries but those of pending records). The writer is free between chunks: on SQLite
+ * the writes queued meanwhile run before the next chunk opens.
+ */
+export async function openPendingChunk(
+  db: { knex: Knex; touches: TouchRules; onCommit: Array<() => void> }, job: number, uris: Set<string>,
+): Promise<PendingChunk> {
+  const gate: { end?: (err?: unknown) => void } = {};
+  const end = new Promise<void>((resolve, reject) => {
+    gate.end = (err) => (err === undefined ? resolve() : reject(err));
+  });
+  let opened!: (trx: Knex.Transaction) => void;
+  const started = new Promise<Knex.Transaction>((resolve) => { opened = resolve; });
+  const done = db.knex.transaction((trx) => runHoldingChanges(trx, async () => {
+    markPending(trx, job, uris);
+    holdDerivedRows(trx);
+    opened(trx);
+    await end;
+  }, db.touches));
+  const endedEarly = done.then(() => { throw new Error('the chunk\'s transaction ended before it began'); });
+  endedEarly.catch(() => undefined);
+  const trx = await Promise.race([started, endedEarly]);
+  return {
+    trx,
+    async commit() {
+      gate.end!();
+      await done;
+      for (const listener of db.onCommit) listener();
+    },
+    async rollback(err) {
+      gate.end!(err ?? new Error('rolled back'));
+      await done.catch(() => undefined);
+    },
+  };
 }

@@ -9,6 +9,7 @@ import { publishedClause, type Database } from './connect';
 import { inOrder } from './records';
 import { parentKey } from './positions';
 import type { Queryable } from './dialect';
+import { visibleArgs } from './pending';
 
 type Db = Queryable;
 
@@ -52,7 +53,7 @@ function nodeRow(r: { rid: number; id: number; uri: string; parent_rid: number |
  * `within` (a transaction of the caller's) or on the pool.
  */
 export async function treePage(db: Database, key: string, page: TreePage, within: Db = db.reads): Promise<TreeNodeRow[]> {
-  const q = within('records').where({ parent_key: key });
+  const q = within('records').whereRaw(...visibleArgs(within)).where({ parent_key: key });
   if (page.publishedOnly) q.andWhereRaw(publishedClause(db));
   if (page.shownOnly) q.andWhere({ hidden: false });
   if (page.after !== undefined) q.andWhere('position', '>', page.after);
@@ -77,7 +78,7 @@ export async function nodesWithChildren(db: Database, rids: number[]): Promise<S
 
 /** Every node of the tree under `rootUri` (hidden ones only if asked), in position order (each sibling group in order), in one read. */
 export async function treeNodes(db: Database, rootUri: string, o: { shownOnly: boolean } = { shownOnly: true }): Promise<TreeNodeRow[]> {
-  const q = db.reads('records').where({ root_uri: rootUri });
+  const q = db.reads('records').whereRaw(...visibleArgs(db.reads)).where({ root_uri: rootUri });
   if (o.shownOnly) q.andWhere({ hidden: false });
   const rows = await q.orderBy('position').select(COLUMNS);
   return rows.map(nodeRow);

@@ -6,30 +6,31 @@
 import type { Obj } from '../json';
 import { publishedClause, type Database } from './connect';
 import type { Queryable } from './dialect';
+import { visibleArgs } from './pending';
 
 /** Published, unsuppressed children of the sibling group `key`. */
 export async function publishedChildCount(db: Database, key: string, within: Queryable = db.reads): Promise<number> {
-  const row = await within('records').where({ parent_key: key }).andWhereRaw(publishedClause(db)).count({ n: '*' }).first();
+  const row = await within('records').whereRaw(...visibleArgs(within)).where({ parent_key: key }).andWhereRaw(publishedClause(db)).count({ n: '*' }).first();
   return Number((row as { n?: unknown } | undefined)?.n ?? 0);
 }
 
 /** Published, unsuppressed children of each of the nodes `rids`, in one query. */
 export async function publishedChildCounts(db: Database, rids: number[], within: Queryable = db.reads): Promise<Map<number, number>> {
-  const rows = await within('records').whereIn('parent_rid', rids).andWhereRaw(publishedClause(db)).groupBy('parent_rid').select('parent_rid').count({ n: '*' });
+  const rows = await within('records').whereRaw(...visibleArgs(within)).whereIn('parent_rid', rids).andWhereRaw(publishedClause(db)).groupBy('parent_rid').select('parent_rid').count({ n: '*' });
   return new Map((rows as Array<{ parent_rid: unknown; n: unknown }>).map((r) => [Number(r.parent_rid), Number(r.n)]));
 }
 
 /** The records at `uris`, parsed, by URI (missing ones left out). */
 export async function recordsByUri(within: Queryable, uris: string[]): Promise<Map<string, Obj>> {
   if (!uris.length) return new Map();
-  const rows: Array<{ uri: string; json: string }> = await within('records').whereIn('uri', uris).select('uri', 'json');
+  const rows: Array<{ uri: string; json: string }> = await within('records').whereRaw(...visibleArgs(within)).whereIn('uri', uris).select('uri', 'json');
   return new Map(rows.map((r) => [r.uri, JSON.parse(r.json) as Obj]));
 }
 
 /** The ids of the records `rids`, by rid. */
 export async function idsOfRids(within: Queryable, rids: number[]): Promise<Map<number, number>> {
   if (!rids.length) return new Map();
-  const rows: Array<{ rid: unknown; id: unknown }> = await within('records').whereIn('rid', rids).select('rid', 'id');
+  const rows: Array<{ rid: unknown; id: unknown }> = await within('records').whereRaw(...visibleArgs(within)).whereIn('rid', rids).select('rid', 'id');
   return new Map(rows.map((r) => [Number(r.rid), Number(r.id)]));
 }
 
@@ -47,16 +48,16 @@ function viewedRow(row: { rid: unknown; id: unknown; uri: string; json: string; 
 
 /** A record of `type` by id in a repository. */
 export async function recordOfTypeIn(within: Queryable, type: string, id: number, repoId: number): Promise<ViewedRow | undefined> {
-  return viewedRow(await within('records').where({ type, id, repo_id: repoId }).first('rid', 'id', 'uri', 'json', 'suppressed'));
+  return viewedRow(await within('records').whereRaw(...visibleArgs(within)).where({ type, id, repo_id: repoId }).first('rid', 'id', 'uri', 'json', 'suppressed'));
 }
 
 /** A record by URI in a repository. */
 export async function recordAtIn(within: Queryable, uri: string, repoId: number): Promise<ViewedRow | undefined> {
-  return viewedRow(await within('records').where({ uri, repo_id: repoId }).first('rid', 'id', 'uri', 'json', 'suppressed'));
+  return viewedRow(await within('records').whereRaw(...visibleArgs(within)).where({ uri, repo_id: repoId }).first('rid', 'id', 'uri', 'json', 'suppressed'));
 }
 
 /** The rid of the node `type`/`id` of a repository, when it is in the tree under `rootUri`. */
 export async function nodeRidInTree(within: Queryable, type: string, id: number, repoId: number, rootUri: string): Promise<number | undefined> {
-  const row = await within('records').where({ type, id, repo_id: repoId, root_uri: rootUri }).first('rid');
+  const row = await within('records').whereRaw(...visibleArgs(within)).where({ type, id, repo_id: repoId, root_uri: rootUri }).first('rid');
   return row ? Number(row.rid) : undefined;
 }

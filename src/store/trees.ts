@@ -17,7 +17,8 @@ import { noteTouchesOfDeletions } from './touches';
  * fixed statement (statements.ts).
  */
 export async function treeRowOfUri(db: Queryable, uri: string): Promise<{ rid: number; type: string; root_uri: string | null } | undefined> {
-  const inserted = transactionMemo(db)?.inserted.get(uri);
+  const memo = transactionMemo(db);
+  const inserted = memo?.inserted.get(uri) ?? memo?.pending.get(uri);
   if (inserted) return inserted;
   const [row] = await (await Statements.of(db)).all<{ rid: number; type: string; root_uri: string | null }>(
     'SELECT `rid`, `type`, `root_uri` FROM `records` WHERE `uri` = ? LIMIT 1', [uri]);

@@ -1,5 +1,6 @@
-import { type Handle, readsOf, sqlOf, type Tx } from './database';
+import { type Database, type Handle, readsOf, sqlOf, type Tx } from './database';
 import type { Queryable } from './dialect';
+import { pendingWriteOf } from './pending';
 
 /**
  * The value lists (enumerations and their values) as the store keeps them (records/value-lists.ts
@@ -61,6 +62,9 @@ export async function lastPosition(db: Queryable, listName: string): Promise<num
   return Number((last as { p: number | null } | undefined)?.p ?? -1);
 }
 
+/** The LIKE pattern of a record whose stored JSON holds `value` in `property`: a use of a list's value. */
+export const valueUsePattern = (property: string, value: string): string => `%${JSON.stringify(property)}:${JSON.stringify(value)}%`;
+
 /** Whether any record's stored JSON holds `pattern` (a LIKE pattern). */
 export async function anyRecordLike(db: Queryable, pattern: string): Promise<boolean> {
   return !!(await db('records').where('json', 'like', pattern).first('rid'));
@@ -79,9 +83,82 @@ export async function updateList(trx: Tx, id: number, fields: { lock_version: nu
   await trx('enumerations').where({ id }).update(fields);
 }
 
-/** Inserts values, all in one statement. */
+/**
+ * Inserts values, all in one statement. In a chunk of an import job (pending.ts) they are marked
+ * as the job's: they are on their lists at once (the file's next records validate against them,
+ * other clients may use them), and go again if the job does not publish (discardPendingValues).
+ */
 export async function insertValues(trx: Tx, rows: Array<{ id: number; enum_name: string; value: string; position: number }>): Promise<void> {
-  await trx('enumeration_values').insert(rows);
+  const pending = pendingWriteOf(trx);
+  await trx('enumeration_values').insert(pending ? rows.map((r) => ({ ...r, pending_job: pending.job })) : rows);
+}
+
+/**
+ * Values of a list that a client asked for itself (an edit of the list that names them, a
+ * record written outside the import): they stay, whatever becomes of the import that added them.
+ */
+export async function claimValues(trx: Tx, listName: string, values: string[]): Promise<void> {
+  if (!values.length || pendingWriteOf(trx)) return;
+  await trx('enumeration_values').where({ enum_name: listName }).whereIn('value', values).whereNotNull('pending_job').update({ pending_job: null });
+}
+
+/**
+ * Takes the values a job added (insertValues in its chunks) off their lists again, once its
+ * records are gone (pending.ts: discardPending), as a failed one-transaction import leaves none: a
+ * value that a visible record uses is kept (someone else used it meanwhile), one that only another
+ * running import's pending records use becomes that job's (it goes if that job fails too), and the
+ * others are removed, the values after them moving up one place. The lists' version moves, so
+ * every process reads them again. `propertiesOf` answers the properties a list feeds (a record
+ * uses a value where its stored JSON holds `"property":"value"`). Answers how many went.
+ */
+export async function discardPendingValues(db: Database, job: number, propertiesOf: (list: string) => string[]): Promise<number> {
+  if (!(await db.knex('enumeration_values').where('pending_job', job).first('id'))) return 0;
+  // One transaction and one pass over the records for all of the job's values (a text search of
+  // their JSON, some 0.25 s at 100,000 records), not one of each a value.
+  return db.transaction(async (trx) => {
+    const rows: Array<{ id: number; enum_name: string; value: string; position: number }> = await trx('enumeration_values')
+      .where('pending_job', job).orderBy('position', 'desc').select('id', 'enum_name', 'value', 'position');
+    const needles = rows.map((row) => propertiesOf(row.enum_name).map((property) => valueUsePattern(property, row.value)));
+    const usedBy = await jobsUsing(trx, job, needles);
+    let removed = 0;
+    for (const [i, row] of rows.entries()) {
+      const users = usedBy[i];
+      if (users.length) {
+        await trx('enumeration_values').where({ id: row.id }).update({ pending_job: users.includes(null) ? null : users[0] });
+        continue;
+      }
+      await trx('enumeration_values').where({ id: row.id }).delete();
+      await trx('enumeration_values').where({ enum_name: row.enum_name }).andWhere('position', '>', row.position).decrement('position', 1);
+      removed++;
+    }
+    if (removed) await bumpEnumerationVersion(trx);
+    return removed;
+  });
+}
+
+/**
+ * For each group of patterns, the jobs (null: none, a visible record) of the records other than
+ * `job`'s pending ones whose JSON is like one of them: one pass over the records per 200 patterns,
+ * answered as one row per job (a column per pattern), so memory does not grow with the records.
+ */
+async function jobsUsing(trx: Tx, job: number, groups: string[][]): Promise<Array<Array<number | null>>> {
+  const flat = groups.flatMap((patterns, group) => patterns.map((pattern) => ({ pattern, group })));
+  const answer: Array<Array<number | null>> = groups.map(() => []);
+  for (let i = 0; i < flat.length; i += 200) {
+    const part = flat.slice(i, i + 200);
+    const rows: Array<Record<string, unknown>> = await trx('records')
+      .select(trx.raw('pending_job AS job'), ...part.map((p, k) => trx.raw(`MAX(CASE WHEN json LIKE ? THEN 1 ELSE 0 END) AS u${k}`, [p.pattern])))
+      .where((w) => { for (const p of part) w.orWhere('json', 'like', p.pattern); })
+      .andWhere((w) => w.whereNull('pending_job').orWhereNot('pending_job', job))
+      .groupBy('pending_job');
+    for (const row of rows) {
+      const user = row.job === null ? null : Number(row.job);
+      part.forEach((p, k) => {
+        if (Number(row[`u${k}`]) === 1 && !answer[p.group].includes(user)) answer[p.group].push(user);
+      });
+    }
+  }
+  return answer;
 }
 
 export async function deleteValue(trx: Tx, id: number): Promise<void> {

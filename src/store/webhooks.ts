@@ -158,6 +158,10 @@ export async function recordRound(
 export interface LoggedChange { seq: number; type: string; uri: string; op: string; at_ms: number }
 
 const CHANGES_SQL = 'SELECT `seq`, `type`, `uri`, `op`, `at_ms` FROM `change_log` WHERE `seq` > ? ORDER BY `seq` LIMIT ?';
+const CHANGES_BETWEEN_SQL = 'SELECT `seq`, `type`, `uri`, `op`, `at_ms` FROM `change_log` WHERE `seq` > ? AND `seq` <= ? ORDER BY `seq` LIMIT ?';
+
+const logged = (rows: Array<Record<string, unknown>>): LoggedChange[] =>
+  rows.map((r) => ({ seq: Number(r.seq), type: String(r.type), uri: String(r.uri), op: String(r.op), at_ms: Number(r.at_ms) }));
 
 /**
  * Change-log entries after `seq`, in order, read outside any transaction: on SQLite through the
@@ -165,8 +169,12 @@ const CHANGES_SQL = 'SELECT `seq`, `type`, `uri`, `op`, `at_ms` FROM `change_log
  * writer's connection (a bulk load's transaction).
  */
 export async function committedChangesAfter(db: Database, seq: number, limit: number): Promise<LoggedChange[]> {
-  const rows = await committedRows<Record<string, unknown>>(db, CHANGES_SQL, [seq, limit]);
-  return rows.map((r) => ({ seq: Number(r.seq), type: String(r.type), uri: String(r.uri), op: String(r.op), at_ms: Number(r.at_ms) }));
+  return logged(await committedRows<Record<string, unknown>>(db, CHANGES_SQL, [seq, limit]));
+}
+
+/** Up to `limit` change-log entries after `seq` up to `through`, in order, read as committedChangesAfter (a second look at a range with holes). */
+export async function committedChangesBetween(db: Database, seq: number, through: number, limit: number): Promise<LoggedChange[]> {
+  return logged(await committedRows<Record<string, unknown>>(db, CHANGES_BETWEEN_SQL, [seq, through, limit]));
 }
 
 /**

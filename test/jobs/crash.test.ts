@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freshDatabase, STORE } from '../helpers';
-import { Server, startServer } from '../processes';
+import { callsTo, Server, startServer } from '../processes';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -28,14 +28,7 @@ describe(`an import killed with its process (${STORE}, WORKERS=${process.env.WOR
   };
   let server: Server | undefined;
 
-  const call = async (method: string, p: string, token?: string, body?: unknown) => {
-    const res = await fetch(`${server!.base}${p}`, {
-      method, headers: { ...(token ? { 'X-ArchivesSpace-Session': token } : {}), 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json().catch(() => undefined) as any };
-  };
-  const login = async () => (await call('POST', `/users/admin/login?password=${password}`)).body.session as string;
+  const { call, login } = callsTo(() => server, password);
 
   after(async () => {
     server?.child.kill('SIGKILL');
@@ -93,7 +86,10 @@ describe(`an import killed with its process (${STORE}, WORKERS=${process.env.WOR
       if (job.status === 'completed' || job.status === 'failed') break;
       await sleep(100);
     }
-    assert.equal(job.status, 'completed', JSON.stringify(job));
+    if (job.status !== 'completed') {
+      const log = await (await fetch(`${server.base}${next.uri}/log`, { headers: { 'X-ArchivesSpace-Session': token } })).text();
+      assert.fail(`the job after the restart ended ${job.status}: ${log}\n${server.output().slice(-3000)}`);
+    }
     assert.equal((await call('GET', `/repositories/${repo}/archival_objects?page=1`, token)).body.total, 20);
   });
 });

@@ -275,13 +275,13 @@ describe(`bulk_import_job: spreadsheets (${STORE})`, function () {
       return { status: (await t.http.get(res.body.uri).set(H)).body.status, log: (await t.http.get(`${res.body.uri}/log`).set(H)).text };
     };
     const ok = await submitLinker(linkerSheet([
-      { ead_id: 'LINK01', ref_id: 'link-1', top_container_type: 'Box', top_container_indicator: '5', top_container_barcode: 'bc5', location_id: String(location.id), instance_type: 'books', child_type: 'Folder', child_indicator: '2' },
+      { ead_id: 'LINK01', ref_id: 'link-1', top_container_type: 'Box', top_container_indicator: '5', top_container_barcode: 'bc5', location_id: String(location.id), instance_type: 'books', child_type: 'Folder', child_indicator: '2', child_barcode: 'cb2' },
       { ead_id: 'LINK01', ref_id: 'link-2', top_container_type: 'box', top_container_indicator: '5', instance_type: 'text' },
       { ead_id: 'LINK01', ref_id: 'link-3', top_container_id: String(existing.id), instance_type: 'Mixed Materials' },
     ]));
     assert.equal(ok.status, 'completed', ok.log);
     const [a, b, c] = await Promise.all(aos.map(get));
-    assert.deepEqual([a.instances[0].instance_type, a.instances[0].sub_container.type_2, a.instances[0].sub_container.indicator_2], ['books', 'folder', '2']);
+    assert.deepEqual([a.instances[0].instance_type, a.instances[0].sub_container.type_2, a.instances[0].sub_container.indicator_2, a.instances[0].sub_container.barcode_2], ['books', 'folder', '2', 'cb2']);
     assert.equal(b.instances[0].sub_container.top_container.ref, a.instances[0].sub_container.top_container.ref);
     assert.equal(c.instances[0].sub_container.top_container.ref, existing.uri);
     const made = await get(a.instances[0].sub_container.top_container.ref);
@@ -294,6 +294,10 @@ describe(`bulk_import_job: spreadsheets (${STORE})`, function () {
       { ead_id: 'LINK01', ref_id: 'link-1', top_container_id: String(existing.id), top_container_indicator: '8', instance_type: 'text' },
       { ead_id: 'LINK01', ref_id: 'link-2', top_container_type: 'box', top_container_indicator: '5', instance_type: 'text' },
       { ead_id: 'OTHER', ref_id: 'link-2', top_container_id: '99999', instance_type: 'text' },
+      // A child barcode stored before the sheet; then one child type and indicator given two barcodes.
+      { ead_id: 'LINK01', ref_id: 'link-3', top_container_id: String(existing.id), instance_type: 'text', child_type: 'Folder', child_indicator: '3', child_barcode: 'cb2' },
+      { ead_id: 'LINK01', ref_id: 'link-1', top_container_id: String(existing.id), instance_type: 'text', child_type: 'Folder', child_indicator: '9', child_barcode: 'cb9' },
+      { ead_id: 'LINK01', ref_id: 'link-2', top_container_id: String(existing.id), instance_type: 'text', child_type: 'Folder', child_indicator: '9', child_barcode: 'cb10' },
     ]));
     assert.equal(bad.status, 'failed');
     assert.match(bad.log, /row 4, column 'ref_id': no archival object of this job's resource has the ref_id 'no-such-ref'/);
@@ -301,6 +305,9 @@ describe(`bulk_import_job: spreadsheets (${STORE})`, function () {
     assert.match(bad.log, /row 6, column 'top_container_indicator': the resource already has a top container box 5/);
     assert.match(bad.log, /row 7, column 'ead_id': 'OTHER' is not the EAD ID/);
     assert.match(bad.log, /row 7, column 'top_container_id': no top container 99999/);
+    assert.match(bad.log, /row 8, column 'child_barcode': a child container with the barcode 'cb2' already exists/);
+    assert.doesNotMatch(bad.log, /row 9, column 'child_barcode'/);
+    assert.match(bad.log, /row 10, column 'child_barcode': an earlier row gave the child container Folder 9 the barcode 'cb9'/);
     assert.equal(await count(), before);
     assert.equal((await get(aos[2])).instances.length, 1);
   });
@@ -371,6 +378,79 @@ describe(`bulk_import_job: spreadsheets (${STORE})`, function () {
     assert.equal(bad.status, 400);
     assert.match(JSON.stringify(bad.body), /is not an archival object of the resource/);
     assert.equal((await submit(resource.id, sheet(AO_TEMPLATE, rows), { aoid: 'x' })).status, 400);
+  });
+
+  /**
+   * Levels of a sheet nesting several deep: each row at most one level below the row above it,
+   * children right after their parent, siblings interleaved with their grandchildren (a fixed
+   * pseudo-random walk), more than a hundred rows, so rows and their parents fall in different
+   * hundreds of the batched insert as well as the same one.
+   */
+  const nestedLevels = (n: number) => {
+    const levels: number[] = [];
+    let seed = 47;
+    for (let i = 0; i < n; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      const above = levels[i - 1] ?? 0;
+      // Four in ten go one deeper (to six levels), three stay, three go up one or two.
+      const r = (seed >>> 16) % 10;
+      const next = r < 4 ? above + 1 : r < 7 ? above : Math.max(1, above - 1 - (r % 2));
+      levels.push(i === 0 ? 1 : Math.min(next, 6));
+    }
+    return levels;
+  };
+
+  it('places rows nested several levels deep as ArchivesSpace does: each under the nearest row above it one level up, after its earlier siblings', async () => {
+    const resource = await newResource('NEST01');
+    const levels = nestedLevels(260);
+    assert.ok(Math.max(...levels) >= 5, 'the sheet goes five levels deep');
+    const rows = levels.map((level, i) => ({ ead: 'NEST01', title: `Row ${i}`, hierarchy: String(level), level: 'file', ref_id: `nest-${i}` }));
+    const job = await run(resource.id, sheet(AO_TEMPLATE, rows));
+    assert.equal(job.status, 'completed', job.log.slice(-2000));
+    // The tree the hierarchy column describes: each row's parent row (-1: the resource) and its index among its siblings.
+    const parentOf: number[] = [];
+    const siblingsSoFar = new Map<number, number>();
+    const expectedPosition: number[] = [];
+    const lastAt = new Map<number, number>();
+    levels.forEach((level, i) => {
+      parentOf.push(level === 1 ? -1 : lastAt.get(level - 1)!);
+      expectedPosition.push(siblingsSoFar.get(parentOf[i]) ?? 0);
+      siblingsSoFar.set(parentOf[i], expectedPosition[i] + 1);
+      lastAt.set(level, i);
+    });
+    const uriOf = new Map<string, string>();
+    const got = [];
+    for (const r of rows) {
+      const found = await t.http.get(`${base}/find_by_id/archival_objects`).query({ 'ref_id[]': r.ref_id }).set(H).expect(200);
+      assert.equal(found.body.archival_objects.length, 1, r.ref_id);
+      uriOf.set(r.ref_id, found.body.archival_objects[0].ref);
+      got.push(await get(found.body.archival_objects[0].ref));
+    }
+    const actual = got.map((ao) => ({ title: ao.title, parent: ao.parent?.ref ?? null, position: ao.position }));
+    const expected = rows.map((r, i) => ({ title: r.title, parent: parentOf[i] === -1 ? null : uriOf.get(rows[parentOf[i]].ref_id)!, position: expectedPosition[i] }));
+    assert.deepEqual(actual, expected);
+    // The tree views agree: the resource's top level, and one deep node's children, in order.
+    assert.deepEqual((await children(resource.uri)).map((c) => c.title), rows.filter((_, i) => parentOf[i] === -1).map((r) => r.title));
+    const deep = levels.findIndex((level, i) => level === 4 && levels[i + 1] === 5);
+    assert.deepEqual((await children(resource.uri, uriOf.get(rows[deep].ref_id))).map((c) => c.title), rows.filter((_, i) => parentOf[i] === deep).map((r) => r.title));
+    assert.equal((await t.http.get(`${resource.uri}/tree/root`).set(H)).body.child_count, levels.filter((l) => l === 1).length);
+  });
+
+  it('fails a nested sheet whose row repeats the ref_id of a row a few lines above it, or goes two levels down past the first hundred rows', async () => {
+    const resource = await newResource('NEST02');
+    const before = await count();
+    const levels = nestedLevels(150);
+    const rows = levels.map((level, i) => ({ ead: 'NEST02', title: `Row ${i}`, hierarchy: String(level), level: 'file', ref_id: `nest2-${i}` }));
+    rows[12].ref_id = rows[10].ref_id;
+    const deepAt = levels.findIndex((level, i) => i > 110 && level >= 2 && level <= 4);
+    assert.ok(deepAt > 0 && deepAt < 148);
+    rows[deepAt + 1].hierarchy = String(levels[deepAt] + 2);
+    const job = await run(resource.id, sheet(AO_TEMPLATE, rows));
+    assert.equal(job.status, 'failed', job.log.slice(-2000));
+    assert.match(job.log, new RegExp(`row ${FIRST_ROW + 12}, column 'ref_id': an archival object with the ref_id 'nest2-10' already exists`));
+    assert.match(job.log, new RegExp(`row ${FIRST_ROW + deepAt + 1}, column 'hierarchy': the row goes from level ${levels[deepAt]} to level ${levels[deepAt] + 2}`));
+    assert.match(job.log, /nothing of this sheet was written/);
+    assert.equal(await count(), before);
   });
 
   it('imports a sheet of a few thousand rows in one job', async () => {

@@ -347,4 +347,27 @@ describe(`bulk_archival_object_updater_job and the resource templates (${STORE})
     assert.match(JSON.parse(elsewhere.body.toString()).error.uri[0], /is not an archival object of the resource/);
     assert.equal((await generate({})).status, 400);
   });
+
+  it('applies its own sheet as made, with no tool between: every cell reads back as the record holds it, so nothing changes', async () => {
+    const tricky = await create('archival_objects', {
+      title: 'Letters <to> & "from" R\u00e9mi\nsecond line 😀', level: 'file', component_id: '007', resource: { ref: resource.uri },
+      dates: [{ jsonmodel_type: 'date', label: 'creation', date_type: 'single', begin: '1905-03' }],
+      notes: [{ jsonmodel_type: 'note_multipart', type: 'scopecontent', subnotes: [{ jsonmodel_type: 'note_text', content: '  spaced  & <b>bold</b>  ' }] }],
+    });
+    try {
+      const made = await generate({ resource_uri: resource.uri, 'selected_columns[]': ALL_COLUMNS, uri: JSON.stringify([tricky, ao.series]) });
+      assert.equal(made.status, 200);
+      const job = await apply(made.body as Buffer);
+      assert.equal(job.status, 'completed', job.log);
+      assert.match(job.log, /0 record\(s\) of 2 row\(s\) were updated/);
+      assert.equal((await get(tricky)).lock_version, 0);
+      // The same sheet with the title edited (by exceljs) changes that title only.
+      const edited = await apply(await edit(await workbook(made.body as Buffer), { [idOf(tricky)]: { title: 'Letters, renamed' } }));
+      assert.equal(edited.status, 'completed', edited.log);
+      assert.match(edited.log, /1 record\(s\) of 2 row\(s\) were updated/);
+      assert.equal((await get(tricky)).title, 'Letters, renamed');
+    } finally {
+      await t.http.delete(tricky).set(H).expect(200);
+    }
+  });
 });

@@ -98,6 +98,21 @@ describe(`concurrent writers (${STORE}, WORKERS=${WORKERS})`, function () {
     }
   });
 
+  it('concurrent batches that share one identifier: one is written whole, the others not at all', async () => {
+    const before = (await (await fetch(`${base}/repositories/${repo}/accessions?page=1`, { headers: { 'X-ArchivesSpace-Session': token } })).json()).total;
+    for (let round = 0; round < 10; round++) {
+      const answers = await Promise.all(Array.from({ length: CLIENTS }, (_, c) => post(`/repositories/${repo}/batch_imports`, [
+        ...Array.from({ length: 5 }, (__, i) => ({ jsonmodel_type: 'accession', uri: `/repositories/${repo}/accessions/import_${i}`, id_0: 'BATCH', id_1: `${round}-${c}-${i}`, title: `Batch ${round} client ${c} record ${i}` })),
+        // The one every batch of the round claims: a unique key taken only when it is written.
+        { jsonmodel_type: 'accession', uri: `/repositories/${repo}/accessions/import_shared`, id_0: 'SHARED', id_1: String(round), title: `Shared ${round}` },
+      ])));
+      const written = answers.filter((a) => a.status === 200 && !a.body.at(-1)?.errors);
+      assert.equal(written.length, 1, `round ${round}: ${JSON.stringify(answers.map((a) => [a.status, a.body.at?.(-1)]))}`);
+    }
+    const after = (await (await fetch(`${base}/repositories/${repo}/accessions?page=1`, { headers: { 'X-ArchivesSpace-Session': token } })).json()).total;
+    assert.equal(after - before, 10 * 6, 'six records per round: the winning batch whole, nothing of the others');
+  });
+
   it('concurrent inserts into one tree keep positions unique and gapless', async () => {
     const resource = await post(`/repositories/${repo}/resources`, sampleRecord('resource', repo));
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) =>

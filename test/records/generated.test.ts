@@ -46,12 +46,12 @@ describe(`server-generated fields (${STORE})`, function () {
       title: 'Letters', level: 'file', resource: { ref: resource.uri },
       dates: [{ date_type: 'inclusive', label: 'creation', begin: '1901', end: '1910' }, { date_type: 'bulk', label: 'creation', expression: '1905' }],
     });
-    assert.equal(ao.display_string, 'Letters, 1901 - 1910, Bulk: 1905');
+    assert.equal(ao.display_string, 'Letters, 1901 - 1910, bulk: 1905');
     const untitled = await create(`${repo}/archival_objects`, {
       level: 'file', resource: { ref: resource.uri }, dates: [{ date_type: 'single', label: 'creation', begin: '1920' }],
     });
     assert.equal(untitled.display_string, '1920');
-    assert.equal((await update(ao, { title: 'Diaries' })).display_string, 'Diaries, 1901 - 1910, Bulk: 1905');
+    assert.equal((await update(ao, { title: 'Diaries' })).display_string, 'Diaries, 1901 - 1910, bulk: 1905');
   });
 
   it('digital object component display_string: title, else label, then dates', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { startTestApp, STORE, TestApp } from '../helpers';
 import { post } from '../exchange/formats-fixture';
-import { jobOutcome, parseCsv, pdfText, reportFile, runReport } from './report-helpers';
+import { parseCsv, pdfText, reportFile, runAfterTemplateEdit, runReport } from './report-helpers';
 
 /** Custom reports: templates' fields, filters per field kind, sub-reports and order, over records the test made. */
 describe(`custom reports (${STORE})`, function () {
@@ -80,8 +80,8 @@ describe(`custom reports (${STORE})`, function () {
     const list = (await t.http.get('/config/enumerations').set(H).expect(200)).body.find((e: { name: string }) => e.name === 'accession_acquisition_type');
     const gift = list.enumeration_values.find((v: { value: string }) => v.value === 'gift');
     const byId = await rows({ custom_record_type: 'accession', fields: { identifier: { include: '1' }, acquisition_type: { include: '1', values: [gift.uri.split('/').pop()] } }, sort_by: 'acquisition_type' });
-    assert.deepEqual(byId.records, [{ identifier: 'B', acquisition_type: 'gift' }, { identifier: 'C', acquisition_type: 'gift' }]);
-    assert.equal(byId.info.acquisition_type, 'gift');
+    assert.deepEqual(byId.records, [{ identifier: 'B', acquisition_type: 'Gift' }, { identifier: 'C', acquisition_type: 'Gift' }]);
+    assert.equal(byId.info.acquisition_type, 'Gift');
     const byValue = await rows({ custom_record_type: 'accession', fields: { identifier: { include: '1' }, acquisition_type: { values: ['purchase'] } } });
     assert.deepEqual(byValue.records, [{ identifier: 'A' }]);
   });
@@ -104,8 +104,8 @@ describe(`custom reports (${STORE})`, function () {
     assert.deepEqual(Object.keys(out.records[0]), ['identifier', 'created_by', 'linked_agent', 'date', 'subject']);
     const bravo = out.records[1];
     assert.equal(bravo.created_by, 'admin');
-    assert.deepEqual(bravo.subject, [{ term: 'Maps', type: 'topical', source: 'lcsh', authority: null, scope_note: null }]);
-    assert.deepEqual(bravo.linked_agent, [{ role: 'source', relator: null, record_title: null, term: null, ref: 'Donor, Dana' }]);
+    assert.deepEqual(bravo.subject, [{ term: 'Maps', type: 'Topical', source: 'Library of Congress Subject Headings', authority: null, scope_note: null }]);
+    assert.deepEqual(bravo.linked_agent, [{ role: 'Source', relator: null, record_title: null, term: null, ref: 'Donor, Dana' }]);
     assert.equal(bravo.date[0].begin, '1950');
     assert.equal(out.records[0].subject, null);
     const more = await rows({
@@ -114,10 +114,10 @@ describe(`custom reports (${STORE})`, function () {
     });
     const [b] = more.records;
     assert.deepEqual(b.collection_management, [{
-      processing_hours_per_foot_estimate: null, processing_hours_total: '3.00', processing_plan: null, processing_priority: null, processing_status: 'completed',
-      processing_funding_source: null, processors: null, rights_determined: 'No', extent: '2.00 linear_feet',
+      processing_hours_per_foot_estimate: null, processing_hours_total: '3.00', processing_plan: null, processing_priority: null, processing_status: 'Completed',
+      processing_funding_source: null, processors: null, rights_determined: 'No', extent: '2.00 Linear Feet',
     }]);
-    assert.deepEqual(b.rights_statement.map((r: Record<string, unknown>) => [r.rights_type, r.jurisdiction, r.start_date]), [['copyright', 'US', '2020-01-01']]);
+    assert.deepEqual(b.rights_statement.map((r: Record<string, unknown>) => [r.rights_type, r.jurisdiction, r.start_date]), [['Copyright', 'United States', '2020-01-01']]);
     assert.equal(b.user_defined[0].boolean_1, 'Yes');
     assert.equal(b.user_defined[0].string_1, 'Shelved');
     assert.equal(b.user_defined[0].real_1, '2.50');
@@ -183,22 +183,11 @@ describe(`custom reports (${STORE})`, function () {
     }
     assert.equal((await submit(987654)).status, 400);
     const id = await template({ custom_record_type: 'accession', fields: { title: { include: '1' } } });
-    await t.services.jobs!.stop();
-    let uri: string;
-    try {
-      const res = await submit(id);
-      assert.equal(res.status, 200, res.text);
-      uri = res.body.uri;
-      const current = (await t.http.get(`${base}/custom_report_templates/${id}`).set(H).expect(200)).body;
-      await t.http.post(`${base}/custom_report_templates/${id}`).set(H).send({ ...current, data: JSON.stringify({ custom_record_type: 'accession', fields: { title: { include: '1' }, accession_date: { range_start: 'yesterday', range_end: '2020-01-01' } } }) }).expect(200);
-    } finally {
-      t.services.jobs!.start();
-    }
-    const out = await jobOutcome(t, H, uri);
+    const out = await runAfterTemplateEdit(t, H, base, id, submit, { custom_record_type: 'accession', fields: { title: { include: '1' }, accession_date: { range_start: 'yesterday', range_end: '2020-01-01' } } });
     assert.equal(out.job.status, 'failed');
     assert.match(out.log, /fields\/accession_date\/range_start/);
     assert.equal(out.file, undefined);
-    assert.deepEqual((await t.http.get(`${uri!}/output_files`).set(H).expect(200)).body, []);
+    assert.deepEqual((await t.http.get(`${String(out.job.uri)}/output_files`).set(H).expect(200)).body, []);
   });
 
   it('an empty repository gives an empty custom report', async () => {
@@ -207,5 +196,31 @@ describe(`custom reports (${STORE})`, function () {
     const out = await runReport(t, H, other, 'custom_report', 'csv', { template: id });
     assert.equal(out.job.status, 'completed');
     assert.match(out.file!.text, /total_count,0\nrepository,Nothing here\n\nNo results found\.\n$/);
+  });
+
+  it("nested records as sub-reports: an agent's names and contacts, a subject's terms, a component's file versions", async () => {
+    const p = (path: string, body: unknown) => post(t, token, path, body);
+    await p('/agents/people', {
+      names: [{ primary_name: 'Contact', rest_of_name: 'Carla', name_order: 'inverted', sort_name: 'Contact, Carla', source: 'naf', authority_id: 'n123' }],
+      agent_contacts: [{ name: 'Carla Contact', salutation: 'mrs', city: 'Ann Arbor', email: 'c@example.com', telephones: [{ number: '555-0100', number_type: 'business' }] }],
+    });
+    const agents = await rows({ custom_record_type: 'agent', fields: { name: { include: '1' } }, subreports: { agent_name: { include: '1' }, agent_contact: { include: '1' } } }, { limit: 1000 });
+    const carla = agents.records.find((r: { name: string }) => r.name === 'Contact, Carla');
+    assert.deepEqual(carla.agent_name, [{ sort_name: 'Contact, Carla', source: 'NACO Authority File', rules: null, authority_id: 'n123' }]);
+    assert.deepEqual([carla.agent_contact[0].name, carla.agent_contact[0].salutation, carla.agent_contact[0].city], ['Carla Contact', 'Mrs.', 'Ann Arbor']);
+    assert.deepEqual(carla.agent_contact[0].telephone, [{ number: '555-0100', ext: null, number_type: 'business' }]);
+
+    const subjects = await rows({ custom_record_type: 'subject', fields: { title: { include: '1' } }, subreports: { term: { include: '1' } } });
+    assert.deepEqual(subjects.records.find((r: { terms: string }) => r.terms === 'Maps').term, [{ term: 'Maps', term_type: 'Topical' }]);
+
+    const object = await p(`${base}/digital_objects`, { digital_object_id: 'CUST-DO', title: 'Scans' });
+    await p(`${base}/digital_object_components`, {
+      title: 'Page 1', digital_object: { ref: object.uri }, file_versions: [{ file_uri: 'http://example.com/p1.tif', use_statement: 'image-master' }],
+    });
+    const components = await rows({ custom_record_type: 'digital_object_component', fields: { title: { include: '1' } }, subreports: { file_version: { include: '1' } } });
+    assert.deepEqual(components.records, [{ record_title: 'Page 1', file_version: [{ uri: 'http://example.com/p1.tif', use_statement: 'Image-Master' }] }]);
+    const data = (await t.http.get('/reports/custom_data').set(H).expect(200)).body;
+    assert.ok(data.agent.subreports.some((r: { name: string }) => r.name === 'agent_contact'));
+    assert.ok(data.subject.subreports.some((r: { name: string }) => r.name === 'term'));
   });
 });

@@ -176,14 +176,14 @@ describe(`reports: accessions by date, assessments, locations, instances (${STOR
     assert.equal(out.records.length, 3);
     const [first, second, third] = out.records;
     assert.deepEqual(Object.keys(first), ['record_title', 'temporary_location', 'building', 'floor', 'room', 'area', 'location_barcode', 'location_in_room', 'location_profile', 'resources', 'accessions']);
-    assert.equal(first.temporary_location, 'loan');
+    assert.equal(first.temporary_location, 'Loan');
     assert.equal(first.location_barcode, 'L-1');
-    assert.deepEqual(first.resources, [{ identifier: 'MS.9', title: 'Papers', containers: [{ top_container_barcode: 'B-1', container_profile: 'Legal box', container: 'box 1' }] }]);
-    assert.deepEqual(first.accessions, [{ identifier: '2021.1', title: 'March gift', containers: [{ top_container_barcode: 'B-1', container_profile: 'Legal box', container: 'box 1' }] }]);
-    assert.deepEqual(second.resources, [{ identifier: 'MS.9', title: 'Papers', containers: [{ top_container_barcode: null, container_profile: null, container: 'box 2' }] }]);
+    assert.deepEqual(first.resources, [{ identifier: 'MS.9', title: 'Papers', containers: [{ top_container_barcode: 'B-1', container_profile: 'Legal box', container: 'Box 1' }] }]);
+    assert.deepEqual(first.accessions, [{ identifier: '2021.1', title: 'March gift', containers: [{ top_container_barcode: 'B-1', container_profile: 'Legal box', container: 'Box 1' }] }]);
+    assert.deepEqual(second.resources, [{ identifier: 'MS.9', title: 'Papers', containers: [{ top_container_barcode: null, container_profile: null, container: 'Box 2' }] }]);
     assert.equal(second.accessions, null);
     assert.equal(third.resources, null);
-    await rendersEveryFormat(t, H, base, 'shelflist_report', /Container: box 1/);
+    await rendersEveryFormat(t, H, base, 'shelflist_report', /Container: Box 1/);
   });
 
   it('resource instances list: instances by top container, the components\' included, digital objects apart', async () => {
@@ -192,11 +192,11 @@ describe(`reports: accessions by date, assessments, locations, instances (${STOR
     const [row] = out.records;
     assert.deepEqual(Object.keys(row), ['record_title', 'identifier', 'level', 'date', 'instances']);
     assert.equal(row.date, '1900 - 1910');
-    const none = { digital_object: null, instance_type: 'mixed_materials', is_representative: null, container_2: null, container_3: null };
+    const none = { digital_object: null, instance_type: 'Mixed Materials', is_representative: null, container_2: null, container_3: null };
     assert.deepEqual(row.instances, [
-      { container: 'box 1', container_profile: 'Legal box', instances: [none, { ...none, container_2: 'folder 3' }] },
-      { container: 'Digital Object Instances', container_profile: null, instances: [{ ...none, digital_object: 'Scans', instance_type: 'digital_object' }] },
-      { container: 'box 2', container_profile: null, instances: [none] },
+      { container: 'Box 1', container_profile: 'Legal box', instances: [none, { ...none, container_2: 'Folder 3' }] },
+      { container: 'Digital Object Instances', container_profile: null, instances: [{ ...none, digital_object: 'Scans', instance_type: 'Digital Object' }] },
+      { container: 'Box 2', container_profile: null, instances: [none] },
     ]);
     const csv = parseCsv((await reportFile(t, H, base, 'resource_instances_list_report', 'csv')).text);
     assert.deepEqual(csv[4].slice(-5), ['instances_instances_digital_object', 'instances_instances_instance_type', 'instances_instances_is_representative', 'instances_instances_container_2', 'instances_instances_container_3']);
@@ -204,7 +204,7 @@ describe(`reports: accessions by date, assessments, locations, instances (${STOR
     assert.equal(csv.length, 5 + 4, 'a line per instance row');
     await rendersEveryFormat(t, H, base, 'resource_instances_list_report', /Container: Digital Object Instances/);
     const pdf = pdfText((await reportFile(t, H, base, 'resource_instances_list_report', 'pdf')).body);
-    assert.match(pdf, /Container 2: folder 3/);
+    assert.match(pdf, /Container 2: Folder 3/);
   });
 
   it('an empty repository gives empty reports', async () => {

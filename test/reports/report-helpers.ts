@@ -60,3 +60,24 @@ export async function rendersEveryFormat(t: TestApp, H: Record<string, string>, 
   assert.match((await reportFile(t, H, base, code, 'html', jobParams)).text, /<section class="record">/, code);
   assert.match(pdfText((await reportFile(t, H, base, code, 'pdf', jobParams)).body), pdfPattern, code);
 }
+
+/**
+ * A custom report job submitted (with the runner stopped, so it waits) on template `id`, whose
+ * data is then changed to `data`: the job runs on the changed template. Answers its outcome.
+ */
+export async function runAfterTemplateEdit(
+  t: TestApp, H: Record<string, string>, base: string, id: number, submit: (id: number) => Promise<{ status: number; text: string; body: any }>, data: object,
+): Promise<{ job: Record<string, unknown>; log: string; file?: ReportFile }> {
+  await t.services.jobs!.stop();
+  let uri: string;
+  try {
+    const res = await submit(id);
+    assert.equal(res.status, 200, res.text);
+    uri = res.body.uri;
+    const current = (await t.http.get(`${base}/custom_report_templates/${id}`).set(H).expect(200)).body;
+    await t.http.post(`${base}/custom_report_templates/${id}`).set(H).send({ ...current, data: JSON.stringify(data) }).expect(200);
+  } finally {
+    t.services.jobs!.start();
+  }
+  return jobOutcome(t, H, uri);
+}

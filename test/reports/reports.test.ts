@@ -127,18 +127,18 @@ describe(`reports (${STORE})`, function () {
     assert.equal(a.date_expression, '1900-1950');
     assert.equal(a.begin_date, '1900');
     assert.equal(a.bulk_end_date, '1920');
-    assert.equal(a.acquisition_type, 'gift');
+    assert.equal(a.acquisition_type, 'Gift');
     assert.equal(a.restrictions_apply, 'Yes');
     assert.equal(a.access_restrictions, 'No');
     assert.equal(a.rights_transferred, 'Yes');
     assert.equal(a.rights_transferred_note, 'All rights');
     assert.equal(a.acknowledgement_sent, 'No');
-    assert.equal(a.extent, '2.00 linear_feet');
-    assert.deepEqual(a.deaccessions, [{ description: 'Gone', notification_sent: 'Yes', date: '2021-05-01', extent: '1.00 linear_feet' }]);
+    assert.equal(a.extent, '2.00 Linear Feet');
+    assert.deepEqual(a.deaccessions, [{ description: 'Gone', notification_sent: 'Yes', date: '2021-05-01', extent: '1.00 Linear Feet' }]);
     assert.deepEqual(a.locations, [{ location: a.locations[0].location, container: 'box 7' }]);
     assert.match(a.locations[0].location, /Main/);
-    assert.deepEqual(a.names, [{ name: 'Smith, Jane', function: 'creator', role: 'aut' }]);
-    assert.deepEqual(a.subjects, [{ term: 'Maps -- Ohio', type: 'topical, geographic', source: 'lcsh' }]);
+    assert.deepEqual(a.names, [{ name: 'Smith, Jane', function: 'Creator', role: 'Author' }]);
+    assert.deepEqual(a.subjects, [{ term: 'Maps -- Ohio', type: 'Topical, Geographic', source: 'Library of Congress Subject Headings' }]);
     assert.equal(b.accession_number, '2020.002');
     assert.equal(b.extent, '0.00 ');
     assert.equal(b.rights_transferred, 'No');
@@ -175,16 +175,16 @@ describe(`reports (${STORE})`, function () {
     const resources = await json('resources_list_report');
     assert.equal(resources.records.length, 2);
     assert.deepEqual(resources.records.slice(0, 1), [{
-      record_title: 'Papers', identifier: 'MS.1', level: 'collection', resource_type: 'papers', publish: 'Yes', restrictions: 'No',
-      date: [{ _date: 'creation: 1900 - 1950' }],
-      extent: [{ portion: 'whole', container_summary: '3 boxes', physical_details: null, dimensions: null, extent: '3.00 cubic_feet' }],
+      record_title: 'Papers', identifier: 'MS.1', level: 'Collection', resource_type: 'Papers', publish: 'Yes', restrictions: 'No',
+      date: [{ _date: 'Creation: 1900 - 1950' }],
+      extent: [{ portion: 'whole', container_summary: '3 boxes', physical_details: null, dimensions: null, extent: '3.00 Cubic Feet' }],
     }]);
     const subjects = await json('subject_list_report');
-    assert.deepEqual(subjects.records, [{ term: 'Maps -- Ohio', type: 'topical, geographic', source: 'lcsh' }]);
+    assert.deepEqual(subjects.records, [{ term: 'Maps -- Ohio', type: 'Topical, Geographic', source: 'Library of Congress Subject Headings' }]);
     const agents = await json('agent_list_report');
     assert.deepEqual(agents.records, [
-      { sort_name: 'Smith, Jane', name_type: 'Person', name_source: 'local' },
-      { sort_name: 'Acme', name_type: 'Corporate', name_source: 'naf' },
+      { sort_name: 'Smith, Jane', name_type: 'Person', name_source: 'Local sources' },
+      { sort_name: 'Acme', name_type: 'Corporate', name_source: 'NACO Authority File' },
     ]);
     const locations = await json('location_report');
     assert.equal(locations.records.length, 1);
@@ -216,8 +216,8 @@ describe(`reports (${STORE})`, function () {
     const deaccessions = await json('accession_deaccessions_list_report');
     assert.deepEqual(deaccessions.info, { scoped_by_date_range: '2020-01-02 & 2020-01-02', total_extent: '2.00', total_deaccessions_extent: '1.00', total_count: 1, repository: repoName });
     assert.deepEqual(deaccessions.records, [{
-      accession_number: '2020.001', record_title: 'First, "quoted"', accession_date: '2020-01-02', container_summary: 'two boxes', extent: '2.00 linear_feet',
-      deaccessions: [{ description: 'Gone', notification_sent: 'Yes', date: '2021-05-01', extent: '1.00 linear_feet' }],
+      accession_number: '2020.001', record_title: 'First, "quoted"', accession_date: '2020-01-02', container_summary: 'two boxes', extent: '2.00 Linear Feet',
+      deaccessions: [{ description: 'Gone', notification_sent: 'Yes', date: '2021-05-01', extent: '1.00 Linear Feet' }],
     }]);
     const unprocessed = await json('accession_unprocessed_report');
     assert.deepEqual(unprocessed.info, { total_count: 2, total_unprocessed: 1, scoped_by_date_range: '2020-02-03 & 2020-02-03', total_extent: null, repository: repoName });
@@ -229,14 +229,14 @@ describe(`reports (${STORE})`, function () {
     assert.deepEqual(rights.records, [{
       accession_number: '2020.001', record_title: 'First, "quoted"', accession_date: '2020-01-02', restrictions_apply: 'Yes', access_restrictions: 'No',
       access_restrictions_note: null, use_restrictions: 'No', use_restrictions_note: null, container_summary: 'two boxes', accession_processed: 'Yes',
-      accession_processed_date: '2020-06-01', cataloged: 'No', rights_transferred: 'Yes', rights_transferred_note: 'All rights', extent: '2.00 linear_feet',
+      accession_processed_date: '2020-06-01', cataloged: 'No', rights_transferred: 'Yes', rights_transferred_note: 'All rights', extent: '2.00 Linear Feet',
       linked_resources: [{ identifier: 'MS.1', title: 'Papers' }],
     }]);
     const snc = await json('accession_subjects_names_classifications_list_report');
     assert.equal(snc.records.length, 2);
     assert.deepEqual(Object.keys(snc.records[0]).slice(-6), ['rights_transferred', 'rights_transferred_note', 'extent', 'names', 'subjects', 'classifications']);
     assert.deepEqual(snc.records[0].classifications, [{ identifier: 'C1', title: 'Class one', term_identifier: null, term_title: null }]);
-    assert.deepEqual(snc.records[0].names, [{ name: 'Smith, Jane', function: 'creator', role: 'aut' }]);
+    assert.deepEqual(snc.records[0].names, [{ name: 'Smith, Jane', function: 'Creator', role: 'Author' }]);
     assert.equal(snc.records[1].rights_transferred, 'No');
     assert.equal(snc.records[1].classifications, null);
     for (const code of ['accession_deaccessions_list_report', 'accession_unprocessed_report', 'accession_rights_transferred_report', 'accession_subjects_names_classifications_list_report']) {
@@ -251,10 +251,10 @@ describe(`reports (${STORE})`, function () {
     const deaccessions = await json('resource_deaccessions_list_report');
     assert.deepEqual(deaccessions.info, { total_extent: '4.50', total_deaccessions_extent: '0.50', total_count: 2, repository: repoName });
     assert.deepEqual(deaccessions.records, [
-      { record_title: 'Papers', identifier: 'MS.1', level: 'collection', date_expression: '1900 - 1950', deaccessions: null },
+      { record_title: 'Papers', identifier: 'MS.1', level: 'Collection', date_expression: '1900 - 1950', deaccessions: null },
       {
-        record_title: 'Restricted papers', identifier: 'MS.2', level: 'collection', date_expression: 'circa 1960',
-        deaccessions: [{ description: 'Weeded', notification_sent: 'No', deaccession_date: '2022-01-01', extent: '0.50 linear_feet' }],
+        record_title: 'Restricted papers', identifier: 'MS.2', level: 'Collection', date_expression: 'circa 1960',
+        deaccessions: [{ description: 'Weeded', notification_sent: 'No', deaccession_date: '2022-01-01', extent: '0.50 Linear Feet' }],
       },
     ]);
     const locations = await json('resource_locations_list_report');
@@ -266,9 +266,9 @@ describe(`reports (${STORE})`, function () {
     assert.match(locations.records[1].locations[0].location, /Main/);
     const restrictions = await json('resource_restrictions_list_report');
     assert.deepEqual(restrictions.info, { total_extent: '1.50', total_count: 1, repository: repoName });
-    assert.deepEqual(restrictions.records, [{ record_title: 'Restricted papers', identifier: 'MS.2', level: 'collection', dates: 'circa 1960', locations: locations.records[1].locations }]);
+    assert.deepEqual(restrictions.records, [{ record_title: 'Restricted papers', identifier: 'MS.2', level: 'Collection', dates: 'circa 1960', locations: locations.records[1].locations }]);
     const digital = await json('digital_object_list_table_report');
-    assert.deepEqual(digital.records, [{ identifier: 'DO-1', record_title: 'Scan', object_type: 'still_image', date_expression: '1930', resource_identifier: 'MS.1' }]);
+    assert.deepEqual(digital.records, [{ identifier: 'DO-1', record_title: 'Scan', object_type: 'Still Image', date_expression: '1930', resource_identifier: 'MS.1' }]);
     for (const code of ['resource_deaccessions_list_report', 'resource_locations_list_report', 'resource_restrictions_list_report', 'digital_object_list_table_report']) {
       assert.ok(parseCsv((await report(code, 'csv')).text).length > 3, code);
       assert.match((await report(code, 'html')).text, /<section class="record">/, code);
@@ -281,7 +281,7 @@ describe(`reports (${STORE})`, function () {
     assert.deepEqual(inventory.info, { total_count: 2, number_with_inventories: 1, repository: repoName });
     assert.deepEqual(inventory.records, [{
       accession_number: '2020.001', record_title: 'First, "quoted"', accession_date: '2020-01-02', inventory: 'Two boxes of maps', date_expression: '1900-1950',
-      begin_date: '1900', end_date: '1950', bulk_begin_date: '1910', bulk_end_date: '1920', container_summary: 'two boxes', extent: '2.00 linear_feet',
+      begin_date: '1900', end_date: '1950', bulk_begin_date: '1910', bulk_end_date: '1920', container_summary: 'two boxes', extent: '2.00 Linear Feet',
       linked_resources: [{ identifier: 'MS.1', title: 'Papers' }],
     }]);
     const receipt = await json('accession_receipt_report');
@@ -289,7 +289,7 @@ describe(`reports (${STORE})`, function () {
     assert.equal(receipt.records.length, 2);
     assert.deepEqual(Object.keys(receipt.records[0]), ['accession_number', 'record_title', 'accession_date', 'container_summary', 'extent', 'names', 'rights_statements']);
     assert.deepEqual(receipt.records[0].rights_statements, [{
-      rights_type: 'copyright', statute_citation: null, jurisdiction: 'US', status: 'copyrighted', begin_date: '2020-01-01', end_date: null,
+      rights_type: 'Copyright', statute_citation: null, jurisdiction: 'United States', status: 'Copyrighted', begin_date: '2020-01-01', end_date: null,
       determination_date: null, license_terms: null, other_rights_basis: null,
     }]);
     const scoped = await json('accession_receipt_report', { scope_by_date: true, from: '2020-01-15', to: '2020-12-31' });

@@ -10,15 +10,16 @@
 import type { Services } from '../../records/context';
 import type { WebhookConfig } from '../../config';
 import { log } from '../../log';
-import { committedThrough } from '../../store/indexing';
+import { LogCursor } from '../../search/indexer/cursor';
+import { countChangesBetween } from '../../store/indexing';
 import {
-  committedChangesAfter, type DeliveryOutcome, type DeliveryRow, deliveredAfter, finishPing, pruneDeliveries, recordRound, type SubscriptionRow, type SubscriptionStatus,
+  committedChangesAfter, committedChangesBetween, type DeliveryOutcome, type DeliveryRow, deliveredAfter, finishPing, pruneDeliveries, recordRound, type SubscriptionRow, type SubscriptionStatus,
 } from '../../store/webhooks';
 import { type Interests, type PreparedEvent, prepareEvents } from './events';
 import { type Attempt, Sender } from './sender';
 import { interestsOf } from './subscriptions';
 
-/** Change-log entries read per window. */
+/** Change-log entries read at a time (past what was read before, holes or not). */
 const WINDOW = 500;
 /** How long a hole in the log's sequence may be an uncommitted write before it is passed (as the indexer). */
 const GAP_WAIT_MS = 30_000;
@@ -46,6 +47,8 @@ export class SubscriptionWorker {
   /** The last change-log entry the window covers: the cursor once the window is delivered. */
   private windowEnd = 0;
   private cursor: number;
+  /** What was read past the cursor (search/indexer/cursor.ts): the next window reads on from there, whatever holes lie below. */
+  private readonly reading = new LogCursor(GAP_WAIT_MS);
   private saved: { cursor: number; status: string; lastError: string | null };
   /** Events past the cursor already delivered (read from the deliveries when the worker starts or is reconfigured). */
   private deliveredAbove: Set<number> | undefined;
@@ -130,6 +133,7 @@ export class SubscriptionWorker {
     this.sender = this.newSender();
     this.window = [];
     this.deliveredAbove = undefined;
+    this.reading.reset();
     this.failing = row.status === 'failing';
     this.saved.status = row.status;
     this.nudge();
@@ -184,28 +188,48 @@ export class SubscriptionWorker {
   }
 
   /**
-   * A window of the entries read past the cursor that are not delivered yet. Entries past a hole in
-   * the log's numbering go out at once (a hole is normal on MySQL and everywhere on a Galera
-   * cluster: search/indexer/cursor.ts), and an entry that commits into the hole later is read by a
-   * later window; the cursor passes a hole only once it is GAP_WAIT_MS old (windowEnd). A record's
-   * own entries cannot land in a hole below a later one of it: its writes conflict, so each
-   * commits before the next is numbered.
+   * A window of the entries not delivered yet: those read past the last one read (LogCursor's
+   * readThrough), and those that committed late into a hole below it. Entries past a hole in the
+   * log's numbering go out at once (a hole is normal on MySQL and everywhere on a Galera cluster:
+   * search/indexer/cursor.ts), and the reading goes on past them however many there are; the
+   * cursor passes a hole only once the entry after it was read GAP_WAIT_MS ago (windowEnd). A
+   * record's own entries cannot land in a hole below a later one of it: its writes conflict, so
+   * each commits before the next is numbered.
    */
   private async openWindow(): Promise<boolean> {
-    const rows = await committedChangesAfter(this.s.db, this.cursor, WINDOW);
-    if (!rows.length) return false;
-    const through = committedThrough(rows, this.cursor, Date.now(), GAP_WAIT_MS);
-    const fresh = rows.filter((r) => !this.deliveredAbove!.has(r.seq));
-    const events = fresh.length ? await prepareEvents(this.s, fresh, this.interests) : [];
+    this.reading.from(this.cursor);
+    const late = await this.lateEntries();
+    const rows = await committedChangesAfter(this.s.db, this.reading.readThrough, WINDOW);
+    const fresh = this.reading.unseen([...late, ...rows], this.cursor);
     const now = Date.now();
+    const through = this.reading.settled(this.cursor, fresh, now);
+    const undelivered = fresh.filter((r) => !this.deliveredAbove!.has(r.seq));
+    const events = undelivered.length ? await prepareEvents(this.s, undelivered, this.interests) : [];
     this.window = events.map((e) => ({ ...e, attempts: 0, createdMs: now, nextAttemptMs: 0 }));
-    // Entries past the settled point that make no event are done with as if delivered.
+    // Entries that make no event are done with as if delivered.
     const evented = new Set(events.map((e) => e.seq));
-    for (const r of fresh) if (r.seq > through && !evented.has(r.seq)) this.deliveredAbove!.add(r.seq);
+    for (const r of undelivered) if (!evented.has(r.seq)) this.deliveredAbove!.add(r.seq);
+    this.reading.applied(fresh, this.cursor, now);
     this.windowEnd = through;
-    if (!this.window.length) this.cursor = through;
-    // A full read whose cursor cannot move (a hole at its start, all past it done) waits for the poll.
-    return rows.length === WINDOW && through >= rows[0].seq;
+    if (!this.window.length) this.cursor = Math.max(this.cursor, through);
+    return rows.length === WINDOW;
+  }
+
+  /**
+   * Entries numbered between the cursor and the last one read that committed after that one was
+   * read (another connection's, another node's): the range is counted, and read again only when
+   * the count is not what was read (as the indexer, Indexer.round).
+   */
+  private async lateEntries(): Promise<Awaited<ReturnType<typeof committedChangesAfter>>> {
+    const through = this.reading.readThrough;
+    if (through <= this.cursor || (await countChangesBetween(this.s.db, this.cursor, through)) === this.reading.appliedAbove) return [];
+    const late = [];
+    for (let after = this.cursor; ;) {
+      const rows = await committedChangesBetween(this.s.db, after, through, WINDOW);
+      late.push(...this.reading.unseen(rows, this.cursor));
+      if (rows.length < WINDOW) return late;
+      after = rows[rows.length - 1].seq;
+    }
   }
 
   /** Sends the window's due events: each record's in order, a failure stopping that record's; answers those attempted. */

@@ -19,7 +19,7 @@
  * The columns and the agent, subject and event rules it shares with digital_object_csv are in row-csv.ts.
  */
 import type { Obj } from '../../json';
-import { importTransaction } from './session';
+import { importFile } from './session';
 import { Columns, eventColumns, Parts, readRows, RowCsvImport, SHARED_COLUMNS, SHARED_PART_TYPES } from './row-csv';
 import type { Importer } from './types';
 
@@ -66,6 +66,6 @@ export const accessionCsvImporter: Importer = {
   type: 'accession_csv',
   label: 'Import Accession records from a CSV file',
   async run(s, repoId, actor, input, out) {
-    return importTransaction(s, (trx) => readRows(new AccessionCsvImport(s, trx, repoId, actor, input, out), input.path, input.name, out.signal));
+    return importFile(s, out, (writer) => readRows(new AccessionCsvImport(s, writer, repoId, actor, input, out), input.path, input.name, out.signal));
   },
 };

@@ -23,7 +23,7 @@ import { attributeDefinitionsOf } from '../../store/assessment-attributes';
 import { RecordQueries } from '../../store/records';
 import { userRowByName } from '../../store/users';
 import { readCsv } from './csv';
-import { ImportSession, importTransaction } from './session';
+import { importFile, ImportSession } from './session';
 import { ImportFailed, Importer, ImportReport } from './types';
 
 const RECORD_TYPES = ['resource', 'archival_object', 'accession', 'digital_object'];
@@ -182,8 +182,8 @@ export const assessmentCsvImporter: Importer = {
   type: 'assessment_csv',
   label: 'Import Assessment records from a CSV file',
   async run(s, repoId, actor, input, out) {
-    return importTransaction(s, async (trx) => {
-      const job = new AssessmentCsvImport(s, trx, repoId, actor, input, out);
+    return importFile(s, out, async (writer) => {
+      const job = new AssessmentCsvImport(s, writer, repoId, actor, input, out);
       await readCsv(input.path, input.name, (row) => job.onRow(row.line, row.cells), out.signal);
       return job.result();
     });

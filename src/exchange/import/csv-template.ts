@@ -8,7 +8,7 @@
  */
 import type { Obj } from '../../json';
 import { readCsv } from './csv';
-import { ImportSession, importTransaction } from './session';
+import { importFile, ImportSession } from './session';
 import { ImportFailed, Importer, ImportReport } from './types';
 
 export interface CsvTemplate {
@@ -73,8 +73,8 @@ export function templateCsvImporter(template: CsvTemplate): Importer {
     type: template.type,
     label: template.label,
     async run(s, repoId, actor, input, out) {
-      return importTransaction(s, async (trx) => {
-        const job = new TemplateCsvImport(s, trx, repoId, actor, input, out);
+      return importFile(s, out, async (writer) => {
+        const job = new TemplateCsvImport(s, writer, repoId, actor, input, out);
         job.template = template;
         await readCsv(input.path, input.name, (row) => job.onRow(row.line, row.cells), out.signal);
         return job.result();

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { ImportFailed } from './types';
+import { letEventLoopTurn } from '../../event-loop';
 
 export interface CsvRow {
   /** The 1-based line of the file the row starts on. */
@@ -87,7 +88,11 @@ export async function readCsv(file: string, name: string, onRow: (row: CsvRow) =
         if (!/\s/.test(c)) throw new ImportFailed(`${name}: line ${line}: text after the closing quote of a field`);
       } else cell += c;
     }
-    for (const row of pending.splice(0)) await onRow(row);
+    for (const row of pending.splice(0)) {
+      await onRow(row);
+      // Each row's records are written before the next is read: others are answered meanwhile (event-loop.ts).
+      await letEventLoopTurn();
+    }
   }
   if (quoted) throw new ImportFailed(`${name}: line ${rowLine}: a quoted field is not closed before the end of the file`);
   if (cell !== '' || cells.length) endRow();

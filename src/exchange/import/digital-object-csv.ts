@@ -17,7 +17,7 @@
  *     neither empty nor NULL; NULL in another field leaves that field unset
  */
 import type { Obj } from '../../json';
-import { importTransaction } from './session';
+import { importFile } from './session';
 import { Columns, eventColumns, Parts, readRows, RowCsvImport, SHARED_COLUMNS, SHARED_PART_TYPES, truthy } from './row-csv';
 import { ImportFailed, Importer } from './types';
 
@@ -142,6 +142,6 @@ export const digitalObjectCsvImporter: Importer = {
   type: 'digital_object_csv',
   label: 'Import Digital Object records from a CSV file',
   async run(s, repoId, actor, input, out) {
-    return importTransaction(s, (trx) => readRows(new DigitalObjectCsvImport(s, trx, repoId, actor, input, out), input.path, input.name, out.signal));
+    return importFile(s, out, (writer) => readRows(new DigitalObjectCsvImport(s, writer, repoId, actor, input, out), input.path, input.name, out.signal));
   },
 };

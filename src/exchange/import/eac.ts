@@ -14,7 +14,7 @@
  * reports it as matched).
  */
 import type { Obj } from '../../json';
-import { ImportSession, importTransaction } from './session';
+import { importFile, ImportSession } from './session';
 import { recordsWithJsonValue } from '../../store/record-finders';
 import { descendants, kid, kids, markupOf, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
 import { ImportFailed, Importer, ImportReport } from './types';
@@ -157,8 +157,8 @@ export const eacImporter: Importer = {
   type: 'eac_xml',
   label: 'Import EAC-CPF records from an XML file',
   async run(s, repoId, actor, input, out) {
-    return importTransaction(s, async (trx) => {
-      const job = new EacImport(s, trx, repoId, actor, input, out);
+    return importFile(s, out, async (writer) => {
+      const job = new EacImport(s, writer, repoId, actor, input, out);
       await readBlocks(input.path, input.name, job, out.signal);
       return job.result();
     });

@@ -24,7 +24,8 @@
  */
 import crypto from 'node:crypto';
 import type { Obj } from '../../json';
-import { ImportSession, importTransaction, slug } from './session';
+import { importFile, ImportSession, type ImportWriter, slug } from './session';
+import type { Tx } from '../../store/database';
 import { recordsWithJsonValue } from '../../store/record-finders';
 import { descendants, kid, kids, markupOf, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
 import { ImportFailed, Importer, ImportReport } from './types';
@@ -460,13 +461,14 @@ export const eadImporter: Importer = {
   type: 'ead_xml',
   label: 'Import EAD records from an XML file',
   async run(s, repoId, actor, input, out) {
-    return importTransaction(s, async (trx) => {
-      const job = new EadImport(s, trx, repoId, actor, input, out);
+    const write = async (writer: Tx | ImportWriter) => {
+      const job = new EadImport(s, writer, repoId, actor, input, out);
       await readBlocks(input.path, input.name, job, out.signal);
       const report = job.result();
       out.log('info', `${input.name}: ${Object.entries(report.counts).map(([t, n]) => `${n} ${t}`).join(', ')}`);
       return report;
-    });
+    };
+    return importFile(s, out, write);
   },
 };
 

@@ -24,7 +24,7 @@
  */
 import type { Obj } from '../../json';
 import { recordsWithJsonValue } from '../../store/record-finders';
-import { ImportSession, importTransaction } from './session';
+import { importFile, ImportSession } from './session';
 import { kids, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
 import { ImportFailed, Importer, ImportReport } from './types';
 
@@ -293,8 +293,8 @@ export const marcxmlAuthAgentImporter: Importer = {
   type: 'marcxml_auth_agent',
   label: 'Import agent records from a MARCXML authority file',
   async run(s, repoId, actor, input, out) {
-    return importTransaction(s, async (trx) => {
-      const job = new MarcAuthImport(s, trx, repoId, actor, input, out);
+    return importFile(s, out, async (writer) => {
+      const job = new MarcAuthImport(s, writer, repoId, actor, input, out);
       job.options = { events: chosen(input.options?.import_events), subjects: chosen(input.options?.import_subjects) };
       await readBlocks(input.path, input.name, job, out.signal);
       return job.result();

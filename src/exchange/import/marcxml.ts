@@ -15,7 +15,7 @@
  *   583 → processinfo, 524 → prefercite, 535 → originalsloc, 530 → altformavail, 546 → langmaterial, 500 → odd
  */
 import type { Obj } from '../../json';
-import { ImportSession, importTransaction } from './session';
+import { importFile, ImportSession } from './session';
 import { kids, Path, readBlocks, textOf, XmlNode } from './xml-blocks';
 import { ImportFailed, Importer, ImportReport } from './types';
 
@@ -173,8 +173,8 @@ function marcImporter(type: string, label: string, mode: MarcMode): Importer {
     type,
     label,
     async run(s, repoId, actor, input, out) {
-      return importTransaction(s, async (trx) => {
-        const job = new MarcImport(s, trx, repoId, actor, input, out);
+      return importFile(s, out, async (writer) => {
+        const job = new MarcImport(s, writer, repoId, actor, input, out);
         job.mode = mode;
         await readBlocks(input.path, input.name, job, out.signal);
         return job.result();

@@ -3,7 +3,8 @@ import type { Actor, Services } from '../../records/context';
 /**
  * The contract between the importers (one per format) and what runs them: the job runner
  * (src/jobs) and the `archive-records import-file` verb. An importer reads one file and writes
- * everything it holds in ONE transaction: a file that fails writes nothing.
+ * everything it holds all or nothing (session.ts importFile: one transaction, or chunks published
+ * together): a file that fails writes nothing.
  */
 
 /** One uploaded or named file, already on disk. */
@@ -26,6 +27,11 @@ export interface ImportOutput {
   progress(done: number, total?: number): void;
   /** Aborted when the job is canceled: the importer stops and its transaction rolls back. */
   signal?: AbortSignal;
+  /**
+   * Where the importer may write in chunks (importInChunks): the job the records are pending for
+   * until they are published together, and how long one chunk holds the writer. Absent: one transaction.
+   */
+  chunks?: { job: number; chunkMs: number };
 }
 
 export interface ImportReport {

@@ -10,6 +10,7 @@ import { TextDecoder } from 'node:util';
 import { SaxesParser } from 'saxes';
 import { escapeAttribute, escapeText } from '../xml';
 import { ImportFailed } from './types';
+import { letEventLoopTurn } from '../../event-loop';
 
 export interface XmlNode {
   name: string;
@@ -111,24 +112,17 @@ export async function readBlocks(file: string, displayName: string, handler: Blo
   if (!rootSeen) throw new ImportFailed(`${displayName}: no XML element in the file`);
 }
 
-/** How long the handler's calls run before the import lets the event loop turn. */
-const SLICE_MS = 10;
-
 /**
  * Runs the queued calls in order. A chunk holds hundreds of blocks, and the handler's statements
  * (better-sqlite3 answers before it returns) resolve without leaving the turn of the event loop:
  * run straight through, a chunk kept every other request of the process waiting until it was done,
  * reads that no longer wait for the import's transaction included. So the import lets the event
- * loop turn every SLICE_MS.
+ * loop turn every SLICE_MS (src/event-loop.ts).
  */
 async function drain(pending: Array<() => Promise<void> | void>): Promise<void> {
-  let since = performance.now();
   while (pending.length) {
     await pending.shift()!();
-    if (performance.now() - since >= SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      since = performance.now();
-    }
+    await letEventLoopTurn();
   }
 }
 

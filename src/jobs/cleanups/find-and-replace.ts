@@ -4,6 +4,7 @@ import { isPlainObject } from '../../json';
 import { holdDerivedRows } from '../../store/transaction-memo';
 import type { JobType } from '../job-type';
 import { JobCanceled, pagesOf, recordInRepository, requiredString, saveAllEdited, stopIfCanceled } from '../job-records';
+import { letEventLoopTurn } from '../../event-loop';
 
 /**
  * find_and_replace_job (ArchivesSpace's FindAndReplaceRunner): in every record of `record_type`
@@ -103,6 +104,7 @@ export const findAndReplaceJob: JobType = {
           stopIfCanceled(ctx.signal);
           const edits: Array<{ row: (typeof rows)[number]; record: Obj }> = [];
           for (const row of rows) {
+            await letEventLoopTurn();
             const record = JSON.parse(row.json) as Obj;
             const changed = replaceIn(record, recordType, property, (text) => replaceAll(text, compiled, replace));
             if (!changed) continue;
@@ -112,8 +114,8 @@ export const findAndReplaceJob: JobType = {
           }
           // A page's rows written together; the text changed moves nothing in the tree.
           await saveAllEdited(ctx.s, ctx.actor, trx, edits);
-          // Other requests are answered between pages (on SQLite the store's calls do not wait on I/O).
-          await new Promise((resolve) => setImmediate(resolve));
+          // Other requests are answered between pages too (on SQLite the store's calls do not wait on I/O).
+          await letEventLoopTurn();
         }
       });
     } catch (err) {

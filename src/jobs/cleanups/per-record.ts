@@ -2,6 +2,7 @@ import type { Obj } from '../../json';
 import { RecordQueries } from '../../store/records';
 import type { JobContext } from '../job-type';
 import { type JobScope, pagesOf, saveEdited } from '../job-records';
+import { letEventLoopTurn } from '../../event-loop';
 
 /**
  * The clean-ups ArchivesSpace commits record by record (trim_whitespace_job, ns2_remover_job):
@@ -18,6 +19,7 @@ export async function editEach(ctx: JobContext, scope: JobScope, edit: (record: 
     seen += rows.length;
     await ctx.progress(seen);
     for (const row of rows) {
+      await letEventLoopTurn();
       if (ctx.signal.aborted) return { uris, parts };
       const changed = edit(JSON.parse(row.json) as Obj);
       if (!changed) continue;

@@ -4,6 +4,7 @@ import { RecordQueries } from '../../store/records';
 import type { JobType } from '../job-type';
 import { JobCanceled, pagesOf, stopIfCanceled } from '../job-records';
 import { cleanSlug, dedupeSlug, slugSource } from './slugs';
+import { letEventLoopTurn } from '../../event-loop';
 
 /**
  * generate_slugs_job (ArchivesSpace's GenerateSlugsRunner): every slug the server made before is
@@ -46,6 +47,7 @@ export const generateSlugsJob: JobType = {
         const taken = new Set<string>();
         for await (const rows of pagesOf(trx, { types: types.map(([t]) => t) })) {
           for (const row of rows) {
+            await letEventLoopTurn();
             const record = JSON.parse(row.json) as Obj;
             if (isManual(record)) taken.add(record.slug);
           }
@@ -55,6 +57,7 @@ export const generateSlugsJob: JobType = {
           for await (const rows of pagesOf(trx, { types: [type] })) {
             stopIfCanceled(ctx.signal);
             for (const row of rows) {
+              await letEventLoopTurn();
               const record = JSON.parse(row.json) as Obj;
               if (isManual(record)) continue;
               lines.push(`Generating slug for ${type} id: ${row.id}`);

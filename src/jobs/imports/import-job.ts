@@ -44,7 +44,14 @@ export const importJob: JobType = {
         const options = Object.fromEntries(OPTIONS.filter((o) => ctx.job[o] !== undefined).map((o) => [o, ctx.job[o]]));
         const report = await importer.run(ctx.s, ctx.repoId, ctx.actor, { path: f.stored, name: f.filename, options }, {
           signal: ctx.signal,
-          log: (level, message) => void ctx.log(`${level}: ${message}`),
+          // On SQLite, the file in chunks pending for this job, published at its end (store/pending.ts), where
+          // the importer can: other clients' writes run between chunks. MariaDB's row locks already let
+          // them through, and there a deadlock (InnoDB) is retried by running a one-transaction file
+          // again, which a chunk already committed cannot be.
+          ...(ctx.s.config.jobs.importChunkMs && ctx.s.db.dialect === 'sqlite' ? { chunks: { job: ctx.jobId, chunkMs: ctx.s.config.jobs.importChunkMs } } : {}),
+          // Not awaited: a line that cannot be written (the store busy past DB_WAIT_SECONDS behind a
+          // one-transaction file) is lost, not an unhandled rejection that ends the process.
+          log: (level, message) => void ctx.log(`${level}: ${message}`).catch(() => undefined),
           // Records written so far, over the files before this one: the runner keeps the figure
           // and writes it with the lease (a write from inside the file's transaction would wait
           // for its commit on SQLite).

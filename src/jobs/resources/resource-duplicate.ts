@@ -1,12 +1,14 @@
 import type { Obj } from '../../json';
 import type { Actor, Services } from '../../records/context';
-import { createRecord, createRecords } from '../../records/write';
+import { createRecords } from '../../records/create-batch';
+import { createRecord } from '../../records/write';
 import { prepareRecord } from '../../validation';
 import type { Tx } from '../../store/database';
 import { childRows, parentRids } from '../../store/job-reads';
 import { holdDerivedRows } from '../../store/transaction-memo';
 import type { JobType } from '../job-type';
 import { JobCanceled, recordInRepository, requiredString, stopIfCanceled } from '../job-records';
+import { letEventLoopTurn } from '../../event-loop';
 
 /**
  * resource_duplicate_job (ArchivesSpace's ResourceDuplicateRunner and Lib::Resource::Duplicate,
@@ -24,8 +26,9 @@ const GROUP = 500;
 const NOT_COPIED = ['uri', 'id', 'lock_version', 'created_by', 'last_modified_by', 'create_time', 'system_mtime', 'user_mtime',
   'ref_id', 'display_string', 'position', 'parent', 'resource', 'tree', 'slug', 'ark_name', 'has_unpublished_ancestor'];
 
-function copyOf(record: Obj): Obj {
-  const copy = structuredClone(record) as Obj;
+/** A stored record's JSON read into a fresh object (nothing else holds it: no clone), less what the create sets anew. */
+function copyOf(json: string): Obj {
+  const copy = JSON.parse(json) as Obj;
   for (const field of NOT_COPIED) delete copy[field];
   return copy;
 }
@@ -59,7 +62,7 @@ export const resourceDuplicateJob: JobType = {
         // of children's are: a clash is still found before the commit, and fails the whole copy.
         holdDerivedRows(trx, { uniqueKeys: true });
         stopIfCanceled(ctx.signal);
-        const resource = copyOf(JSON.parse(source.json));
+        const resource = copyOf(source.json);
         resource.id_0 = `${PREFIX}${resource.id_0 ?? ''}`;
         resource.title = `${PREFIX}${resource.title ?? ''}`;
         if (resource.ead_id) resource.ead_id = `${PREFIX}${resource.ead_id}`;
@@ -77,7 +80,8 @@ export const resourceDuplicateJob: JobType = {
             let type = '';
             let end = start;
             for (; end < children.length && end - start < GROUP; end++) {
-              const body = copyOf(JSON.parse(children[end].json));
+              await letEventLoopTurn();
+              const body = copyOf(children[end].json);
               const bodyType = String(body.jsonmodel_type ?? 'archival_object');
               if (type && bodyType !== type) break;
               type = bodyType;
@@ -92,7 +96,7 @@ export const resourceDuplicateJob: JobType = {
             }
             start = end;
             // Other requests are answered between groups (on SQLite the store's calls do not wait on I/O).
-            await new Promise((resolve) => setImmediate(resolve));
+            await letEventLoopTurn();
           }
         };
         await copyTree(null, undefined);

@@ -6,22 +6,17 @@
  * is the chosen archival object's level instead of the resource's top.
  */
 import type { Obj } from '../../json';
+import type { Actor, Services } from '../../records/context';
+import type { ImportInput, ImportOutput } from '../../exchange/import/types';
+import type { Tx } from '../../store/database';
+import { holdDerivedRows } from '../../store/transaction-memo';
 import { truthy } from './columns';
-import { SheetSession } from './session';
+import { SheetSession, type SheetResource } from './session';
 import type { SheetRow } from './sheet';
-
-/** A row's outcome, for the results file. */
-export interface RowResult {
-  row: number;
-  uri?: string;
-  title?: string;
-  ref_id?: string;
-}
 
 export const AO_MARKER = /ArchivesSpace field code/;
 
 export class ArchivalObjectLoad extends SheetSession {
-  readonly results: RowResult[] = [];
   /** The record written at each level on the way down to the current row (level 0: the resource). */
   private readonly parents = new Map<number, string | undefined>([[0, undefined]]);
   private level = 0;
@@ -29,6 +24,19 @@ export class ArchivalObjectLoad extends SheetSession {
   private failedLevel?: number;
   private failedRow = 0;
   private placedFrom = false;
+  /**
+   * The ref_ids of the rows written: a row's ref_id taken by a row above it is found here (the rows
+   * are inserted in hundreds, so the store need not hold the row above yet).
+   */
+  private readonly refIds = new Set<string>();
+
+  constructor(s: Services, trx: Tx, repoId: number, actor: Actor, input: ImportInput, out: ImportOutput, resource: SheetResource) {
+    super(s, trx, repoId, actor, input, out, resource);
+    // The rows' unique keys (their ref_id in the resource) are written a thousand at a time, not one
+    // statement a row: a row's ref_id is looked for before it is written (in the store and the
+    // sheet's rows above it), so the clash is reported on its row and column as before.
+    holdDerivedRows(trx, { uniqueKeys: ['archival_object'] });
+  }
 
   async onRow(row: SheetRow, header: readonly string[]): Promise<void> {
     this.useHeader(header);
@@ -50,7 +58,8 @@ export class ArchivalObjectLoad extends SheetSession {
     const rawLevel = row.get('level');
     const recordLevel = rawLevel === undefined ? (row.error('level', 'the description level is missing'), undefined)
       : this.columns.listValue(row, 'level', 'archival_record_level', rawLevel, 'error');
-    const publish = truthy(row.get('publish'));
+    // An empty publish cell is false, for the row and for its notes and languages (as ArchivesSpace's own sample sheets expect).
+    const publish = truthy(row.get('publish')) ?? false;
     const restrictions = truthy(row.get('restrictions_flag'));
     const body: Obj = {
       resource: { ref: this.resource.uri },
@@ -58,7 +67,7 @@ export class ArchivalObjectLoad extends SheetSession {
       ...(title === undefined ? {} : { title }),
       ...(recordLevel ? { level: recordLevel } : {}),
       ...(recordLevel === 'otherlevel' ? { other_level: row.get('other_level') ?? 'unspecified' } : {}),
-      ...(publish === undefined ? {} : { publish }),
+      publish,
       ...(restrictions === undefined ? {} : { restrictions_apply: restrictions }),
       dates,
     };
@@ -66,7 +75,7 @@ export class ArchivalObjectLoad extends SheetSession {
       if (row.get(column) !== undefined) body[field] = row.get(column);
     }
     const refId = row.get('ref_id');
-    if (refId !== undefined && (await this.lookup('archival_object', 'ref_id', refId)).length) {
+    if (refId !== undefined && (this.refIds.has(refId) || (await this.lookup('archival_object', 'ref_id', refId)).length)) {
       row.error('ref_id', `an archival object with the ref_id '${refId}' already exists (was this sheet imported before?)`);
     }
     body.lang_materials = this.columns.langs(row, publish);
@@ -80,7 +89,9 @@ export class ArchivalObjectLoad extends SheetSession {
     body.subjects = await this.subjectLinks(row);
     body.linked_agents = await this.agentLinks(row);
     body.accession_links = await this.accessionLinks(row);
-    const uri = !row.failed ? await this.write(row, undefined, 'archival_object', body) : undefined;
+    // Its row is inserted with the rows after it, a hundred a statement (a round trip each on MySQL).
+    const uri = !row.failed ? await this.write(row, undefined, 'archival_object', body, true) : undefined;
+    if (uri && refId !== undefined) this.refIds.add(refId);
     if (!uri) {
       this.failedLevel = level;
       this.failedRow = before;
@@ -114,7 +125,7 @@ export class ArchivalObjectLoad extends SheetSession {
 
   private async accessionLinks(row: SheetRow): Promise<Obj[]> {
     const links: Obj[] = [];
-    for (const column of this.columns.header.filter((h) => /^accession_uri_\d+$/.test(h))) {
+    for (const column of this.columns.matching('accession links', (h) => /^accession_uri_\d+$/.test(h))) {
       const raw = row.get(column);
       if (raw === undefined) continue;
       const uri = /^\d+$/.test(raw) ? `/repositories/${this.repoId}/accessions/${raw}` : raw;

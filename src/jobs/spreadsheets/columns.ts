@@ -8,6 +8,7 @@ import { ApiError } from '../../errors';
 import { isPlainObject, type Obj } from '../../json';
 import type { Services } from '../../records/context';
 import { prepareRecord } from '../../validation';
+import { enumerationLabel } from '../../validation/enumeration-labels';
 import { SheetRow } from './sheet';
 
 /** Value lists a sheet may add values to (ArchivesSpace adds to these two and refuses unknown values of the others). */
@@ -23,14 +24,56 @@ export class ColumnReader {
     /** Adds a value to an editable list (before the record that uses it is written); answers the stored value. */
     private readonly addValue: (list: string, raw: string) => string,
     readonly header: readonly string[],
-  ) {}
+  ) {
+    this.columns = new Set(header);
+  }
+
+  private readonly columns: Set<string>;
+  /** What each row asks of the header (its numbered groups, its columns of a kind), found once per sheet. */
+  private readonly found = new Map<string, string[]>();
+  /**
+   * Each list's cells already matched to a value, kept while the catalogue's list is the same
+   * array (a changed catalogue is a new one): the same few cells ("single", "Box", "creator") come
+   * on every row, and the loose match squashes every value of the list.
+   */
+  private readonly matched = new Map<string, { values: readonly string[]; byCell: Map<string, string> }>();
+
+  /** Whether the header has the column. */
+  has(column: string): boolean {
+    return this.columns.has(column);
+  }
+
+  /** The header's columns `test` accepts, `key` naming the test (asked once per sheet, not per row). */
+  matching(key: string, test: (column: string) => boolean): string[] {
+    let list = this.found.get(key);
+    if (!list) this.found.set(key, (list = this.header.filter(test)));
+    return list;
+  }
+
+  /** Numbered repeats of a group of columns in the header (SheetRow.suffixes), once per sheet. */
+  suffixes(stem: RegExp): string[] {
+    const key = `suffixes ${stem.source}`;
+    let list = this.found.get(key);
+    if (!list) this.found.set(key, (list = SheetRow.suffixes(this.header, stem)));
+    return list;
+  }
 
   /** A value list's value for a cell; undefined (with the reason dropped or failed on the row) when the list has none such. */
   listValue(row: SheetRow, column: string, list: string, raw: string, severity: 'dropped' | 'error' = 'dropped'): string | undefined {
     const known = this.s.enums.get(list);
     const values = known?.values ?? [];
-    const found = values.find((v) => v === raw) ?? values.find((v) => squash(v) === squash(raw));
-    if (found) return found;
+    let memo = this.matched.get(list);
+    if (memo?.values !== values) this.matched.set(list, (memo = { values, byCell: new Map() }));
+    const hit = memo.byCell.get(raw);
+    if (hit !== undefined) return hit;
+    // As ArchivesSpace's importer: the value itself or the label its staff interface shows ("English" is eng), then either written loosely.
+    const label = (v: string) => enumerationLabel(list, v) ?? v;
+    const found = values.find((v) => v === raw) ?? values.find((v) => label(v) === raw)
+      ?? values.find((v) => squash(v) === squash(raw)) ?? values.find((v) => squash(label(v)) === squash(raw));
+    if (found) {
+      memo.byCell.set(raw, found);
+      return found;
+    }
     if (GROWING_LISTS.has(list) && known?.editable) return this.addValue(list, raw);
     const shown = values.length > 40 ? `${values.slice(0, 40).join(', ')}…` : values.join(', ');
     const message = `'${raw}' is not a value of the list ${list} (${shown})`;
@@ -53,7 +96,7 @@ export class ColumnReader {
   /** Dates: dates_label, begin, end, date_type, expression, date_certainty, date_era, date_calendar, unnumbered or _1, _2... */
   dates(row: SheetRow): Obj[] {
     const dates: Obj[] = [];
-    for (const n of SheetRow.suffixes(this.header, /^begin(_\d+)?$/)) {
+    for (const n of this.suffixes(/^begin(_\d+)?$/)) {
       const [begin, end, expression] = ['begin', 'end', 'expression'].map((c) => row.get(c + n));
       if (begin === undefined && end === undefined && expression === undefined) continue;
       const date: Obj = {};
@@ -81,7 +124,7 @@ export class ColumnReader {
   /** Extents: portion, number, extent_type, container_summary, physical_details, dimensions, unnumbered or _2... */
   extents(row: SheetRow): Obj[] {
     const extents: Obj[] = [];
-    for (const n of SheetRow.suffixes(this.header, /^extent_type(_\d+)?$/)) {
+    for (const n of this.suffixes(/^extent_type(_\d+)?$/)) {
       const number = row.get(`number${n}`);
       const rawType = row.get(`extent_type${n}`);
       if (number === undefined && rawType === undefined) continue;
@@ -106,7 +149,7 @@ export class ColumnReader {
   /** Language of materials: l_lang, l_langscript, n_langmaterial, p_langmaterial, unnumbered or _2... */
   langs(row: SheetRow, publish: boolean | undefined): Obj[] {
     const langs: Obj[] = [];
-    for (const n of SheetRow.suffixes(this.header, /^l_lang(_\d+)?$/)) {
+    for (const n of this.suffixes(/^l_lang(_\d+)?$/)) {
       const [lang, script, note] = ['l_lang', 'l_langscript', 'n_langmaterial'].map((c) => row.get(c + n));
       if (lang !== undefined) {
         const language = this.listValue(row, `l_lang${n}`, 'language_iso639_2', lang);
@@ -133,7 +176,7 @@ export class ColumnReader {
     const notes: Obj[] = [];
     const single = this.s.enums.get('note_singlepart_type')?.values ?? [];
     const multi = this.s.enums.get('note_multipart_type')?.values ?? [];
-    for (const column of this.header.filter((h) => h.startsWith('n_') && h !== 'n_langmaterial' && !/^n_langmaterial_\d+$/.test(h))) {
+    for (const column of this.matching('notes', (h) => h.startsWith('n_') && h !== 'n_langmaterial' && !/^n_langmaterial_\d+$/.test(h))) {
       const content = row.get(column);
       if (content === undefined) continue;
       const type = column.slice(2);
@@ -156,7 +199,7 @@ export class ColumnReader {
   private restriction(row: SheetRow, type: string): Obj | undefined {
     if (type !== 'accessrestrict' && type !== 'userestrict') return undefined;
     const r: Obj = {};
-    const local = this.header.filter((h) => type === 'accessrestrict' && /^t_accessrestrict(_\d+)?$/.test(h))
+    const local = (type === 'accessrestrict' ? this.matching('local restriction types', (h) => /^t_accessrestrict(_\d+)?$/.test(h)) : [])
       .map((h) => row.get(h) && this.listValue(row, h, 'restriction_type', row.get(h)!)).filter(Boolean);
     if (local.length) r.local_access_restriction_type = local;
     if (row.get(`b_${type}`)) r.begin = row.get(`b_${type}`);

@@ -6,14 +6,12 @@
 import type { Obj } from '../../json';
 import { jsonOfUri } from '../../store/domain-reads';
 import { truthy } from './columns';
-import type { RowResult } from './ao-load';
 import { SheetSession } from './session';
 import { SheetRow } from './sheet';
 
 export const DIGITAL_MARKER = /ArchivesSpace digital object import field codes/;
 
 export class DigitalObjectLoad extends SheetSession {
-  readonly results: RowResult[] = [];
 
   async onRow(row: SheetRow, header: readonly string[]): Promise<void> {
     this.useHeader(header);
@@ -75,7 +73,7 @@ export class DigitalObjectLoad extends SheetSession {
   private notes(row: SheetRow): Obj[] {
     const notes: Obj[] = [];
     const types = this.s.enums.get('note_digital_object_type')?.values ?? [];
-    for (const n of SheetRow.suffixes(this.columns.header, /^note_type(_\d+)?$/)) {
+    for (const n of this.columns.suffixes(/^note_type(_\d+)?$/)) {
       const type = row.get(`note_type${n}`);
       const content = row.get(`note_content${n}`);
       if (type === undefined && content === undefined) continue;

@@ -4,19 +4,23 @@
  * container is an existing one named by its record number (top_container_id), or a new one made
  * from top_container_type, _indicator and _barcode (with its location and container profile),
  * shared by the sheet's rows that name the same type and indicator. The checks are ArchivesSpace's
- * validator's: a new container's type and indicator, or its barcode, must not be taken already.
+ * validator's: a new container's type and indicator, or its barcode, must not be taken already,
+ * nor a child container's barcode (child_barcode) by a sub-container stored before the sheet; and
+ * rows that give one child type and indicator must give it one barcode.
  */
 import type { Obj } from '../../json';
-import type { RowResult } from './ao-load';
+import { recordsWithJsonValue } from '../../store/record-finders';
 import { SheetSession } from './session';
 import type { SheetRow } from './sheet';
 
 export const LINKER_MARKER = /ArchivesSpace field code/;
 
 export class TopContainerLinkerLoad extends SheetSession {
-  readonly results: RowResult[] = [];
   /** The containers this sheet created, by type and indicator, with their barcode. */
   private readonly made = new Map<string, { uri: string; barcode?: string }>();
+  /** The child containers' barcodes this sheet gave, by child type and indicator, and all of them. */
+  private readonly childMade = new Map<string, string>();
+  private readonly childBarcodes = new Set<string>();
 
   async onRow(row: SheetRow, header: readonly string[]): Promise<void> {
     this.useHeader(header);
@@ -31,6 +35,7 @@ export class TopContainerLinkerLoad extends SheetSession {
     if (ao && instanceType && container && !row.failed) {
       const sub: Obj = { jsonmodel_type: 'sub_container', top_container: { ref: container } };
       const [childType, childIndicator, childBarcode] = ['child_type', 'child_indicator', 'child_barcode'].map((c) => row.get(c));
+      if (childBarcode !== undefined) await this.checkChildBarcode(row, childBarcode, childType, childIndicator);
       if (childType !== undefined && childIndicator !== undefined) {
         const t = this.columns.listValue(row, 'child_type', 'container_type', childType, 'error');
         Object.assign(sub, { type_2: t, indicator_2: childIndicator, ...(childBarcode ? { barcode_2: childBarcode } : {}) });
@@ -104,6 +109,36 @@ export class TopContainerLinkerLoad extends SheetSession {
     const uri = await this.write(row, 'top_container_indicator', 'top_container', body);
     if (uri) this.made.set(key, { uri, barcode });
     return uri;
+  }
+
+  /**
+   * As ArchivesSpace's validator: a child barcode a sub-container stored before the sheet already
+   * has fails the row; so does one that differs from the barcode an earlier row gave the same
+   * child type and indicator.
+   */
+  private async checkChildBarcode(row: SheetRow, barcode: string, type?: string, indicator?: string): Promise<void> {
+    if (!this.childBarcodes.has(barcode) && await this.subContainerBarcodeTaken(barcode)) {
+      row.error('child_barcode', `a child container with the barcode '${barcode}' already exists`);
+      return;
+    }
+    if (type === undefined || indicator === undefined) return;
+    const key = `${type}|${indicator}`;
+    const earlier = this.childMade.get(key);
+    if (earlier !== undefined && earlier !== barcode) row.error('child_barcode', `an earlier row gave the child container ${type} ${indicator} the barcode '${earlier}'`);
+    else {
+      this.childMade.set(key, barcode);
+      this.childBarcodes.add(barcode);
+    }
+  }
+
+  /** Whether a record of the repository (of any type with instances) has a sub-container with this barcode_2. */
+  private async subContainerBarcodeTaken(barcode: string): Promise<boolean> {
+    const withInstances = Object.keys(this.s.registry.types).filter((t) => (this.s.registry.schemas[t]?.properties as Obj | undefined)?.instances);
+    for (const type of withInstances) {
+      const found = await recordsWithJsonValue(this.trx, { type, repoId: this.repoId }, 'barcode_2', barcode, 20);
+      if (found.some((r) => (r.record.instances as Obj[] | undefined ?? []).some((i) => (i.sub_container as Obj | undefined)?.barcode_2 === barcode))) return true;
+    }
+    return false;
   }
 
   /** The record a column names by its record number; the row's error when there is none. */

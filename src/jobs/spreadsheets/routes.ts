@@ -11,7 +11,7 @@ import type { Call, Endpoint, Reply } from '../../records/endpoint';
 import { json } from '../../records/endpoint';
 import { treeShapeOf } from '../../store/domain-reads';
 import { treeNodes, type TreeNodeRow } from '../../store/tree-pages';
-import { containerInstances, linkedRecords, sheetFilename, sheetSource, writeUpdaterSheet } from './updater-sheet';
+import { containerInstances, linkedRecords, type SheetNode, sheetFilename, sheetSource, writeUpdaterSheet } from './updater-sheet';
 import { DIGITAL_OBJECT_TEMPLATE, identifierText, templateLines, TOP_CONTAINER_TEMPLATE } from './templates';
 
 const id = { name: 'id', type: 'integer', required: true } as const;
@@ -24,16 +24,21 @@ async function resourceOf(call: Call, resourceId: number): Promise<Obj> {
   return readRecord(call.s, { type: call.s.registry.type('resource'), repoId: call.repoId }, resourceId);
 }
 
-/** The URIs of the resource's archival objects, depth first in tree order (from the tree's shape: no record is read whole). */
-async function inTreeOrder(s: Services, resourceUri: string): Promise<string[]> {
+/** The resource's archival objects (row id and URI), depth first in tree order (from the tree's shape: no record is read whole). */
+async function inTreeOrder(s: Services, resourceUri: string): Promise<SheetNode[]> {
   type Node = { rid: number; uri: string; position: number };
   const byParent = new Map<number | null, Node[]>();
-  for (const row of await treeShapeOf(s.db, resourceUri)) byParent.set(row.parent_rid, [...byParent.get(row.parent_rid) ?? [], row]);
+  for (const row of await treeShapeOf(s.db, resourceUri)) {
+    // Pushed, not copied: a resource of 100,000 children in one level is one list.
+    const siblings = byParent.get(row.parent_rid);
+    if (siblings) siblings.push(row);
+    else byParent.set(row.parent_rid, [row]);
+  }
   for (const siblings of byParent.values()) siblings.sort((a, b) => a.position - b.position);
-  const out: string[] = [];
+  const out: SheetNode[] = [];
   const walk = (parent: number | null) => {
     for (const node of byParent.get(parent) ?? []) {
-      out.push(node.uri);
+      out.push({ rid: node.rid, uri: node.uri });
       walk(node.rid);
     }
   };
@@ -42,7 +47,7 @@ async function inTreeOrder(s: Services, resourceUri: string): Promise<string[]> 
 }
 
 /** The archival objects a sheet is asked for: those the `uri` list names (a JSON array), in its order, or else all the resource's. */
-function chosen(call: Call, inTree: string[]): string[] {
+function chosen(call: Call, inTree: SheetNode[]): SheetNode[] {
   if (call.params.uri === undefined) return inTree;
   let uris: unknown;
   try {
@@ -51,11 +56,12 @@ function chosen(call: Call, inTree: string[]): string[] {
     uris = undefined;
   }
   if (!Array.isArray(uris) || !uris.every((u) => typeof u === 'string')) throw errors.invalidParam('uri', 'must be a JSON array of archival object URIs');
-  const known = new Set(inTree);
+  const known = new Map(inTree.map((n) => [n.uri, n]));
   // As ArchivesSpace, URIs of other record types are passed over; an archival object must be one of the resource's.
   return (uris as string[]).filter((u) => /\/archival_objects\/\d+$/.test(u)).map((u) => {
-    if (!known.has(u)) throw errors.invalidParam('uri', `${u} is not an archival object of the resource`);
-    return u;
+    const node = known.get(u);
+    if (!node) throw errors.invalidParam('uri', `${u} is not an archival object of the resource`);
+    return node;
   });
 }
 

@@ -17,7 +17,9 @@ import { ImportSession } from '../../exchange/import/session';
 import { ImportFailed, type ImportInput, type ImportOutput } from '../../exchange/import/types';
 import { hasRecord, jsonOfUri, linksFromTypes, recordQueries } from '../../store/domain-reads';
 import { ColumnReader, truthy } from './columns';
+import { RowResults } from './row-results';
 import type { SheetRow } from './sheet';
+import { UriList } from '../../store/uri-list';
 
 /** The agent column groups of the templates and the agent type each names. */
 const AGENT_GROUPS = [['people', 'agent_person', 'people'], ['corporate_entities', 'agent_corporate_entity', 'corporate_entities'], ['families', 'agent_family', 'families']] as const;
@@ -30,8 +32,12 @@ export interface SheetResource {
 }
 
 export class SheetSession extends ImportSession {
+  /** Records the sheet created, in the order written (the job's records list): as numbers, not a string each. */
+  readonly created = new UriList();
   /** Records the sheet changed (not created): the archival objects a digital load links. */
   readonly updated: string[] = [];
+  /** Each row's outcome, for the results file (kept on disk as the rows go). */
+  readonly results = new RowResults();
   protected columns!: ColumnReader;
   private readonly containers = new Map<string, string>();
 
@@ -42,8 +48,8 @@ export class SheetSession extends ImportSession {
     super(s, trx, repoId, actor, input, out);
   }
 
-  get created(): string[] {
-    return this.report.created;
+  protected override noteCreated(uri: string): void {
+    this.created.push(uri);
   }
 
   get counts(): Record<string, number> {
@@ -51,18 +57,28 @@ export class SheetSession extends ImportSession {
   }
 
   protected useHeader(header: readonly string[]): void {
-    if (!this.columns) this.columns = new ColumnReader(this.s, (list, raw) => this.value(list, raw), header);
+    if (!this.columns) this.columns = new ColumnReader(this.s, (list, raw) => this.value(list, raw, true), header);
   }
 
-  /** A record written for a row; a refusal is the row's error (under `column`), and nothing is returned. */
-  protected async write(row: SheetRow, column: string | undefined, type: string, body: Obj): Promise<string | undefined> {
+  /**
+   * A record written for a row; a refusal is the row's error (under `column`), and nothing is
+   * returned. `batched`: its row is inserted with others (createInBatch); the refusal of a row
+   * held before it, found as they are written, fails the sheet naming that row.
+   */
+  protected async write(row: SheetRow, column: string | undefined, type: string, body: Obj, batched = false): Promise<string | undefined> {
+    const own = `${this.input.name}: row ${row.number}: `;
     try {
-      return await this.create(type, body, [`row ${row.number}`]);
+      return await (batched ? this.createInBatch(type, body, [`row ${row.number}`]) : this.create(type, body, [`row ${row.number}`]));
     } catch (err) {
-      if (!(err instanceof ImportFailed)) throw err;
-      row.error(column, err.message.replace(`${this.input.name}: row ${row.number}: `, ''));
+      if (!(err instanceof ImportFailed) || (batched && !err.message.startsWith(own))) throw err;
+      row.error(column, err.message.replace(own, ''));
       return undefined;
     }
+  }
+
+  /** The end of the sheet: what createInBatch holds is written. */
+  async finish(): Promise<void> {
+    await this.flushCreates();
   }
 
   /** The row names the sheet's resource by its EAD ID (ead) or URI (res_uri), as ArchivesSpace requires. */
@@ -85,7 +101,7 @@ export class SheetSession extends ImportSession {
         const idColumn = `${group}_agent_record_id_${n}`;
         const id = row.get(idColumn);
         const header = row.get(`${group}_agent_header_${n}`);
-        if (id === undefined && header === undefined && !this.columns.header.includes(`${group}_agent_header_${n + 1}`)) break;
+        if (id === undefined && header === undefined && !this.columns.has(`${group}_agent_header_${n + 1}`)) break;
         if (id === undefined && header === undefined) continue;
         const role = this.columns.listValue(row, `${group}_agent_role_${n}`, 'linked_agent_role', row.get(`${group}_agent_role_${n}`) ?? 'creator');
         const relatorRaw = row.get(`${group}_agent_relator_${n}`);
@@ -110,7 +126,7 @@ export class SheetSession extends ImportSession {
   /** Subject links of the row: subject_N_record_id, _term, _type (topical when empty), _source (ingest when empty). */
   protected async subjectLinks(row: SheetRow): Promise<Obj[]> {
     const links: Obj[] = [];
-    for (let n = 1; this.columns.header.some((h) => h.startsWith(`subject_${n}_`)); n++) {
+    for (let n = 1; this.columns.matching(`subject ${n}`, (h) => h.startsWith(`subject_${n}_`)).length; n++) {
       const id = row.get(`subject_${n}_record_id`);
       const term = row.get(`subject_${n}_term`);
       if (id === undefined && term === undefined) continue;
@@ -139,7 +155,7 @@ export class SheetSession extends ImportSession {
    */
   protected async containerInstances(row: SheetRow): Promise<Obj[]> {
     const instances: Obj[] = [];
-    for (let n = 1; n === 1 || this.columns.header.includes(`cont_instance_type_${n}`); n++) {
+    for (let n = 1; n === 1 || this.columns.has(`cont_instance_type_${n}`); n++) {
       const x = n === 1 ? '' : `_${n}`;
       const instanceType = row.get(`cont_instance_type${x}`);
       const type1 = row.get(`type_1${x}`);
@@ -169,14 +185,17 @@ export class SheetSession extends ImportSession {
     const known = this.containers.get(key);
     if (known) return known;
     const uri = (barcode ? (await this.lookup('top_container', 'barcode', barcode))[0] : await this.resourceContainer(type, indicator))
-      ?? await this.create('top_container', { type: this.value('container_type', type), indicator, ...(barcode ? { barcode } : {}) }, [`row ${row.number}`, 'top_container']);
+      ?? await this.create('top_container', { type: this.value('container_type', type, true), indicator, ...(barcode ? { barcode } : {}) }, [`row ${row.number}`, 'top_container']);
     this.containers.set(key, uri);
     return uri;
   }
 
   /** A top container of the type and indicator already holding something of this job's resource. */
   protected async resourceContainer(type: string, indicator: string): Promise<string | undefined> {
-    for (const uri of await this.lookup('top_container', 'indicator', indicator)) {
+    const candidates = await this.lookup('top_container', 'indicator', indicator);
+    // The links of the rows held for a statement of their own are read with the others.
+    if (candidates.length) await this.flushCreates();
+    for (const uri of candidates) {
       const json = await jsonOfUri(this.trx, uri);
       if (!json || JSON.parse(json).type !== type) continue;
       const links = await linksFromTypes(this.trx, [uri], ['archival_object']);

@@ -13,17 +13,20 @@ import { ImportFailed, type ImportInput, type ImportOutput } from '../../exchang
 import type { Tx } from '../../store/database';
 import { jsonOfUri } from '../../store/domain-reads';
 import type { JobContext, JobEnd, Upload } from '../job-type';
-import type { RowResult } from './ao-load';
+import type { RowResults } from './row-results';
 import type { SheetResource } from './session';
 import { describeProblem, Problems, readSheet, SHEET_FORMATS, type SheetRow } from './sheet';
+import type { UriList } from '../../store/uri-list';
 
 /** A load: the rows of one kind of sheet, written in the sheet's transaction. */
 export interface SheetLoad {
   onRow(row: SheetRow, header: readonly string[]): Promise<void>;
-  readonly created: string[];
+  /** After the last row: what the load holds back is written. */
+  finish(): Promise<void>;
+  readonly created: UriList;
   readonly updated: string[];
   readonly counts: Record<string, number>;
-  readonly results: RowResult[];
+  readonly results: RowResults;
 }
 
 export interface SheetJobKind {
@@ -92,6 +95,18 @@ function contentTypeOf(given: string, extension?: string): string {
 }
 
 export async function runSheetJob(ctx: JobContext, kind: SheetJobKind): Promise<JobEnd> {
+  let load: SheetLoad | undefined;
+  try {
+    return await runSheet(ctx, kind, (made) => (load = made));
+  } finally {
+    load?.results.remove();
+  }
+}
+
+/** The records a job notes at a time (the job's records list). */
+const RECORDS_AT_ONCE = 500;
+
+async function runSheet(ctx: JobContext, kind: SheetJobKind, made: (load: SheetLoad) => void): Promise<JobEnd> {
   const { s, job } = ctx;
   const validateOnly = String(job.only_validate) === 'true';
   const file = { path: ctx.inputFiles[0].stored, name: String(job.filename) };
@@ -117,10 +132,12 @@ export async function runSheetJob(ctx: JobContext, kind: SheetJobKind): Promise<
           uri: resourceUri, ead_id: resource.ead_id as string | undefined,
           ...(from ? { from: { uri: from.uri as string, parent: (from.parent as Obj | undefined)?.ref as string | undefined } } : {}),
         });
+        made(load);
         const { rows } = await readSheet(file, String(job.content_type), kind.marker, problems, (row, header) => {
           if (ctx.signal.aborted) throw new RollBack('canceled');
           return load.onRow(row, header);
         }, ctx.signal);
+        if (!ctx.signal.aborted) await load.finish();
         outcome = { rows, load };
         if (problems.errors || validateOnly || ctx.signal.aborted) throw new RollBack();
       });
@@ -147,7 +164,7 @@ export async function runSheetJob(ctx: JobContext, kind: SheetJobKind): Promise<
   }
   const { rows, load } = outcome;
   const counts = Object.entries(load.counts).map(([t, n]) => `${n} ${t}`).join(', ') || 'nothing';
-  await ctx.addOutputFile(`${file.name.replace(/\.[^.]+$/, '')}-results.csv`, resultsCsv(load.results, problems));
+  await ctx.addOutputFile(`${file.name.replace(/\.[^.]+$/, '')}-results.csv`, load.results.csv(problems));
   if (problems.errors) {
     await ctx.log(`error: ${problems.errors} row problem(s) in ${rows} row(s)${validateOnly ? '' : '; nothing of this sheet was written'}`);
     return 'failed';
@@ -157,26 +174,11 @@ export async function runSheetJob(ctx: JobContext, kind: SheetJobKind): Promise<
     await ctx.log(`${file.name}: valid: ${rows} row(s) would write ${counts}${changed}; ${problems.all.length} value(s) would be left out; nothing was written`);
     return 'completed';
   }
-  await ctx.addRecords([...load.created, ...load.updated.filter((u) => !load.created.includes(u))]);
+  for (const uris of load.created.slices(RECORDS_AT_ONCE)) await ctx.addRecords(uris);
+  const created = load.created.holding(load.updated);
+  const changedOnly = load.updated.filter((u) => !created.has(u));
+  if (changedOnly.length) await ctx.addRecords(changedOnly);
   const rate = Math.round(rows / Math.max(seconds, 0.001));
   await ctx.log(`${file.name}: imported ${rows} row(s) in ${seconds.toFixed(1)} s (${rate} rows/s): created ${counts}${changed}; ${problems.all.length} value(s) left out`);
   return 'completed';
-}
-
-/** The results file (as ArchivesSpace's): each row's record, then each of its problems. */
-function resultsCsv(results: RowResult[], problems: Problems): string {
-  const cell = (v: unknown) => {
-    const text = v === undefined ? '' : String(v);
-    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  const byRow = new Map<number, string[]>();
-  for (const p of problems.all) byRow.set(p.row, [...byRow.get(p.row) ?? [], `${p.severity === 'error' ? 'error' : 'left out'}${p.column ? ` (${p.column})` : ''}: ${p.message}`]);
-  const lines = [['row', 'title', 'uri', 'ref_id', 'problem'].join(',')];
-  for (const r of results) {
-    lines.push([r.row, r.title, r.uri, r.ref_id, ''].map(cell).join(','));
-    for (const message of byRow.get(r.row) ?? []) lines.push([r.row, '', '', '', message].map(cell).join(','));
-    byRow.delete(r.row);
-  }
-  for (const [row, messages] of byRow) for (const m of messages) lines.push([row, '', '', '', m].map(cell).join(','));
-  return `${lines.join('\r\n')}\r\n`;
 }

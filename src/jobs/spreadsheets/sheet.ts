@@ -98,6 +98,7 @@ export async function readSheet(
 ): Promise<{ rows: number; header: readonly string[] }> {
   let header: string[] | undefined;
   let dataRows = 0;
+  // The rows let the event loop turn as they are read (csv.ts, xlsx.ts: event-loop.ts).
   await eachRow(file, format, async (count, cells) => {
     if (cells.length > MOST_COLUMNS) throw new ImportFailed(`${file.name}: row ${count} has ${cells.length} columns; a template has at most ${MOST_COLUMNS}`);
     const values = cells.map((c) => c.trim());

@@ -8,6 +8,7 @@
  * ArchivesSpace refuses unless configured to allow it; so does this server, with the row's error.
  */
 import { isPlainObject, type Obj } from '../../json';
+import { enumerationLabel } from '../../validation/enumeration-labels';
 import { type Column, pathOf, SUBRECORD_GROUPS } from './updater-columns';
 import { cellOf, containerInstances, languageNotesOf, languagesOf, notesOf, noteText } from './updater-sheet';
 import type { SheetRow } from './sheet';
@@ -52,10 +53,11 @@ const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) 
 const DELETE_REFUSED = 'emptying every cell of an existing one would delete it, which the updater does not do (ArchivesSpace refuses it too unless configured); fix it in the record itself';
 
 /** A value list's value for a cell: from "Label [value]", or the value, or its label; undefined when the list has none such. */
-function listValue(text: string, values: string[]): string | undefined {
+function listValue(text: string, list: string, values: string[]): string | undefined {
   const bracketed = /\[([^\]]*)\]$/.exec(text)?.[1];
   if (bracketed !== undefined) return values.find((v) => v === bracketed);
-  return values.find((v) => v === text) ?? values.find((v) => squash(v) === squash(text));
+  const label = (v: string) => enumerationLabel(list, v) ?? v;
+  return values.find((v) => v === text) ?? values.find((v) => squash(v) === squash(text)) ?? values.find((v) => squash(label(v)) === squash(text));
 }
 
 /** A cell's value as the record stores it: a value list's value, a boolean, or the text. */
@@ -65,7 +67,7 @@ function clean(input: RowInput, c: Column): Clean {
   if (text === '') return undefined;
   if (c.kind === 'boolean') return text.toLowerCase() === 'true';
   if (c.kind !== 'enum') return text;
-  const found = listValue(text, input.values(c.list!) ?? []);
+  const found = listValue(text, c.list!, input.values(c.list!) ?? []);
   if (found !== undefined) return found;
   input.row.error(path, `'${text}' is not a value of the list ${c.list} (pick one from the cell's list, written "Label [value]")`);
   return UNREADABLE;
@@ -81,7 +83,7 @@ function changed(input: RowInput, c: Column): boolean {
   // A value typed as its value or label ("series", "Series") is the value the sheet showed as "Series [series]".
   // A value not in the list counts as changed, so that it is reported.
   if (c.kind === 'enum' && sent !== '') {
-    const value = listValue(sent, input.values(c.list!) ?? []);
+    const value = listValue(sent, c.list!, input.values(c.list!) ?? []);
     return value === undefined || value !== /\[([^\]]*)\]$/.exec(now)?.[1];
   }
   return true;

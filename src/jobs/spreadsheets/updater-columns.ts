@@ -6,6 +6,8 @@
  * row back into them, so the two cannot drift apart. Paths and their order are ArchivesSpace's, so
  * a sheet it made applies here and one made here applies there.
  */
+import { enumerationLabel } from '../../validation/enumeration-labels';
+
 
 export type ColumnKind = 'string' | 'date' | 'enum' | 'boolean';
 
@@ -195,4 +197,4 @@ export function columnForPath(path: string): Column | undefined {
 }
 
 /** A value list's value as the sheet shows it: "Label [value]", as ArchivesSpace writes it. */
-export const enumCell = (value: string) => `${value.split('_').map((w) => (w ? w[0].toUpperCase() + w.slice(1) : w)).join(' ')} [${value}]`;
+export const enumCell = (list: string, value: string) => `${enumerationLabel(list, value) ?? value.split('_').map((w) => (w ? w[0].toUpperCase() + w.slice(1) : w)).join(' ')} [${value}]`;

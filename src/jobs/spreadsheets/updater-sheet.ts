@@ -1,20 +1,18 @@
 /**
  * The bulk archival-object updater's spreadsheet (POST .../generate_spreadsheet): one row per
- * archival object, in ArchivesSpace's layout (updater-columns.ts), written with exceljs's streaming
- * workbook writer so that rows go out as they are made. The sheet "Updates" is protected: the
+ * archival object, in ArchivesSpace's layout (updater-columns.ts), written as a stream
+ * (xlsx-writer.ts) so that rows go out as they are made. The sheet "Updates" is protected: the
  * identity columns (id, version, ref_id) are locked, every other cell of a data row is open; a
  * second sheet, "Enums", holds each value list a column offers, which the data validations point at.
  * Each repeated group (dates, extents, instances, notes...) gets as many columns as the records
  * hold at most, plus extra_subrecords empty ones to add to, and at least min_subrecords (min_notes).
  */
-import { once } from 'node:events';
-import { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { isPlainObject, type Obj } from '../../json';
 import type { Services } from '../../records/context';
 import type { Handle } from '../../store/database';
-import { jsonOfUris } from '../../store/domain-reads';
+import { jsonOfRids, jsonOfUris } from '../../store/domain-reads';
 import { ALWAYS, type Column, type Counts, enumCell, labelOf, NOTE_TYPES, pathOf, sheetColumns } from './updater-columns';
+import { columnLetters, stylesPart, textCell, WorkbookWriter, worksheetEnd, worksheetStart } from './xlsx-writer';
 
 export const SHEET_NAME = 'Updates';
 
@@ -34,15 +32,25 @@ export interface SheetSource {
   batches(): AsyncIterable<Obj[]>;
 }
 
-/** The records of `uris`, a batch at a time in their order. */
-export function sheetSource(s: Services, uris: string[], batchSize = 200): SheetSource {
+/** A record the sheet is made of: its row id (what it is read by) and URI. */
+export interface SheetNode {
+  rid: number;
+  uri: string;
+}
+
+/**
+ * The records of `nodes`, a batch at a time in their order. They are read by row id (the primary
+ * key), a batch a statement: by URI the same reads took five times as long (a lookup through the
+ * URI's index for each, and a statement per hundred).
+ */
+export function sheetSource(s: Services, nodes: SheetNode[], batchSize = 500): SheetSource {
   return {
-    count: uris.length,
+    count: nodes.length,
     async *batches() {
-      for (let i = 0; i < uris.length; i += batchSize) {
-        const batch = uris.slice(i, i + batchSize);
-        const byUri = new Map((await jsonOfUris(s.db, batch)).map((r) => [r.uri, JSON.parse(r.json) as Obj]));
-        yield batch.map((u) => byUri.get(u)).filter((r): r is Obj => !!r);
+      for (let i = 0; i < nodes.length; i += batchSize) {
+        const batch = nodes.slice(i, i + batchSize);
+        const byRid = new Map((await jsonOfRids(s.db, batch.map((n) => n.rid))).map((r) => [Number(r.rid), JSON.parse(r.json) as Obj]));
+        yield batch.map((n) => byRid.get(n.rid)).filter((r): r is Obj => !!r);
       }
     },
   };
@@ -95,6 +103,8 @@ async function countsOf(source: SheetSource, o: SheetOptions): Promise<Counts> {
       see('note_langmaterial', languageNotesOf(ao).length);
       for (const type of NOTE_TYPES) see(type, notesOf(ao, type).length);
     }
+    // The zip gets its turn between batches (what is ready of the workbook goes out meanwhile).
+    await new Promise((resolve) => setImmediate(resolve));
   }
   const counts: Counts = {
     language_and_script: Math.max(1, most.language_and_script ?? 0),
@@ -107,23 +117,55 @@ async function countsOf(source: SheetSource, o: SheetOptions): Promise<Counts> {
 }
 
 const text = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
-const enumText = (v: unknown) => (typeof v === 'string' && v !== '' ? enumCell(v) : undefined);
+const enumText = (list: string, v: unknown) => (typeof v === 'string' && v !== '' ? enumCell(list, v) : undefined);
 const boolText = (v: unknown) => (v === true ? 'true' : 'false');
 
-/** One cell of a record's row: what the sheet shows for the record in that column. */
-export function cellOf(ao: Obj, c: Column, linked: Map<string, Obj>): string | undefined {
-  const show = (v: unknown) => (c.kind === 'enum' ? enumText(v) : c.kind === 'boolean' ? boolText(v) : text(v));
+/** How a column shows a value, by column. */
+const showers = new WeakMap<Column, (v: unknown) => string | undefined>();
+function showerOf(c: Column): (v: unknown) => string | undefined {
+  const show = c.kind === 'enum' ? (v: unknown) => enumText(c.list!, v) : c.kind === 'boolean' ? boolText : text;
+  showers.set(c, show);
+  return show;
+}
+
+/** The parts of a record its cells come from, found once per row rather than once per cell. */
+export interface RecordParts {
+  dates: Obj[];
+  extents: Obj[];
+  containers: Obj[];
+  digitals: Obj[];
+  languages: Obj[];
+  languageNotes: Obj[];
+  notes: Map<string, Obj[]>;
+}
+
+export function partsOf(ao: Obj): RecordParts {
+  const notes = new Map<string, Obj[]>();
+  for (const n of list(ao.notes)) {
+    if (typeof n.type !== 'string' || (n.jsonmodel_type !== 'note_multipart' && n.jsonmodel_type !== 'note_singlepart')) continue;
+    notes.set(n.type, [...notes.get(n.type) ?? [], n]);
+  }
+  return {
+    dates: list(ao.dates), extents: list(ao.extents), containers: containerInstances(ao), digitals: digitalInstances(ao),
+    languages: languagesOf(ao), languageNotes: languageNotesOf(ao), notes,
+  };
+}
+
+/** One cell of a record's row: what the sheet shows for the record in that column (`parts`: partsOf the record, when a row's cells are made together). */
+export function cellOf(ao: Obj, c: Column, linked: Map<string, Obj>, parts: RecordParts = partsOf(ao)): string | undefined {
+  // Made once per column, not once per cell: a row calls this for every column.
+  const show = showers.get(c) ?? showerOf(c);
   const i = c.index ?? 0;
   switch (c.group) {
     case 'archival_object':
       // The stored record carries its id in its URI.
       return show(c.name === 'id' ? ao.id ?? String(ao.uri).split('/').pop() : ao[c.name]);
     case 'date':
-      return list(ao.dates)[i] ? show(list(ao.dates)[i][c.name]) : undefined;
+      return parts.dates[i] ? show(parts.dates[i][c.name]) : undefined;
     case 'extent':
-      return list(ao.extents)[i] ? show(list(ao.extents)[i][c.name]) : undefined;
+      return parts.extents[i] ? show(parts.extents[i][c.name]) : undefined;
     case 'instance': {
-      const instance = containerInstances(ao)[i];
+      const instance = parts.containers[i];
       if (!instance) return undefined;
       if (c.name === 'instance_type') return show(instance.instance_type);
       const sub = (instance.sub_container ?? {}) as Obj;
@@ -132,7 +174,7 @@ export function cellOf(ao: Obj, c: Column, linked: Map<string, Obj>): string | u
       return show(sub[c.name.slice('sub_container_'.length)]);
     }
     case 'digital_object': {
-      const instance = digitalInstances(ao)[i];
+      const instance = parts.digitals[i];
       if (!instance) return undefined;
       const dobj = linked.get(String((instance.digital_object as Obj | undefined)?.ref)) ?? {};
       const file = list(dobj.file_versions)[0];
@@ -140,15 +182,15 @@ export function cellOf(ao: Obj, c: Column, linked: Map<string, Obj>): string | u
       return show(c.name === 'digital_object_id' ? dobj.digital_object_id : dobj[c.name.slice('digital_object_'.length)]);
     }
     case 'language_and_script': {
-      const l = languagesOf(ao)[i];
+      const l = parts.languages[i];
       return l ? show((l.language_and_script as Obj)[c.name]) : undefined;
     }
     case 'note_langmaterial': {
-      const n = languageNotesOf(ao)[i];
+      const n = parts.languageNotes[i];
       return n && Array.isArray(n.content) ? text(n.content[0]) : undefined;
     }
     case 'note': {
-      const note = notesOf(ao, c.noteType!)[i];
+      const note = parts.notes.get(c.noteType!)?.[i];
       if (!note) return undefined;
       if (c.name === 'content') return noteText(note);
       if (c.name === 'label') return text(note.label);
@@ -159,86 +201,86 @@ export function cellOf(ao: Obj, c: Column, linked: Map<string, Obj>): string | u
   }
 }
 
-/** Spreadsheet column letters of a 0-based index (A, ..., Z, AA...). */
-export function columnLetters(n: number): string {
-  return n < 26 ? String.fromCharCode(65 + n) : columnLetters(Math.floor(n / 26) - 1) + columnLetters(n % 26);
-}
+export { columnLetters } from './xlsx-writer';
 
-/** A Node stream that hands each chunk to the reply's sink and waits for it (the socket's pace). */
-function sinkStream(send: (chunk: Buffer) => Promise<void>): Writable {
-  return new Writable({
-    write(chunk: Buffer, _enc, done) {
-      send(chunk).then(() => done(), done);
-    },
+/** Style ids of the sheet's cells (stylesPart's cellXfs, in order): defined once, not per cell. */
+const PLAIN = 0;
+const LABEL = 1;
+const LOCKED = 2;
+const OPEN = 3;
+const STYLES = stylesPart(
+  ['<sz val="11"/><name val="Calibri"/><family val="2"/>', '<b/><sz val="12"/>', '<sz val="8"/><color rgb="FF808080"/>'],
+  [
+    '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>',
+    '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>',
+    // Locked is a cell's default: the identity cells say nothing more than their grey small font.
+    '<xf numFmtId="0" fontId="2" fillId="0" borderId="0" xfId="0" applyFont="1" applyProtection="1"/>',
+    // Text format (@), so that what an archivist types stays text (1900 is not a number, 01 keeps its 0).
+    '<xf numFmtId="49" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1" applyProtection="1"><protection locked="0"/></xf>',
+  ],
+);
+
+/** The Enums sheet's columns: each value-list column's list name then its values as the sheet shows them (each boolean: true, false). */
+function listColumnsOf(s: Services, columns: Column[]): Array<string[] | undefined> {
+  return columns.map((c) => {
+    if (c.kind === 'boolean') return ['boolean', 'true', 'false'];
+    if (c.kind !== 'enum') return undefined;
+    const values = (s.enums.get(c.list!)?.values ?? []).filter((v) => !(c.group === 'instance' && c.name === 'instance_type' && v === 'digital_object')).map((v) => enumCell(c.list!, v));
+    return [c.list!, ...values.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()))];
   });
 }
 
-/** Writes the updater workbook for `source` to `send`, a row at a time. */
+/**
+ * Writes the updater workbook for `source` to `send`, a batch of rows at a time: the sheet's XML is
+ * made here as text with shared style ids (exceljs's per-cell style objects cost more than all the
+ * rest), deflated and sent at the reply's pace, so memory holds a batch, not the sheet.
+ */
 export async function writeUpdaterSheet(s: Services, send: (chunk: Buffer) => Promise<void>, source: SheetSource, options: SheetOptions): Promise<void> {
-  const enums = (name: string) => s.enums.get(name)?.values ?? [];
+  const book = new WorkbookWriter(send, [SHEET_NAME, 'Enums'], STYLES);
+  // The workbook's parts that do not depend on the records go out while the records are sized:
+  // the first byte does not wait for a pass over the whole resource.
+  await book.begin();
   const columns = sheetColumns(new Set([...options.selected, ...ALWAYS]), await countsOf(source, options));
-  const stream = sinkStream(send);
-  const finished = new Promise<void>((resolve, reject) => {
-    stream.on('finish', resolve);
-    stream.on('error', reject);
-  });
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
-  const sheet = book.addWorksheet(SHEET_NAME, { views: [{ state: 'frozen', xSplit: 3, ySplit: 1 }] });
-  // Locked cells are only protected in a protected sheet; formatting and sorting stay allowed, as in ArchivesSpace's.
-  await sheet.protect('', { formatColumns: true, formatRows: true, sort: true });
-  sheet.columns = columns.map((c) => ({ width: c.width }));
-  const lockedStyle: Partial<ExcelJS.Style> = { protection: { locked: true }, font: { color: { argb: 'FF808080' }, size: 8 } };
-  const openStyle: Partial<ExcelJS.Style> = { protection: { locked: false }, numFmt: '@' };
-  const labels = sheet.addRow(columns.map(labelOf));
-  labels.font = { bold: true, size: 12 };
-  labels.commit();
-  const paths = sheet.addRow(columns.map(pathOf));
-  paths.eachCell((cell) => { cell.style = lockedStyle; });
-  paths.commit();
-  let written = 0;
+  const letters = columns.map((_, i) => columnLetters(i));
+  const sheet = await book.sheet(0);
+  sheet.write(worksheetStart({ frozen: { columns: 3, rows: 1 }, widths: columns.map((c) => c.width) }));
+  sheet.write(`<row r="1" s="${LABEL}" customFormat="1">${columns.map((c, i) => textCell(`${letters[i]}1`, LABEL, labelOf(c))).join('')}</row>`);
+  sheet.write(`<row r="2">${columns.map((c, i) => textCell(`${letters[i]}2`, LOCKED, pathOf(c))).join('')}</row>`);
+  let r = 2;
   for await (const batch of source.batches()) {
     const linked = await linkedRecords(s, batch);
     for (const ao of batch) {
-      const values = columns.map((c) => cellOf(ao, c, linked));
-      const row = sheet.addRow(values.map((v) => v ?? null));
+      r++;
+      const parts = partsOf(ao);
       // The row's own style opens its empty cells (as ArchivesSpace formats the row), so only the
       // cells written, and the locked ones, carry a style of their own.
-      (row as unknown as { style: Partial<ExcelJS.Style> }).style = openStyle;
-      columns.forEach((c, i) => {
-        if (c.locked) row.getCell(i + 1).style = lockedStyle;
-        else if (values[i] !== undefined) row.getCell(i + 1).style = openStyle;
-      });
-      row.commit();
-      written++;
+      let xml = `<row r="${r}" s="${OPEN}" customFormat="1">`;
+      for (let i = 0; i < columns.length; i++) {
+        const value = cellOf(ao, columns[i], linked, parts);
+        xml += textCell(`${letters[i]}${r}`, columns[i].locked ? LOCKED : value === undefined ? PLAIN : OPEN, value);
+      }
+      sheet.write(`${xml}</row>`);
     }
-    // Rows are made faster than a client reads them: after each batch the zip is let out to the
-    // client, and the loop waits while the reply's buffer is full, so memory stays bounded.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (stream.writableNeedDrain) await once(stream, 'drain');
+    // Rows are made faster than a client reads them: each batch waits for the reply to take it.
+    await sheet.flush();
   }
-  // Each value-list column offers its list (and each boolean true or false) from the Enums sheet.
-  const lists = book.addWorksheet('Enums');
-  await lists.protect('', {});
-  const listColumns: Array<string[] | undefined> = columns.map((c) => {
-    if (c.kind === 'boolean') return ['boolean', 'true', 'false'];
-    if (c.kind !== 'enum') return undefined;
-    const values = enums(c.list!).filter((v) => !(c.group === 'instance' && c.name === 'instance_type' && v === 'digital_object')).map(enumCell);
-    return [c.list!, ...values.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()))];
-  });
+  const written = r - 2;
+  const listColumns = listColumnsOf(s, columns);
+  // Each value-list column offers its list from the Enums sheet; locked cells stay as they are,
+  // formatting and sorting stay allowed (as in ArchivesSpace's sheet).
+  const lists = written ? listColumns.flatMap((l, i) => (l ? [{ range: `${letters[i]}3:${letters[i]}${r}`, formula: `Enums!$${letters[i]}$2:$${letters[i]}$${l.length}` }] : [])) : [];
+  sheet.write(worksheetEnd({ protection: 'formatColumns="0" formatRows="0" sort="0"', lists }));
+  await sheet.close();
+  const enums = await book.sheet(1);
+  enums.write(worksheetStart({}));
   const longest = listColumns.reduce((m, l) => Math.max(m, l?.length ?? 0), 0);
-  for (let r = 0; r < longest; r++) lists.addRow(listColumns.map((l) => l?.[r] ?? null)).commit();
-  listColumns.forEach((l, i) => {
-    if (!l || !written) return;
-    const letters = columnLetters(i);
-    const range = `${letters}3:${letters}${2 + written}`;
-    (sheet as unknown as { dataValidations: { add(range: string, v: ExcelJS.DataValidation): void } }).dataValidations.add(range, {
-      type: 'list', allowBlank: true, formulae: [`Enums!$${letters}$2:$${letters}$${l.length}`],
-    });
-  });
-  sheet.commit();
-  lists.commit();
-  await book.commit();
-  await finished;
+  for (let row = 0; row < longest; row++) {
+    enums.write(`<row r="${row + 1}">${listColumns.map((l, i) => textCell(`${letters[i]}${row + 1}`, PLAIN, l?.[row])).join('')}</row>`);
+    if (enums.full) await enums.flush();
+  }
+  enums.write(worksheetEnd({ protection: '' }));
+  await enums.close();
+  await book.end();
 }
 
 /** The file name ArchivesSpace gives the sheet. */

@@ -5,7 +5,7 @@ import { committedChangeLogHead, RecordQueries } from '../../store/records';
 import { rewriteStored } from '../write';
 import type { Obj } from '../../json';
 import { fullTree, type TreeTypes } from './views';
-import { ancestorChains, descendants, logicalPositions, place, placeNew, placeOf, type RankAnchor } from '../../store/positions';
+import { ancestorChains, canPlaceUnder, descendants, logicalPositions, type ParentRow, place, placeNew, placeNewUnder, placeOf, type RankAnchor } from '../../store/positions';
 import { untilNextWrite } from '../../store/until-next-write';
 import type { Tx } from '../../store/database';
 import { transactionMemo } from '../../store/transaction-memo';
@@ -18,6 +18,8 @@ interface NodeState {
   parentRid?: number;
   position?: number;
   rehome: boolean;
+  /** A create whose parent is read and checked when it is placed (placeOnCreate): the check. */
+  checked?: (parent: ParentRow | undefined) => ParentRow;
 }
 
 
@@ -52,22 +54,30 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       delete body.position;
       delete body.ancestors;
       const rehome = !previous || previous[rootProperty]?.ref !== rootUri;
-      let parentRid: number | undefined;
-      if (rehome && parentUri) {
-        const parent = await treeRowOfUri(trx, parentUri);
-        if (!parent || parent.type !== type.name) throw errors.missingLinkTarget(parentUri);
+      const checked = (parent: { rid: number; type: string; root_uri: string | null } | undefined) => {
+        if (!parent || parent.type !== type.name) throw errors.missingLinkTarget(parentUri!);
         if (parent.root_uri !== rootUri) {
           // The original fails with a 500 "Consistency check failed" here.
           throw errors.refusedOnSave(parentProperty, `must belong to the same ${rootProperty}: ${parentUri} is not in ${rootUri}`);
         }
-        parentRid = Number(parent.rid);
-      }
-      return { rootUri, parentUri, parentRid, position, rehome } satisfies NodeState;
+        return parent;
+      };
+      // A create appended under its parent on MySQL reads the parent where it locks the parent's
+      // group (placeOnCreate: placeNewUnder), one round trip fewer; the parent is checked there.
+      const deferred = !previous && position === undefined && parentUri !== undefined && await canPlaceUnder(trx);
+      let parentRid: number | undefined;
+      if (rehome && parentUri && !deferred) parentRid = Number(checked(await treeRowOfUri(trx, parentUri)).rid);
+      return { rootUri, parentUri, parentRid, position, rehome, checked: deferred ? checked : undefined } satisfies NodeState;
     },
 
     async placeOnCreate(trx, _s, _where, state) {
       const st = state as NodeState;
-      return placeNew(trx, st.rootUri, st.parentRid ?? null, st.position);
+      if (st.checked && st.parentUri) {
+        const placed = await placeNewUnder(trx, st.rootUri, st.parentUri, st.checked);
+        if (placed) return placed;
+        st.parentRid = Number(st.checked(await treeRowOfUri(trx, st.parentUri)).rid);
+      }
+      return placeNew(trx, st.rootUri, st.parentRid ?? null, st.position, st.parentUri);
     },
 
     async afterSave(trx, s, saved) {

@@ -1,6 +1,7 @@
 import { errors } from '../../errors';
 import type { Actor, Services } from '../context';
-import { createRecord, createRecords, updateRecord } from '../write';
+import { createRecords } from '../create-batch';
+import { createRecord, updateRecord } from '../write';
 import { decorateRecords } from '../load';
 import { RecordQueries } from '../../store/records';
 import type { Queryable } from '../../store/dialect';

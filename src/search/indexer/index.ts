@@ -280,7 +280,7 @@ export class Indexer {
         // records as text: building them here took a tenth of the thread that serves requests
         // under writes, and their garbage more.
         const batch = this.index.applyRecords ? recordBatch(byType, holders) : undefined;
-        const docs = batch ? [] : this.records.documentsOf(byType);
+        const docs = batch ? [] : await this.records.documentsOf(byType);
         await writing;
         writing = undefined;
         const written = batch ? this.index.applyRecords!(batch, gone, state) : this.index.apply(docs, gone, state);
@@ -300,7 +300,7 @@ export class Indexer {
   /** Documents of the indexed records among `uris`, built here (bench baselines); `found` also holds records not indexed. */
   async documentsFor(uris: string[]): Promise<{ docs: SearchDoc[]; found: Set<string> }> {
     const { byType, found } = await this.records.recordsFor(uris);
-    return { docs: this.records.documentsOf(byType), found };
+    return { docs: await this.records.documentsOf(byType), found };
   }
 
   /**

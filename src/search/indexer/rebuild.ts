@@ -4,6 +4,7 @@
  * replaced, not cleared first). Resumes after the last page done when interrupted.
  */
 import type { Obj } from '../../json';
+import { letEventLoopTurn } from '../../event-loop';
 import { log } from '../../log';
 import type { Database } from '../../store/database';
 import { countSearchable, recordPageAfter, searchableAmong } from '../../store/indexing';
@@ -70,6 +71,7 @@ export async function rebuildIndex(r: Rebuilding, onProgress?: (p: Progress) => 
     const byType = new Map<string, Obj[]>();
     let taken = 0;
     for (const row of rows) {
+      await letEventLoopTurn();
       if (!indexedTypes.has(row.type) || row.hidden) continue;
       if (!byType.has(row.type)) byType.set(row.type, []);
       byType.get(row.type)!.push(JSON.parse(row.json));

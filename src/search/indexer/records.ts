@@ -12,6 +12,10 @@ import { linksInto, linksOutOf } from '../../store/indexing';
 import { recordReads } from '../../store/records';
 import { buildDocuments, type SearchDoc } from '../documents';
 import type { RecordBatch } from '../port';
+import { letEventLoopTurn } from '../../event-loop';
+
+/** Records the live indexer reads and prepares at a time, the event loop let turn in between. */
+const SLICE = 100;
 
 /** A loader that remembers what it loaded, up to `limit` records (then starts again). */
 export function cachedLoader(load: UriLoader, limit: number): UriLoader {
@@ -92,14 +96,24 @@ export class IndexedRecords {
     return uriLoader(this.s, { impliedPublication: false, withheld: this.unguarded });
   }
 
-  /** The records whose documents carry the data of records at `uris` (once each or more). */
+  /** The records whose documents carry the data of records at `uris` (once each or more); asked SLICE at a time, the event loop let turn between. */
   async referrersOf(uris: string[]): Promise<string[]> {
+    const referrers: string[] = [];
+    for (let i = 0; i < uris.length; i += SLICE) {
+      referrers.push(...await this.referrersOfSlice(uris.slice(i, i + SLICE)));
+      await letEventLoopTurn();
+    }
+    return referrers;
+  }
+
+  private async referrersOfSlice(uris: string[]): Promise<string[]> {
     // Only referrers whose documents carry the linked record's data: those that resolve the link
     // (an accession resolves its subjects; an archival object does not copy its resource).
     const referrers: string[] = [];
     for (const row of await linksInto(this.s.db, uris)) {
       if (this.resolvedProperties(row.type).has(row.property)) referrers.push(row.uri);
     }
+    await letEventLoopTurn();
     // Records whose documents depend on what links to them (a top container's collections and
     // series), among those `uris` link to: their type is known from the URI.
     if (this.dependentTypes.size) {
@@ -111,20 +125,31 @@ export class IndexedRecords {
 
   /**
    * The indexed records among `uris` as their documents read them (decorated, links resolved:
-   * `holders` are the links given a kept record); `found` also holds records not indexed.
+   * `holders` are the links given a kept record); `found` also holds records not indexed. Read and
+   * prepared SLICE at a time, the event loop let turn in between: on SQLite a read answers before it
+   * returns, so a batch of 500 went through without a turn (150-300 ms that requests waited).
    */
   async recordsFor(uris: string[]): Promise<{ byType: Map<string, Obj[]>; holders: Obj[]; found: Set<string> }> {
-    const rows = await recordReads(this.s.db).getByUris(uris);
     const found = new Set<string>();
     const byType = new Map<string, Obj[]>();
-    for (const row of rows) {
-      if (!this.mappingOf(row.type) || row.hidden) continue;
-      found.add(row.uri);
-      if (!byType.has(row.type)) byType.set(row.type, []);
-      byType.get(row.type)!.push(JSON.parse(row.json));
-    }
     const holders: Obj[] = [];
-    await this.prepare(byType, this.loader(), holders);
+    const load = this.loader();
+    for (let i = 0; i < uris.length; i += SLICE) {
+      const rows = await recordReads(this.s.db).getByUris(uris.slice(i, i + SLICE));
+      const slice = new Map<string, Obj[]>();
+      for (const row of rows) {
+        await letEventLoopTurn();
+        if (!this.mappingOf(row.type) || row.hidden) continue;
+        found.add(row.uri);
+        if (!slice.has(row.type)) slice.set(row.type, []);
+        slice.get(row.type)!.push(JSON.parse(row.json));
+      }
+      await this.prepare(slice, load, holders);
+      for (const [type, records] of slice) {
+        if (!byType.has(type)) byType.set(type, []);
+        byType.get(type)!.push(...records);
+      }
+    }
     return { byType, holders, found };
   }
 
@@ -133,17 +158,26 @@ export class IndexedRecords {
     for (const [type, records] of byType) {
       const mapping = this.mappingOf(type)!;
       await decorateRecords(this.s, records);
+      await letEventLoopTurn();
       if (mapping.resolve?.length) await resolveLinks(records, mapping.resolve, load, { readOnly: true, shared: holders });
+      await letEventLoopTurn();
     }
   }
 
-  documentsOf(byType: Map<string, Obj[]>): SearchDoc[] {
+  /** The documents of records prepared, built one by one with the event loop let turn between them (src/event-loop.ts). */
+  async documentsOf(byType: Map<string, Obj[]>): Promise<SearchDoc[]> {
     const { types, records } = flatten(byType);
-    return buildDocuments(this.s.registry, types, records);
+    const docs: SearchDoc[] = [];
+    for (let i = 0; i < records.length; i++) {
+      await letEventLoopTurn();
+      docs.push(...buildDocuments(this.s.registry, [types[i]], [records[i]]));
+    }
+    return docs;
   }
 
   /** The documents of records read by a rebuild (`load` reads their links). */
   async build(byType: Map<string, Obj[]>, load: UriLoader): Promise<SearchDoc[]> {
+    // A rebuild's page is prepared at once (SLICE records or fewer: REBUILD_PAGE).
     await this.prepare(byType, load);
     return this.documentsOf(byType);
   }

@@ -12,6 +12,7 @@ import { resolveLinks } from '../../../records/resolve';
 import { parentKey } from '../../../store/positions';
 import { nodesWithChildren, treePage } from '../../../store/tree-pages';
 import { EAD_RESOLVE, type EadOptions } from './parts';
+import { letEventLoopTurn } from '../../../event-loop';
 
 const PAGE_SIZE = 200;
 
@@ -53,6 +54,8 @@ export async function walkComponents(s: Services, rootUri: string, options: Walk
       if (nodes.length) for (const rid of await nodesWithChildren(s.db, nodes.map((n) => n.rid))) parents.add(rid);
       await resolveLinks(nodes.map((n) => n.record), options.resolve, uriLoader(s));
       for (const node of nodes) {
+        // An export written to memory (a job's PDF) meets no back-pressure to wait on: it steps aside every SLICE_MS.
+        await letEventLoopTurn();
         const c = { record: node.record, depth };
         await visit.enter(c);
         await walk(node.rid, depth + 1);
