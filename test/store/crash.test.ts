@@ -120,11 +120,15 @@ describe(`crash safety (${STORE}, WORKERS=${process.env.WORKERS ?? '1'})`, funct
     // The app no longer indexes; a separate indexer process does.
     server = await startServer({ ...env, INDEXER: 'off' });
     await login();
+    // Two records of the first test, by the uris the store gave them: ids need not start at 1 (on
+    // MySQL a process takes ids in blocks, and a create run again after a deadlock takes another).
+    const [renamed, deleted] = [...(await storeRecords()).keys()];
     const batch = Array.from({ length: 400 }, (_, i) => ({ id_0: 'K', id_1: String(i), title: `Killed indexer ${i}` }));
     for (const body of batch) assert.equal((await call('POST', '/repositories/2/accessions', body)).status, 200);
-    const changed = await call('POST', '/repositories/2/accessions/1', { ...(await call('GET', '/repositories/2/accessions/1')).body, title: 'Writer renamed' });
-    assert.equal(changed.status, 200);
-    assert.equal((await call('DELETE', '/repositories/2/accessions/2')).status, 200);
+    const changed = await call('POST', renamed, { ...(await call('GET', renamed)).body, title: 'Writer renamed' });
+    assert.equal(changed.status, 200, `update of ${renamed}: ${JSON.stringify(changed.body)}`);
+    const gone = await call('DELETE', deleted);
+    assert.equal(gone.status, 200, `delete of ${deleted}: ${JSON.stringify(gone.body)}`);
 
     // Small, paced batches, so that the kill lands part-way through.
     const first = startIndexer({ ...env, INDEXER_BATCH_SIZE: '20', INDEXER_PAUSE_MS: '50' });
