@@ -75,7 +75,7 @@ export interface ReportDefinition {
   prepare?(s: Services, repoId: number, values: RunParams['values']): Promise<ReportDefinition>;
   /** A repository's records, or every repository's (locations, agents, subjects, users). */
   scope: 'repository' | 'global';
-  /** The record types walked, one after the other, each in the order stored (or `order`'s). */
+  /** The record types walked, one after the other, each in id order (ArchivesSpace's tables' order) or `order`'s. */
   types: string[];
   /** Top-level properties of the records' JSON they are walked in the order of (as text; then the order stored). */
   order?: string[];

@@ -52,15 +52,15 @@ async function attachLinkers(s: Services, records: Obj[], def: Pick<ReportDefini
   }
 }
 
-/** Row pages of a type: in the order stored, or of the definition's `order` (many keys read at a time, the records by row id). */
+/** Row pages of a type: in id order, or of the definition's `order` (many keys read at a time, the records by row id). */
 async function* rowPages(def: ReportDefinition, run: RunParams, type: string): AsyncGenerator<ReportRow[]> {
   const where = { types: [type], repoId: def.scope === 'repository' ? run.repoId : undefined, includeSuppressed: run.includeSuppressed };
   if (!def.order) {
-    for (let afterRid = 0; ;) {
-      const page = await reportPage(run.s.db, { ...where, afterRid, limit: PAGE });
+    for (let afterId = 0; ;) {
+      const page = await reportPage(run.s.db, { type, repoId: where.repoId, includeSuppressed: where.includeSuppressed, afterId, limit: PAGE });
       if (page.length) yield page;
       if (page.length < PAGE) return;
-      afterRid = page[page.length - 1].rid;
+      afterId = page[page.length - 1].id;
     }
   }
   for (let after: ReportCursor = { rid: 0 }; ;) {
