@@ -10,10 +10,14 @@
  * met in either is kept, so labels and common words are laid out once), and an ended page keeps
  * only its reference (all the page tree writes of it at the end).
  *
- * Speed: the renderer breaks values into lines at spaces itself (each word measured once, through
- * the layout cache) and writes each line, label and value, as one text object, rather than
- * through pdfkit's line wrapping and a text object (with its own buffers) per fragment; a word
- * wider than a line goes through pdfkit's wrapping.
+ * Speed: the renderer breaks values into lines at spaces itself and writes each line, label and
+ * value, as one text object, rather than through pdfkit's line wrapping and a text object (with
+ * its own buffers) per fragment; a word wider than a line goes through pdfkit's wrapping. Text of
+ * scripts that need no shaping (Latin, Greek, Cyrillic, their punctuation: `UNSHAPED`) is encoded
+ * and measured a character at a time from a table of each embedded font's glyphs, filled as
+ * characters are met (`Glyphs`), not laid out a word at a time by fontkit (its shaping was most of
+ * a report's time: 45 µs a line); such text is set without the font's kerning pairs, as a
+ * report's plain lines need. Other text (marks, scripts that join) keeps pdfkit's shaping.
  */
 import { fonts, plainText } from '../exchange/export/ead/pdf';
 import type { ReportDefinition, Row, RunParams, SubRow } from './definition';
@@ -27,12 +31,77 @@ const SIZE = 9;
 /** Pages between two generations of the fonts' layout caches. */
 const CACHE_PAGES = 20;
 
-/** What of pdfkit's internals the renderer uses (pdfkit 0.15: `_root.data.Pages.data.Kids`, each embedded font's `layoutCached` and `layoutRun`, `_fragment`). */
+/**
+ * What of pdfkit's internals the renderer uses (pdfkit 0.15: `_root.data.Pages.data.Kids`, each
+ * embedded font's `layoutCached` and `layoutRun`, its fontkit font, subset, widths and unicode
+ * tables, `_fragment`).
+ */
 interface Font {
   id: string;
   ascender: number;
   encode(text: string): [string[], Array<{ xAdvance: number; advanceWidth: number; xOffset: number; yOffset: number }>];
+  widthOfString(text: string, size: number): number;
   ref(): object;
+  /** Embedded fonts only (not the built-in Helvetica): */
+  font?: { glyphForCodePoint(codePoint: number): { id: number; advanceWidth: number } };
+  subset?: { includeGlyph(id: number): number };
+  widths?: number[];
+  unicode?: number[][];
+  scale?: number;
+}
+
+/** Characters set glyph by glyph without shaping: Latin, IPA, Greek, Cyrillic, Armenian, Latin and Greek extended, punctuation, currency, letterlike symbols (no combining marks). */
+const UNSHAPED = /^[\u0020-\u007e\u00a0-\u02ff\u0370-\u058f\u1e00-\u206f\u20a0-\u20bf\u2100-\u214f]*$/;
+
+/**
+ * An embedded font's glyph of each character met (its id in the font's subset as 4 hex digits and
+ * its width in 1/1000 em), entered in the font's subset, widths and unicode tables as pdfkit's own
+ * encoding enters them, so the embedded subset, its widths and the text's extraction are the same.
+ */
+class Glyphs {
+  private byCode = new Map<number, { code: string; width: number }>();
+  constructor(private readonly font: Required<Pick<Font, 'font' | 'subset' | 'widths' | 'unicode' | 'scale'>>) {}
+
+  private glyph(code: number): { code: string; width: number } {
+    let g = this.byCode.get(code);
+    if (g === undefined) {
+      const f = this.font;
+      const glyph = f.font.glyphForCodePoint(code);
+      const gid = f.subset.includeGlyph(glyph.id);
+      f.widths[gid] ??= glyph.advanceWidth * f.scale;
+      f.unicode[gid] ??= [code];
+      this.byCode.set(code, g = { code: literalBytes(gid >> 8) + literalBytes(gid & 0xff), width: glyph.advanceWidth * f.scale });
+    }
+    return g;
+  }
+
+  /** The width of `text` at `size` points. */
+  width(text: string, size: number): number {
+    let w = 0;
+    for (let i = 0; i < text.length; i++) w += this.glyph(text.charCodeAt(i)).width;
+    return w * size / 1000;
+  }
+
+  /** `text` as the bytes of its glyph ids (two each), for a literal string `(…)`, one character a byte. */
+  codes(text: string): string {
+    let out = '';
+    for (let i = 0; i < text.length; i++) out += this.glyph(text.charCodeAt(i)).code;
+    return out;
+  }
+}
+
+/** A byte in a PDF literal string: as itself (pdfkit writes content as latin1, a character a byte), the delimiters and line ends escaped. */
+function literalBytes(byte: number): string {
+  if (byte === 0x28 || byte === 0x29 || byte === 0x5c) return `\\${String.fromCharCode(byte)}`;
+  if (byte === 0x0a) return '\\n';
+  if (byte === 0x0d) return '\\r';
+  return String.fromCharCode(byte);
+}
+
+/** The glyph table of an embedded font; none for a built-in one (encoded by pdfkit). */
+function glyphsOf(font: Font): Glyphs | undefined {
+  const { font: f, subset, widths, unicode, scale } = font;
+  return f && subset && widths && unicode && scale ? new Glyphs({ font: f, subset, widths, unicode, scale }) : undefined;
 }
 interface Internals {
   _fragment: (text: string, x: number, y: number, options: object) => void;
@@ -85,57 +154,74 @@ export async function renderPdf(def: ReportDefinition, run: RunParams, info: Rec
     if (failed) throw failed;
   };
   const width = () => doc.page.width - 2 * MARGIN;
+  // Each font as pdfkit holds it, with its glyph table (where it is embedded).
+  const faces = new Map([f.bold, f.regular].map((name) => {
+    const font = (doc.font(name), internals._font);
+    return [name, { font, glyphs: glyphsOf(font) }];
+  }));
+  const face = (name: string) => faces.get(name)!;
+  /** The width of `text` in a font at the report's size. */
+  const widthIn = (name: string, text: string) => {
+    const { font, glyphs } = face(name);
+    return glyphs && UNSHAPED.test(text) ? glyphs.width(text, SIZE) : font.widthOfString(text, SIZE);
+  };
   const labelWidths = new Map<string, number>();
   const boldWidth = (text: string) => {
     let w = labelWidths.get(text);
-    if (w === undefined) labelWidths.set(text, w = doc.font(f.bold).fontSize(SIZE).widthOfString(text));
+    if (w === undefined) labelWidths.set(text, w = widthIn(f.bold, text));
     return w;
   };
   const fragment = internals._fragment.bind(doc);
   const num = (n: number) => String(Math.round(n * 1e6) / 1e6);
   /**
    * Pieces of one line of text (each in its font, at its x) as one text object written in one
-   * piece, as pdfkit's `_fragment` writes each (its TJ arrays with the fonts' kerning); pdfkit's
-   * own when a glyph is offset (marks).
+   * piece: unshaped text as a literal string of glyph ids, shaped text as pdfkit's `_fragment`
+   * writes it (TJ arrays with the fonts' kerning); pdfkit's own when a glyph is offset (marks).
    */
   const emit = (pieces: Array<{ font: string; text: string; x: number }>, y: number) => {
-    const ops = [`q\n1 0 0 -1 0 ${num(doc.page.height)} cm\nBT`];
+    const ops: string[] = [];
     for (const piece of pieces) {
-      doc.font(piece.font).fontSize(SIZE);
-      const font = internals._font;
-      const [encoded, positions] = font.encode(piece.text);
-      if (positions.some((p) => p.xOffset || p.yOffset)) {
-        fragment(piece.text, piece.x, y, {});
-        continue;
+      const { font, glyphs } = face(piece.font);
+      let shown: string;
+      if (glyphs && UNSHAPED.test(piece.text)) {
+        shown = `(${glyphs.codes(piece.text)}) Tj`;
+      } else {
+        doc.font(piece.font).fontSize(SIZE);
+        const [encoded, positions] = font.encode(piece.text);
+        if (positions.some((p) => p.xOffset || p.yOffset)) {
+          fragment(piece.text, piece.x, y, {});
+          continue;
+        }
+        const commands: string[] = [];
+        let last = 0;
+        for (let i = 0; i < positions.length; i++) {
+          const pos = positions[i];
+          if (pos.xAdvance - pos.advanceWidth !== 0 || i === positions.length - 1) {
+            commands.push(`<${encoded.slice(last, i + 1).join('')}> ${num(-(pos.xAdvance - pos.advanceWidth))}`);
+            last = i + 1;
+          }
+        }
+        if (!commands.length) continue;
+        shown = `[${commands.join(' ')}] TJ`;
       }
       if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
-      ops.push(`1 0 0 1 ${num(piece.x)} ${num(doc.page.height - y - font.ascender / 1000 * SIZE)} Tm`, `/${font.id} ${SIZE} Tf`);
-      const commands: string[] = [];
-      let last = 0;
-      for (let i = 0; i < positions.length; i++) {
-        const pos = positions[i];
-        if (pos.xAdvance - pos.advanceWidth !== 0 || i === positions.length - 1) {
-          commands.push(`<${encoded.slice(last, i + 1).join('')}> ${num(-(pos.xAdvance - pos.advanceWidth))}`);
-          last = i + 1;
-        }
-      }
-      if (commands.length) ops.push(`[${commands.join(' ')}] TJ`);
+      // The page's user space runs downwards (pdfkit flips it): the text matrix flips back, at the baseline.
+      ops.push(`/${font.id} ${SIZE} Tf 1 0 0 -1 ${num(piece.x)} ${num(y + font.ascender / 1000 * SIZE)} Tm ${shown}`);
     }
-    if (ops.length > 1) doc.addContent(`${ops.join('\n')}\nET\nQ`);
+    if (ops.length) doc.addContent(`BT\n${ops.join('\n')}\nET`);
   };
   /**
    * `text` broken into lines greedily at spaces, the first `firstRoom` wide and the others `room`
    * (each paragraph of it on lines of its own); null when a word is wider than a line.
    */
   const wrapped = (text: string, firstRoom: number, room: number): string[] | null => {
-    doc.font(f.regular).fontSize(SIZE);
-    const space = doc.widthOfString(' ');
+    const space = widthIn(f.regular, ' ');
     const lines: string[] = [];
     for (const paragraph of text.split('\n')) {
       let current: string | null = null;
       let width = 0;
       for (const word of paragraph.split(' ')) {
-        const w = doc.widthOfString(word);
+        const w = widthIn(f.regular, word);
         if (w > room) return null;
         if (current === null) {
           // The paragraph's first word: the first line (after the head) is the narrower, and the word may have to begin the next.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { startTestApp, STORE, TestApp } from '../helpers';
 import { post } from '../exchange/formats-fixture';
-import { parseCsv, pdfText } from './report-helpers';
+import { parseCsv, pdfText, reportFile } from './report-helpers';
 
 /** Reports as report jobs over records the test made: rows, columns and order in JSON, and every format rendered. */
 describe(`reports (${STORE})`, function () {
@@ -336,6 +336,25 @@ describe(`reports (${STORE})`, function () {
     assert.equal(asked.info.number_of_accessions, 3);
     await t.http.post(`${hidden.uri}/suppressed`).query({ suppressed: false }).set(H).expect(200);
     await t.http.delete(hidden.uri).set(H).expect(200);
+  });
+
+  it('PDF: Latin, Greek and Cyrillic read back, text that needs shaping prints, a word wider than a line is broken', async () => {
+    const token = await t.adminToken();
+    const other = `/repositories/${(await post(t, token, '/repositories', { repo_code: 'SCRIPTS', name: 'Scripts' })).id}`;
+    const long = 'x'.repeat(300);
+    // Over 300 letters: glyph ids past 0x0128, whose bytes are a literal string's delimiters.
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCharCode(from + i)).join('');
+    const letters = [range(0xc0, 0xff), range(0x100, 0x17f), range(0x391, 0x3a1) + range(0x3a3, 0x3c9), range(0x410, 0x44f)].join(' ');
+    await post(t, token, `${other}/accessions`, {
+      id_0: 'S', id_1: '1', accession_date: '2020-01-01', title: 'Łódź, Dvořák – «Αρχείο» Архив (a\\b)', provenance: `Before ${long} after`,
+      inventory: 'Mu\u0308ller, أرشيف, 档案, 𝄞', general_note: letters,
+    });
+    const text = pdfText((await reportFile(t, H, other, 'accession_report', 'pdf')).body);
+    assert.match(text, /Record Title: Łódź, Dvořák – «Αρχείο» Архив \(a\\b\)/);
+    assert.ok(text.replace(/\s+/g, '').includes(`GeneralNote:${letters.replace(/ /g, '')}`), text);
+    assert.match(text, /Provenance: Before/);
+    assert.equal(text.replace(/\s+/g, '').match(/x{300}after/)?.[0].length, 305, 'the long word is all there, broken over lines');
+    assert.match(text, /Inventory: Mu.*ller/);
   });
 
   it('an empty repository gives an empty report, not an error', async () => {
