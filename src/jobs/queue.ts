@@ -148,6 +148,8 @@ export async function cancelJob(s: Services, repoId: number, id: number): Promis
     await appendLog(s, id, 'canceled before it started');
   } else if (row.status === 'running') {
     await requestJobCancel(s.db, id);
+    // The process running it stops it at once; another process sees the request at its runner's next tick.
+    s.jobs?.cancelRequested(id);
   }
   return { status: 'Updated', id, uri: jobUri(repoId, id) };
 }

@@ -52,6 +52,11 @@ export class JobRunner {
     void this.tick();
   }
 
+  /** A cancel was asked of a running job (and stored): stopped now if this process runs it. */
+  cancelRequested(id: number): void {
+    this.running.get(id)?.controller.abort();
+  }
+
   /** Wakes the runner at once (a job was just submitted). */
   nudge(): void {
     void this.tick();
