@@ -99,13 +99,19 @@ export async function releaseIndexerLease(db: Database, holder: string): Promise
   await db.knex('search_state').where({ name: LEASE, value: holder }).update({ expires_ms: 0 }).catch(() => undefined);
 }
 
-/** The records linking to any of `uris`: each linking record's uri and type and the property that links, once each per statement. */
-export async function linksInto(db: Database, uris: string[]): Promise<Array<{ uri: string; type: string; property: string }>> {
+/**
+ * The records linking to any of `uris` through one of `properties`: each linking record's uri and
+ * type and the property that links, once each per statement. The properties are asked in the
+ * statement: a resource's components all link to it (`resource`, `parent`), and reading those
+ * links to drop them cost 0.57 s a question at 100,000 components (36 ms filtered).
+ */
+export async function linksInto(db: Database, uris: string[], properties: string[]): Promise<Array<{ uri: string; type: string; property: string }>> {
   const out: Array<{ uri: string; type: string; property: string }> = [];
+  if (!properties.length) return out;
   for (let i = 0; i < uris.length; i += LINKS_ASKED) {
     const rows = await db.reads('record_refs as x')
       .join('records as r', 'r.rid', 'x.from_rid').whereRaw(...visibleArgs(db.reads, 'r'))
-      .whereIn('x.to_uri', uris.slice(i, i + LINKS_ASKED))
+      .whereIn('x.to_uri', uris.slice(i, i + LINKS_ASKED)).whereIn('x.property', properties)
       .distinct('r.uri', 'r.type', 'x.property');
     out.push(...(rows as Array<{ uri: string; type: string; property: string }>));
   }

@@ -27,13 +27,14 @@ export function recordReads(db: Database): RecordGetter {
   const conn = db.readConnection?.();
   if (!conn) return turnBatchedReads(db);
   return {
-    get: async (type, id) => flagsOf(conn.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE type = ? AND id = ? AND pending_job IS NULL LIMIT 1`).get(type, id) as RecordRow | undefined),
+    get: async (type, id) => flagsOf(conn.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE type = ? AND id = ? AND +pending_job IS NULL LIMIT 1`).get(type, id) as RecordRow | undefined),
     getByUris: async (uris) => {
       const rows: unknown[] = [];
       // One statement per list length up to 50 (the connection keeps them prepared), then chunks.
       for (let i = 0; i < uris.length; i += 50) {
         const chunk = uris.slice(i, i + 50);
-        rows.push(...conn.prepare(`SELECT * FROM records WHERE uri IN (${chunk.map(() => '?').join(',')}) AND pending_job IS NULL`).all(...chunk));
+        // `+pending_job`: not records_pending_job's index (see pending.ts visibleSql).
+        rows.push(...conn.prepare(`SELECT * FROM records WHERE uri IN (${chunk.map(() => '?').join(',')}) AND +pending_job IS NULL`).all(...chunk));
       }
       return rows.map(normalise) as RecordRow[];
     },
@@ -62,7 +63,7 @@ function turnBatchedReads(db: Database): RecordGetter {
     const rows = new Map<number, RecordRow>();
     for (let i = 0; i < ids.length; i += GETS_BATCHED) {
       const chunk = ids.slice(i, i + GETS_BATCHED);
-      const found = await committedRows(db, `SELECT * FROM \`records\` WHERE \`type\` = ? AND \`id\` IN (${chunk.map(() => '?').join(', ')}) AND \`pending_job\` IS NULL`, [type, ...chunk]);
+      const found = await committedRows(db, `SELECT * FROM \`records\` WHERE \`type\` = ? AND \`id\` IN (${chunk.map(() => '?').join(', ')}) AND +\`pending_job\` IS NULL`, [type, ...chunk]);
       for (const row of found) rows.set(Number((row as RecordRow).id), normalise(row)!);
     }
     for (const w of asked) w.resolve(rows.get(w.id));

@@ -66,8 +66,12 @@ export class IndexedRecords {
   /** Every guarding permission: linked records are resolved into documents without their guarded properties. */
   private readonly unguarded: ReadonlySet<string>;
 
+  /** The properties some type's documents resolve (the only links whose targets' changes reach a referrer). */
+  private readonly anyResolved: string[];
+
   constructor(private readonly s: Services) {
     this.dependentTypes = new Set(Object.keys(s.registry.types).filter((t) => this.mappingOf(t)?.dependsOnReferrers));
+    this.anyResolved = [...new Set(Object.keys(s.registry.types).flatMap((t) => [...this.resolvedProperties(t)]))];
     this.unguarded = new Set(s.registry.guardingPermissions());
   }
 
@@ -110,7 +114,7 @@ export class IndexedRecords {
     // Only referrers whose documents carry the linked record's data: those that resolve the link
     // (an accession resolves its subjects; an archival object does not copy its resource).
     const referrers: string[] = [];
-    for (const row of await linksInto(this.s.db, uris)) {
+    for (const row of await linksInto(this.s.db, uris, this.anyResolved)) {
       if (this.resolvedProperties(row.type).has(row.property)) referrers.push(row.uri);
     }
     await letEventLoopTurn();
