@@ -51,6 +51,10 @@ export function pendingWriteOf(db: unknown): PendingWrite | undefined {
  * ''): committed, published records; in a pending job's transaction, its own pending ones too.
  */
 export function visibleSql(db: unknown, alias = ''): { sql: string; bindings: number[] } {
+  // Only SQLite stores hold pending records (import jobs write in chunks there alone:
+  // jobs/imports/import-job.ts). On MySQL the condition changed nothing but the plans: a count of
+  // a type's records read every row for it (2.3 s at 200,000 records, an index range without).
+  if ((db as { client?: { config?: { client?: string } } } | undefined)?.client?.config?.client === 'mysql2') return { sql: '1 = 1', bindings: [] };
   // The unary plus keeps the planner off records_pending_job here: nearly every row is visible, and
   // SQLite (without statistics) took that index for `pending_job IS NULL` once an IN list had some
   // 25 URIs, reading every visible record to find 25 (0.18 s instead of 2 ms at 40,000 records).
