@@ -54,9 +54,10 @@ interface Font {
 const UNSHAPED = /^[\u0020-\u007e\u00a0-\u02ff\u0370-\u058f\u1e00-\u206f\u20a0-\u20bf\u2100-\u214f]*$/;
 
 /**
- * An embedded font's glyph of each character met (its id in the font's subset as 4 hex digits and
- * its width in 1/1000 em), entered in the font's subset, widths and unicode tables as pdfkit's own
- * encoding enters them, so the embedded subset, its widths and the text's extraction are the same.
+ * An embedded font's glyph of each character met (its id in the font's subset as the two bytes of a
+ * literal string, and its width in 1/1000 em), entered in the font's subset, widths and unicode
+ * tables as pdfkit's own encoding enters them, so the embedded subset, its widths and the text's
+ * extraction are the same.
  */
 class Glyphs {
   private byCode = new Map<number, { code: string; width: number }>();
