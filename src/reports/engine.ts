@@ -83,8 +83,33 @@ export async function prepareObjects(s: Services, objects: Obj[], needs: Pick<Re
   await resolvePaths(s, objects, needs.resolve ?? []);
 }
 
-/** The report's records, page by page, with what each page needs attached. */
-async function* pages(def: ReportDefinition, run: RunParams): AsyncGenerator<Obj[]> {
+/**
+ * The items of `source`, the next one asked for as soon as one is handed on: a page's reads (on
+ * MySQL, round trips to another process) overlap the rendering of the page before, instead of
+ * the two taking turns (in one process, 4.8 s of a 9.7 s accession CSV waited on MariaDB; 6.9-7.5 s
+ * read ahead; two pages ahead were no faster).
+ */
+async function* readAhead<T>(source: AsyncGenerator<T>): AsyncGenerator<T> {
+  let next = source.next();
+  try {
+    for (;;) {
+      const item = await next;
+      if (item.done) return;
+      next = source.next();
+      yield item.value;
+    }
+  } finally {
+    // A consumer that stops early (a limit, a cancel, an error) leaves a read in flight: it ends unheard, then the source is closed.
+    void next.then(() => source.return(undefined), () => undefined).catch(() => undefined);
+  }
+}
+
+/** The report's records, page by page, with what each page needs attached; the next page read while this one is used. */
+function pages(def: ReportDefinition, run: RunParams): AsyncGenerator<Obj[]> {
+  return readAhead(pagesInTurn(def, run));
+}
+
+async function* pagesInTurn(def: ReportDefinition, run: RunParams): AsyncGenerator<Obj[]> {
   const { s } = run;
   for (const type of def.types) {
     for await (const page of rowPages(def, run, type)) {

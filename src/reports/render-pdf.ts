@@ -20,6 +20,7 @@
  * report's plain lines need. Other text (marks, scripts that join) keeps pdfkit's shaping.
  */
 import { fonts, plainText } from '../exchange/export/ead/pdf';
+import { pdfOutput } from '../exchange/export/pdf-output';
 import type { ReportDefinition, Row, RunParams, SubRow } from './definition';
 import { columnsOf } from './engine';
 import { label } from './values';
@@ -144,16 +145,7 @@ export async function renderPdf(def: ReportDefinition, run: RunParams, info: Rec
       }
     }
   });
-  let pending: Promise<void> = Promise.resolve();
-  let failed: unknown;
-  doc.on('data', (chunk: Buffer) => {
-    pending = pending.then(() => write(chunk)).catch((err) => { failed = err; });
-  });
-  const ended = new Promise<void>((resolve) => doc.on('end', () => resolve()));
-  const drain = async () => {
-    await pending;
-    if (failed) throw failed;
-  };
+  const { drain, ended } = pdfOutput(doc, write);
   const width = () => doc.page.width - 2 * MARGIN;
   // Each font as pdfkit holds it, with its glyph table (where it is embedded).
   const faces = new Map([f.bold, f.regular].map((name) => {

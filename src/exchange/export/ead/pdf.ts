@@ -11,6 +11,7 @@ import type PDFKit from 'pdfkit';
 import type { Obj } from '../../../json';
 import type { Services } from '../../../records/context';
 import { dateText } from '../common';
+import { pdfOutput } from '../pdf-output';
 import {
   accessPoints, type ArchivalObject, containedInstances, type Described, type EadOptions, notesOf, humanise, identifierOf, noteContent, noteContents, originators, present,
   type Repository, repositoryAddress, type Resource, shownIn, subLevels,
@@ -61,12 +62,7 @@ export async function writePdf(
     size: 'LETTER', margin: MARGIN, autoFirstPage: false,
     info: { Title: title, Author: plainText(resource.finding_aid_author ?? repository.name ?? ''), Creator: 'Archive Records Backend', Producer: 'Archive Records Backend' },
   });
-  let pending: Promise<void> = Promise.resolve();
-  let failed: unknown;
-  doc.on('data', (chunk: Buffer) => {
-    pending = pending.then(() => write(chunk)).catch((err) => { failed = err; });
-  });
-  const ended = new Promise<void>((resolve) => doc.on('end', () => resolve()));
+  const { drain, ended } = pdfOutput(doc, write);
   let pageNumber = 0;
   doc.on('pageAdded', () => {
     pageNumber++;
@@ -81,10 +77,6 @@ export async function writePdf(
     doc.x = x;
     doc.y = y;
   });
-  const drain = async () => {
-    await pending;
-    if (failed) throw failed;
-  };
   const shown = shownIn(o);
   const width = () => doc.page.width - 2 * MARGIN;
   const heading = (text: string, size = 14) => doc.moveDown(0.6).font(f.bold).fontSize(size).text(text, MARGIN, undefined, { width: width() }).moveDown(0.3);
