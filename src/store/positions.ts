@@ -314,6 +314,9 @@ async function chainOf(db: Db, rid: number, fromDepth: 0 | 1): Promise<Ancestor[
   return (rows as Ancestor[]).map((r) => ({ rid: Number(r.rid), uri: r.uri, json: r.json }));
 }
 
+/** Parents whose chains one statement reads (and ancestors' JSON one statement reads). */
+const CHAINS_ASKED = 200;
+
 export interface Ancestor {
   rid: number;
   uri: string;
@@ -326,24 +329,44 @@ export function ancestorsOf(db: Db, rid: number): Promise<Ancestor[]> {
 }
 
 /**
- * The chain of parents of each node (nearest first; none at the top level), by one query per
- * distinct parent: siblings share theirs (a box holds a hundred folders of one series; the indexer
- * decorates a batch of children of one parent together).
+ * The chain of parents of each node (nearest first; none at the top level): one recursive read of
+ * the steps from every distinct parent at once (CHAINS_ASKED parents a statement), then each
+ * ancestor's JSON once however many chains hold it. A query per parent cost 1 ms each on MariaDB,
+ * and the indexer asked one for each new component of a nested sheet (11,320 for 10,000 rows: 12 s).
  */
 export async function ancestorChains(db: Db, nodes: Iterable<{ rid: number; parent_rid: number | null }>): Promise<Map<number, Ancestor[]>> {
-  const byParent = new Map<number, Promise<Ancestor[]>>();
-  const chains = new Map<number, Ancestor[]>();
-  for (const node of nodes) {
-    if (node.parent_rid === null) {
-      chains.set(node.rid, []);
-      continue;
+  const list = [...nodes];
+  const parents = [...new Set(list.filter((n) => n.parent_rid !== null).map((n) => Number(n.parent_rid)))];
+  const stepsFrom = new Map<number, Array<{ rid: number; depth: number }>>();
+  for (let i = 0; i < parents.length; i += CHAINS_ASKED) {
+    const slice = parents.slice(i, i + CHAINS_ASKED);
+    const result = await db.raw(
+      `WITH RECURSIVE chain(start, rid, parent_rid, depth) AS (
+         SELECT rid, rid, parent_rid, 0 FROM records WHERE rid IN (${slice.map(() => '?').join(', ')})
+         UNION ALL
+         SELECT c.start, r.rid, r.parent_rid, c.depth + 1 FROM records r JOIN chain c ON r.rid = c.parent_rid
+       ) SELECT start, rid, depth FROM chain`,
+      slice,
+    );
+    const rows = Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result;
+    for (const row of rows as Array<{ start: number; rid: number; depth: number }>) {
+      const start = Number(row.start);
+      const steps = stepsFrom.get(start) ?? stepsFrom.set(start, []).get(start)!;
+      steps.push({ rid: Number(row.rid), depth: Number(row.depth) });
     }
-    const parent = Number(node.parent_rid);
-    let chain = byParent.get(parent);
-    if (!chain) byParent.set(parent, (chain = chainOf(db, parent, 0)));
-    chains.set(node.rid, await chain);
   }
-  return chains;
+  const ancestor = new Map<number, Ancestor>();
+  const rids = [...new Set([...stepsFrom.values()].flatMap((steps) => steps.map((step) => step.rid)))];
+  for (let i = 0; i < rids.length; i += CHAINS_ASKED) {
+    for (const row of await db('records').whereIn('rid', rids.slice(i, i + CHAINS_ASKED)).select('rid', 'uri', 'json')) {
+      ancestor.set(Number(row.rid), { rid: Number(row.rid), uri: row.uri, json: row.json });
+    }
+  }
+  const chainOfParent = new Map<number, Ancestor[]>();
+  for (const [start, steps] of stepsFrom) {
+    chainOfParent.set(start, steps.sort((x, y) => x.depth - y.depth).map((step) => ancestor.get(step.rid)!).filter(Boolean));
+  }
+  return new Map(list.map((n) => [n.rid, n.parent_rid === null ? [] : chainOfParent.get(Number(n.parent_rid)) ?? []]));
 }
 
 /** A single write on MySQL (pipeline.ts), where placeNewUnder reads a new node's parent with its group's lock. */
