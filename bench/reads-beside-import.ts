@@ -7,6 +7,8 @@
  * accessions one after another: its latencies during the import (and how many were refused).
  * BENCH_CHUNK_MS (default "0,200") runs it once per value of IMPORT_CHUNK_MS, in turn, each on
  * a fresh server: 0 is one transaction per file (before chunked imports), 200 the default.
+ * BENCH_IMPORT_ALONE=1 imports the file once with nothing beside it first (its rate alone), and
+ * waits for the index to catch up with it before the import with the reads beside it.
  *
  *   npx tsx bench/reads-beside-import.ts                 # this checkout's server
  *   SERVER_ROOT=/work/main npx tsx bench/reads-beside-import.ts   # another checkout's, for a before/after
@@ -20,6 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generatedEad } from './import';
+import { drained } from './jobs';
 import { freePort } from './lib';
 
 const ROOT = path.resolve(process.env.SERVER_ROOT ?? path.join(__dirname, '..'));
@@ -155,6 +158,8 @@ async function run(chunkMs: string): Promise<void> {
     };
     // BENCH_IMPORT_ALONE=1: first an import with no reads beside it (its rate, for comparison).
     const alone = process.env.BENCH_IMPORT_ALONE === '1' ? await importing('BENCH-ALONE') : undefined;
+    // The index catches up with the first import before the second: its catch-up is not the second import's company.
+    if (alone) console.log(`the index caught up with the import alone in ${(await drained(base, 600)).toFixed(0)} s`);
     const finished = importing('BENCH-IMPORT');
     const during = routes();
     const creates: Timed = { name: 'POST …/accessions (another client)', url: '', ms: [] };
