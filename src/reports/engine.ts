@@ -90,12 +90,19 @@ export async function prepareObjects(s: Services, objects: Obj[], needs: Pick<Re
  * read ahead; two pages ahead were no faster).
  */
 async function* readAhead<T>(source: AsyncGenerator<T>): AsyncGenerator<T> {
-  let next = source.next();
+  // A read that fails while the page before is still being rendered is answered when awaited, not
+  // as an unhandled rejection meanwhile (which would end the process).
+  const ask = () => {
+    const read = source.next();
+    read.catch(() => undefined);
+    return read;
+  };
+  let next = ask();
   try {
     for (;;) {
       const item = await next;
       if (item.done) return;
-      next = source.next();
+      next = ask();
       yield item.value;
     }
   } finally {

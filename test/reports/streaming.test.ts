@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, STORE, TestApp } from '../helpers';
 import { accessionReport } from '../../src/reports/accessions';
 import { reportRows } from '../../src/reports/engine';
+import { runReport } from './report-helpers';
 
 const MANY = 3000;
 
@@ -53,6 +54,28 @@ describe(`reports over many records (${STORE})`, function () {
     await t.services.jobs!.idle();
     assert.equal((await t.http.get(res.body.uri).set(H)).body.status, 'canceled');
     assert.deepEqual((await t.http.get(`${res.body.uri}/output_files`).set(H)).body, [], (await t.http.get(`${res.body.uri}/log`).set(H)).text);
+  });
+
+  it('fails the job with the reason when a page read ahead cannot be read, and the server goes on', async () => {
+    // The record of the second page is broken while the first page renders: its read fails ahead of its turn.
+    const ids = (await t.http.get(`/repositories/${repo}/accessions?all_ids=true`).set(H)).body as number[];
+    const uri = `/repositories/${repo}/accessions/${ids.sort((a, b) => a - b)[250]}`;
+    const stored = (await t.services.db.knex('records').where({ uri }).first('json')).json as string;
+    await t.services.db.knex('records').where({ uri }).update({ json: '{"broken": ' });
+    // A server ends on an unhandled rejection (node's default): the failed read must be answered where it is awaited.
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    try {
+      const { job, log } = await runReport(t, H, `/repositories/${repo}`, 'accession_report', 'csv');
+      assert.equal(job.status, 'failed', log);
+      assert.match(log, /JSON/);
+      assert.equal((await t.http.get(`/repositories/${repo}/accessions/${ids[0]}`).set(H)).status, 200);
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.removeListener('unhandledRejection', note);
+      await t.services.db.knex('records').where({ uri }).update({ json: stored });
+    }
   });
 
   it('writes a CSV and a PDF report of every record as a job', async () => {
