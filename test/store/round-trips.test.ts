@@ -27,8 +27,11 @@ const Conn = (mysql2 as unknown as { Connection: { statementKey(options: object)
   const created: Record<string, Array<{ uri: string; lock: number }>> = { accession: [], archival_object: [] };
   let serial = 0;
 
-  before(async () => {
+  before(async function () {
     t = await startTestApp({ INDEXER: 'off', JOBS: 'off', WEBHOOKS: 'off' });
+    // A Galera node sends each statement on its own (store/connect.ts): its round trips are not these.
+    const [rows] = await t.services.db.knex.raw('SELECT @@global.wsrep_on AS `on`');
+    if (Number(rows[0]?.on) === 1) this.skip();
     repo = await createRepository(t);
     H = { 'X-ArchivesSpace-Session': await t.adminToken() };
     resource = (await t.http.post(`/repositories/${repo}/resources`).set(H).send(sampleRecord('resource', repo))).body.uri;
