@@ -364,7 +364,7 @@ export async function ancestorChains(db: Db, nodes: Iterable<{ rid: number; pare
   }
   const chainOfParent = new Map<number, Ancestor[]>();
   for (const [start, steps] of stepsFrom) {
-    chainOfParent.set(start, steps.sort((x, y) => x.depth - y.depth).map((step) => ancestor.get(step.rid)!).filter(Boolean));
+    chainOfParent.set(start, steps.sort((x, y) => x.depth - y.depth).flatMap((step) => ancestor.get(step.rid) ?? []));
   }
   return new Map(list.map((n) => [n.rid, n.parent_rid === null ? [] : chainOfParent.get(Number(n.parent_rid)) ?? []]));
 }
