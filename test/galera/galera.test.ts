@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -247,7 +247,9 @@ describe('the store on a three-node Galera cluster', function () {
     // The indexer's lease moves to a live process if the killed node's held it.
     await waitIndexed(0, 'accession', acked.map((a) => a.uri), 90_000);
 
-    execFileSync('bash', [path.join(ROOT, 'scripts/galera.sh'), 'rejoin', '3'], { stdio: 'ignore' });
+    // The script's own account of a rejoin that did not reach Synced (the node's log) goes in the failure.
+    const rejoin = spawnSync('bash', [path.join(ROOT, 'scripts/galera.sh'), 'rejoin', '3'], { encoding: 'utf8' });
+    assert.equal(rejoin.status, 0, `galera.sh rejoin 3: ${rejoin.stderr}`);
     const k = node(2);
     try {
       const n = await k('records').whereIn('uri', acked.map((a) => a.uri)).count('* as n').first();
