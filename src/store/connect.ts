@@ -158,11 +158,15 @@ export function isStoreBusy(err: unknown): boolean {
  * The MySQL server is gone or not serving: refused or lost connections, and a Galera node out of
  * the cluster's primary component (1047, "WSREP has not yet prepared node for application use").
  * The request is answered 503 with Retry-After: a load balancer tries another process, a client
- * tries again; the pool opens new connections once the server is back.
+ * tries again; the pool opens new connections once the server is back. mysql2 marks every error
+ * that leaves its connection unusable `fatal`, among them the one a transaction's ROLLBACK gets on
+ * a connection that died under it ("Can't add new command when connection is in closed state",
+ * no code), which is what reaches the request when the server goes away mid-transaction.
  */
 export function isStoreUnreachable(err: unknown): boolean {
-  const e = err as { code?: string; errno?: number };
-  return e?.errno === 1047 || ['ECONNREFUSED', 'ECONNRESET', 'PROTOCOL_CONNECTION_LOST', 'ETIMEDOUT', 'EPIPE'].includes(e?.code ?? '');
+  const e = err as { code?: string; errno?: number; fatal?: boolean };
+  return e?.errno === 1047 || e?.fatal === true
+    || ['ECONNREFUSED', 'ECONNRESET', 'PROTOCOL_CONNECTION_LOST', 'ETIMEDOUT', 'EPIPE'].includes(e?.code ?? '');
 }
 
 /**
