@@ -71,9 +71,10 @@ test-sqlite: build
 test-mariadb: build
 	TEST_STORES=mariadb bash scripts/test.sh
 
-# Not in make test or CI: a three-node MariaDB Galera cluster on this machine (scripts/galera.sh,
-# its own ports 3311-3313 and data under /tmp/galera-art), the store suite through one node, the
-# cluster's own tests (test/galera), then the cluster stopped (docs/scaling-out.md).
+# A three-node MariaDB Galera cluster on this machine (scripts/galera.sh, its own ports 3311-3313
+# and data under /tmp/galera-art), the store suite through one node, the cluster's own tests
+# (test/galera), then the cluster stopped (docs/scaling-out.md). Also the last leg of make test
+# (and so of CI) unless TEST_GALERA=off.
 test-galera: build
 	bash scripts/test-galera.sh
 

@@ -2,7 +2,8 @@
 # make test-galera: starts a three-node Galera cluster (scripts/galera.sh), runs the store suite
 # through one of its nodes (test/store, test/records, the indexer's holes, sessions) and the
 # cluster's own tests (test/galera: one app process per node, conflicts, a node killed), then
-# stops the cluster. Ends with "N passed, M failed" and the time it took. Not part of make test.
+# stops the cluster. Ends with "N passed, M failed" and the time it took. The last leg of make test
+# (scripts/test.sh) unless TEST_GALERA=off.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
