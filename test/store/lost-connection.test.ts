@@ -33,13 +33,18 @@ import { createRepository, startTestApp, STORE, type TestApp } from '../helpers'
       let victim: number | undefined;
       for (let i = 0; i < 200 && victim === undefined; i++) {
         const [rows] = await knex.raw(
-          "SELECT id FROM information_schema.PROCESSLIST WHERE db = DATABASE() AND id NOT IN (?, CONNECTION_ID()) AND command = 'Query' AND time >= 0 AND info LIKE '%records%'",
+          // A statement of the app's, a query or (a Galera node's, statements one by one) a prepared one.
+          "SELECT id FROM information_schema.PROCESSLIST WHERE db = DATABASE() AND id NOT IN (?, CONNECTION_ID()) AND command IN ('Query', 'Execute')",
           [me.id],
         );
         victim = rows[0]?.id;
         if (victim === undefined) await new Promise((r) => setTimeout(r, 25));
       }
-      assert.ok(victim, 'the update never waited on the held row');
+      if (victim === undefined) {
+        await holder.rollback();
+        const res = await answer;
+        assert.fail(`the update never waited on the held row: ${res.status} ${res.text}`);
+      }
       await knex.raw(`KILL CONNECTION ${Number(victim)}`);
       const res = await answer;
       assert.equal(res.status, 503, res.text);
