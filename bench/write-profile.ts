@@ -2,7 +2,7 @@
  * Writes under load, for profiling (not part of make bench): a fresh store, a started server,
  * creates of accessions over 8 connections for BENCH_SECONDS, then a bulk load of archival
  * objects (the server's peak RSS after it). WRITE_PROFILE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' gives the server's CPU
- * profile; WRITE_PROFILE_OUTPUT=1 prints the server's output at the end; DB_URL picks the store (a scratch SQLite file by default).
+ * profile (one per process); WRITE_PROFILE_WORKERS the server's processes (1); WRITE_PROFILE_OUTPUT=1 prints the server's output at the end; DB_URL picks the store (a scratch SQLite file by default).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-profile-'));
   const dbUrl = process.env.DB_URL ?? `sqlite://${dir}/store.db`;
   const nodeArgs = (process.env.WRITE_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const server = await startServer({ DB_URL: dbUrl }, nodeArgs);
+  const server = await startServer({ DB_URL: dbUrl, WORKERS: process.env.WRITE_PROFILE_WORKERS ?? '1' }, nodeArgs);
   try {
     const { H, call } = await callsAs(server.base, process.env.WRITE_PROFILE_USER ?? 'admin', process.env.WRITE_PROFILE_PASSWORD ?? 'admin');
     const repo = await call('POST', '/repositories', { repo_code: `P${Date.now()}`, name: 'Profile' });
