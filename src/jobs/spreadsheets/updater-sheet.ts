@@ -28,7 +28,6 @@ export interface SheetOptions {
  * size the repeated groups and once to write the rows, so a resource of any size is never held whole.
  */
 export interface SheetSource {
-  count: number;
   batches(): AsyncIterable<Obj[]>;
 }
 
@@ -41,14 +40,18 @@ export interface SheetNode {
 /**
  * The records of `nodes`, a batch at a time in their order. They are read by row id (the primary
  * key), a batch a statement: by URI the same reads took five times as long (a lookup through the
- * URI's index for each, and a statement per hundred).
+ * URI's index for each, and a statement per hundred). `nodes` may be a function that finds them,
+ * called once, when the first batch is asked for: a sheet's first bytes then go out before the
+ * walk of a large tree.
  */
-export function sheetSource(s: Services, nodes: SheetNode[], batchSize = 500): SheetSource {
+export function sheetSource(s: Services, nodes: SheetNode[] | (() => Promise<SheetNode[]>), batchSize = 500): SheetSource {
+  let found: Promise<SheetNode[]> | undefined;
+  const all = () => (found ??= Array.isArray(nodes) ? Promise.resolve(nodes) : nodes());
   return {
-    count: nodes.length,
     async *batches() {
-      for (let i = 0; i < nodes.length; i += batchSize) {
-        const batch = nodes.slice(i, i + batchSize);
+      const ordered = await all();
+      for (let i = 0; i < ordered.length; i += batchSize) {
+        const batch = ordered.slice(i, i + batchSize);
         const byRid = new Map((await jsonOfRids(s.db, batch.map((n) => n.rid))).map((r) => [Number(r.rid), JSON.parse(r.json) as Obj]));
         yield batch.map((n) => byRid.get(n.rid)).filter((r): r is Obj => !!r);
       }
