@@ -58,7 +58,7 @@ for store in $stores; do
   rm -f "$out"
 done
 # The store suite and the cluster's own tests on a three-node Galera cluster of this machine
-# (scripts/test-galera.sh: 4-8 minutes on 2 cores), with the MariaDB leg; TEST_GALERA=off leaves it out.
+# (scripts/test-galera.sh: about 3-4 minutes on 2 cores), with the MariaDB leg; TEST_GALERA=off leaves it out.
 if [ "${TEST_GALERA:-on}" != off ] && [[ " $stores " == *" mariadb "* ]] && [ -z "${MOCHA_ARGS:-}" ]; then
   echo "=== the Galera cluster (make test-galera) ==="
   out=$(mktemp)
