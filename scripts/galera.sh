@@ -154,15 +154,14 @@ kill_node() {
 # after it instead, growing to 19 GB in two minutes, so it gets 5 s to exit after the line (60 s
 # in all) and is then killed: the node's real start recovers InnoDB again anyway.
 recovered_position() {
-  local log="$DIR/n$1.recover.log" pid until=$((SECONDS + 60)) logged=0 pos=""
+  local log="$DIR/n$1.recover.log" pid until=$((SECONDS + 60))
+  logged() { sed -n 's/.*WSREP: Recovered position: *\([0-9a-f-]*:[0-9-]*\).*/\1/p' "$log" 2>/dev/null | tail -1; }
   rm -f "$log"
   mariadbd --defaults-file="$(cnf "$1")" --wsrep-recover --log-error="$log" >/dev/null 2>&1 &
   pid=$!
   while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt "$until" ]; do
-    pos=$(sed -n 's/.*WSREP: Recovered position: *\([0-9a-f-]*:[0-9-]*\).*/\1/p' "$log" 2>/dev/null | tail -1)
-    if [ -n "$pos" ]; then
-      [ "$logged" = 0 ] && { logged=1; until=$((SECONDS + 5)); }
-    fi
+    # Once the position is logged, 5 s more at most.
+    [ "$until" -gt $((SECONDS + 5)) ] && [ -n "$(logged)" ] && until=$((SECONDS + 5))
     sleep 0.2
   done
   if kill -0 "$pid" 2>/dev/null; then
@@ -170,7 +169,7 @@ recovered_position() {
     kill -9 "$pid" 2>/dev/null || true
   fi
   wait "$pid" 2>/dev/null || true
-  sed -n 's/.*WSREP: Recovered position: *\([0-9a-f-]*:[0-9-]*\).*/\1/p' "$log" 2>/dev/null | tail -1
+  logged
 }
 
 rejoin() {
