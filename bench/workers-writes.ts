@@ -3,7 +3,8 @@
  * `npx tsx bench/workers-writes.ts`). Each count of processes gets a fresh store and a started
  * server; 2 s of creates warm it (and give the updates their records), then creates for
  * BENCH_SECONDS over BENCH_CONNECTIONS connections, then updates with lock_version of the records
- * written so far, each sent with the version it has. One JSON line per measurement, with the load
+ * written so far, each sent with the version it has, then GETs of one record (the control: a read
+ * takes no write token). One JSON line per measurement, with the load
  * average. BENCH_WORKERS lists the counts (default "1 2"); BENCH_SERVER_JS runs another build (A/B).
  */
 import fs from 'node:fs';
@@ -67,8 +68,12 @@ async function measure(workers: number): Promise<Record<string, unknown>> {
       }],
     });
     const updateCpu = treeCpuMs(pid) - cpu;
+    // The control: a read, which takes no write token, so what WORKERS costs every request on this machine shows beside what it costs a write.
+    cpu = treeCpuMs(pid);
+    const got = await load(`${server.base}/repositories/${repo.id}/accessions/${ids[0]}`, H);
+    const getCpu = treeCpuMs(pid) - cpu;
     const brief = (s: Stats, ms: number) => ({ cpu_us_per_op: Math.round((ms * 1000) / Math.max(1, s.count)), rps: s.rps, p50: s.p50, p99: s.p99, failed: s.failed ?? 0, ...(s.failed ? { first_failure: s.firstFailure } : {}), cores_busy: s.coresBusy });
-    return { workers, create: brief(created, createCpu), update: brief(updated, updateCpu), loadavg: loadBefore, server: process.env.BENCH_SERVER_JS ?? 'dist' };
+    return { workers, create: brief(created, createCpu), update: brief(updated, updateCpu), get: brief(got, getCpu), loadavg: loadBefore, server: process.env.BENCH_SERVER_JS ?? 'dist' };
   } finally {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });

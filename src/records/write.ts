@@ -215,13 +215,18 @@ export async function finishCreate(q: RecordQueries, trx: Tx, s: Services, actor
  * given (a tree node's parent and position): a second attempt works on the body as it was sent,
  * not on what the first left of it (which put a node given a parent or a position last at the top
  * level). In a caller's transaction the caller runs again with bodies of its own.
+ *
+ * A shallow copy keeps what was sent: the hooks set and take out the body's own fields only, and
+ * what an attempt writes into nested subrecords (their `uri`, addressSubrecords) each attempt
+ * writes again from the record's id. A deep copy per write (structuredClone) cost 2 % of a
+ * create's CPU for the rare retry (CPU profile of bench/write-profile.ts).
  */
 function bodyPerAttempt(body: Obj, ownTransaction: boolean): () => Obj {
   if (!ownTransaction) return () => body;
-  const sent = structuredClone(body);
+  const sent = { ...body };
   let first = true;
   return () => {
-    if (!first) return structuredClone(sent);
+    if (!first) return { ...sent };
     first = false;
     return body;
   };
