@@ -5,7 +5,8 @@
  * BENCH_SECONDS over BENCH_CONNECTIONS connections, then updates with lock_version of the records
  * written so far, each sent with the version it has, then GETs of one record (the control: a read
  * takes no write token). One JSON line per measurement, with the load
- * average. BENCH_WORKERS lists the counts (default "1 2"); BENCH_SERVER_JS runs another build (A/B).
+ * average. BENCH_WORKERS lists the counts (default "1 2"); BENCH_WARM_SECONDS the creates that warm
+ * each store (2); BENCH_SERVER_JS runs another build (A/B).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,7 +44,7 @@ async function measure(workers: number): Promise<Record<string, unknown>> {
       method: 'POST', ...(duration ? { duration } : {}),
       requests: [{ setupRequest: (req: any) => ({ ...req, body: JSON.stringify(accessionBody('C', String(++serial), serial, subjectsFor(serial, subjects), agentFor(serial, agents))) }) }],
     });
-    await creates(2);
+    await creates(Number(process.env.BENCH_WARM_SECONDS ?? 2));
     const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     const pid = server.child.pid!;
     let cpu = treeCpuMs(pid);
