@@ -5,12 +5,12 @@ import { services } from './migrations/services';
 import { linksAndTrees } from './migrations/links-and-trees';
 import { history } from './migrations/history';
 import { webhooks } from './migrations/webhooks';
-import { pendingRecords, pendingValues } from './migrations/pending';
+import { pendingRecords, pendingValues, visibleListing } from './migrations/pending';
 import { primaryKeys } from './migrations/primary-keys';
 import { isRetryable } from './store-errors';
 
 /** Every migration, in the order they run (migrations/: one file per group). */
-const migrations: Migration[] = [...genericStore, ...services, ...linksAndTrees, ...history, ...webhooks, ...pendingRecords, ...primaryKeys, ...pendingValues];
+const migrations: Migration[] = [...genericStore, ...services, ...linksAndTrees, ...history, ...webhooks, ...pendingRecords, ...primaryKeys, ...pendingValues, ...visibleListing];
 
 /** Every migration's name, in order: what a fully migrated store has applied. */
 export const migrationNames = migrations.map((m) => m.name);

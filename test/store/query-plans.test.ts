@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { linksInto } from '../../src/store/indexing';
+import { countRecords, listRecordIdsOn, listRecordTextOn } from '../../src/store/record-listing';
 import { recordReads } from '../../src/store/records';
 import { reportPage } from '../../src/store/report-reads';
 import { createRepository, startTestApp, STORE, type TestApp } from '../helpers';
@@ -79,6 +80,21 @@ describe(`query plans of the hot reads (${STORE})`, function () {
   it('records by URI list, and by type and id, through the read connection', async () => {
     searchesAnIndex(await plansOf(() => recordReads(t.services.db).getByUris(uris.slice(0, 50))));
     searchesAnIndex(await plansOf(() => recordReads(t.services.db).get('accession', Number(uris[0].split('/').pop()))));
+  });
+
+  it('a listing page far down, its count and all_ids, from the listing index alone', async () => {
+    const db = t.services.db;
+    const conn = db.readConnection!();
+    const q = { type: 'accession', repoId: repo, sortColumn: 'id', sortDirection: 'asc' as const, limit: 10, offset: 40 };
+    const plans = [
+      ...await plansOf(async () => listRecordTextOn(db.reads, conn, q)),
+      ...await plansOf(() => countRecords(db.reads, q)),
+      ...await plansOf(async () => listRecordIdsOn(db.reads, conn, { ...q, limit: undefined, offset: undefined })),
+    ];
+    searchesAnIndex(plans);
+    // The rows passed over are not read (their JSON with them): every listed condition, the
+    // visible records' `+pending_job IS NULL` too, is answered by the index (migration 025).
+    for (const { sql, plan } of plans) assert.match(plan, /COVERING INDEX records_listing_visible/, `${sql}\n${plan}`);
   });
 
   it("a report's page, and the links into records the indexer asks for", async () => {
