@@ -1,12 +1,12 @@
 /**
  * Creates and updates per second with WORKERS=1, 2, ... on a SQLite file (not part of make bench;
  * `npx tsx bench/workers-writes.ts`). Each count of processes gets a fresh store and a started
- * server; 2 s of creates warm it (and give the updates their records), then creates for
+ * server; creates warm it (and give the updates their records), then creates for
  * BENCH_SECONDS over BENCH_CONNECTIONS connections, then updates with lock_version of the records
  * written so far, each sent with the version it has, then GETs of one record (the control: a read
- * takes no write token). One JSON line per measurement, with the load
- * average. BENCH_WORKERS lists the counts (default "1 2"); BENCH_WARM_SECONDS the creates that warm
- * each store (2); BENCH_SERVER_JS runs another build (A/B).
+ * takes no write token). One JSON line per measurement, with the load average. BENCH_WORKERS
+ * lists the counts (default "1 2"); BENCH_WARM_SECONDS the seconds of creates that warm each
+ * server (2); BENCH_SERVER_JS runs another build (A/B).
  */
 import fs from 'node:fs';
 import os from 'node:os';
