@@ -34,6 +34,9 @@ export const pendingRecords: Migration[] = [pendingJobColumn('022_pending_record
  */
 export const pendingValues: Migration[] = [pendingJobColumn('024_pending_values', 'enumeration_values')];
 
+/** The listing index's columns as migration 007 made it. */
+const LISTING_COLUMNS = ['type', 'repo_id', 'id', 'hidden', 'suppressed'];
+
 /**
  * Migration 025: on SQLite the listing index holds `pending_job` too. Every listing keeps to the
  * visible records (`+pending_job IS NULL`, store/pending.ts), a column the listing index (007) did
@@ -47,14 +50,14 @@ export const visibleListing: Migration[] = [{
   async up(knex) {
     if (onMysql(knex)) return;
     await knex.schema.alterTable('records', (t) => {
-      t.index(['type', 'repo_id', 'id', 'hidden', 'suppressed', 'pending_job'], 'records_listing_visible');
+      t.index([...LISTING_COLUMNS, 'pending_job'], 'records_listing_visible');
       t.dropIndex([], 'records_listing_index');
     });
   },
   async down(knex) {
     if (onMysql(knex)) return;
     await knex.schema.alterTable('records', (t) => {
-      t.index(['type', 'repo_id', 'id', 'hidden', 'suppressed'], 'records_listing_index');
+      t.index(LISTING_COLUMNS, 'records_listing_index');
       t.dropIndex([], 'records_listing_visible');
     });
   },
