@@ -23,6 +23,8 @@ const SQL_OUTSIDE_THE_STORE = [
   { selector: "MemberExpression[object.type='MemberExpression'][object.property.name='knex']", message: 'SQL belongs in src/store: call a named store function instead of using the connection here.' },
   { selector: "CallExpression[callee.name=/^(knex|trx|db)$/]", message: 'SQL belongs in src/store: call a named store function instead of querying a table here.' },
   { selector: "CallExpression[callee.property.name=/^(whereRaw|selectRaw|orderByRaw|joinRaw|havingRaw)$/]", message: 'SQL belongs in src/store: call a named store function instead of raw SQL here.' },
+  // A request's or job's services carry who writes (Services.writeSource); the store's own transaction call would drop it.
+  { selector: "CallExpression[callee.property.name='transaction'][callee.object.property.name='db']:matches([callee.object.object.name='s'], [callee.object.object.property.name='s'])", message: 'Open the transaction with writeTransaction(s, ...) (records/context.ts): its kept versions name who wrote.' },
 ];
 
 export default tseslint.config(

@@ -3,10 +3,10 @@
  * accession linking two subjects and an agent, then GET of it and GET with resolve[] over 8
  * connections, each beside a bare Express 5 app answering the same bytes (the ratio make bench
  * reports). READ_PROFILE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' gives the server's CPU
- * profile; READ_PROFILE_WORKERS the server's processes (1); READ_PROFILE_READS='one resolve' picks the reads; DB_URL picks the store (a scratch SQLite file by default).
+ * profile (and each line the server's CPU per request); READ_PROFILE_WORKERS the server's processes (1); READ_PROFILE_READS='one resolve' picks the reads; DB_URL picks the store (a scratch SQLite file by default).
  */
 import { accessionBody } from './data';
-import { describe, load, profileAgainstServer, startExpressServer } from './lib';
+import { cpuMs, describe, load, profileAgainstServer, startExpressServer } from './lib';
 
 const nodeArgs = (process.env.READ_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 profileAgainstServer('read-profile', { WORKERS: process.env.READ_PROFILE_WORKERS ?? '1' }, nodeArgs, async (server) => {
@@ -30,9 +30,12 @@ profileAgainstServer('read-profile', { WORKERS: process.env.READ_PROFILE_WORKERS
   for (const [what, url] of [['one', one], ['resolve', `${one}?resolve[]=subjects&resolve[]=linked_agents`]].filter(([name]) => reads.includes(name))) {
     const express = await startExpressServer(await call('GET', url));
     try {
+      const cpuBefore = cpuMs(server.child.pid);
       const ours = await load(server.base + url, H);
+      // The server's CPU per request: steadier than its rate on a shared machine (A/B runs).
+      const perOp = Math.round(((cpuMs(server.child.pid) - cpuBefore) * 1000) / Math.max(1, ours.count));
       const bare = await load(express.base, {});
-      console.log(`GET ${what}: ${describe(ours)}; ${(ours.rps / bare.rps).toFixed(2)} of bare Express (${bare.rps} op/s)`);
+      console.log(`GET ${what}: ${describe(ours)}, ${perOp} µs server CPU each; ${(ours.rps / bare.rps).toFixed(2)} of bare Express (${bare.rps} op/s)`);
     } finally {
       await express.stop();
     }

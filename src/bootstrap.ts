@@ -14,6 +14,7 @@ import { rederiveChangedKeys } from './records/key-rule-changes';
 import { recordSystemEvent } from './records/system-events';
 import { GLOBAL_REPO_ID, REPOSITORY_TYPE } from './registry';
 import type { Services } from './records/context';
+import { writeTransaction } from './records/context';
 
 const SYSTEM = { username: 'admin' };
 
@@ -50,7 +51,7 @@ export async function bootstrap(s: Omit<Services, 'enums'>): Promise<Services> {
       createRecord(services, SYSTEM, { type: services.registry.type(item.type) }, record, warnings, { id: item.id, hidden: item.hidden }),
     );
   }
-  await ignoreRace(() => s.db.transaction((trx) => ensureAdministratorsGroup(trx, services, SYSTEM)));
+  await ignoreRace(() => writeTransaction(s, (trx) => ensureAdministratorsGroup(trx, services, SYSTEM)));
   if (!(await credentialsOf(s.db, 'admin'))) await ignoreRace(() => setPassword(s.db, 'admin', 1, s.config.adminPassword));
   return services;
 }

@@ -11,7 +11,7 @@ import type { Config } from '../config';
 import type { Database } from '../store/connect';
 import { REPOSITORY_TYPE } from '../registry';
 import { hasRecord } from '../store/domain-reads';
-import { committedFreshness, type Freshness } from '../store/freshness';
+import { committedFreshness, type Freshness, type ReadScope } from '../store/freshness';
 import { Grants, loadGrants } from './grants';
 import { digest, findSession, Session, touchInBackground, TOUCH_INTERVAL_MS } from './sessions';
 
@@ -31,9 +31,9 @@ export class AccessCache {
   /** Tokens' hashes (the store keeps only hashes; a request's token is hashed once per process, not per request). */
   private readonly hashes = new Map<string, string>();
 
-  /** Reads the access version (committedFreshness: once per turn); whatever was kept under another version is dropped. */
-  async sync(db: Database): Promise<AccessView> {
-    const freshness = await committedFreshness(db);
+  /** Reads the access version (committedFreshness: once per request, else per turn); whatever was kept under another version is dropped. */
+  async sync(db: Database, readScope?: ReadScope): Promise<AccessView> {
+    const freshness = await committedFreshness(db, readScope);
     const version = freshness.access;
     if (version !== this.version) {
       this.sessions.clear();

@@ -17,8 +17,7 @@ import { parseParams, parsePaging } from './params';
 import { securityHeaders } from './security';
 import { routeGroups } from './routes';
 import { isStoreBusy, isStoreUnreachable } from '../store/connect';
-import { inReadScope } from '../store/freshness';
-import { withWriteSource } from '../store/write-source';
+import { ReadScope } from '../store/freshness';
 
 /** The session header, under every name clients use (the spec's, ArchivesSpace's, and the CGI form). */
 const SESSION_HEADERS = ['x-archive-session', 'x-archivesspace-session', 'x_archivesspace_session'];
@@ -175,9 +174,10 @@ async function existingRepository(s: Services, id: number, access?: AccessView):
  * One handler serves every row of the endpoint table, in the reference's order of checks:
  * session (412, before routing) → parameters and body (400) → permission (403) → operation.
  */
-function handlerFor(s: Services, endpoint: Endpoint) {
+function handlerFor(endpoint: Endpoint) {
   const repositoryInPath = endpoint.path.includes(':repo_id');
-  return async (req: Request, res: Response) => {
+  // `s`: the request's own view of the services (its read scope and write source).
+  return async (req: Request, res: Response, s: Services) => {
     const locals = res.locals as Locals;
     if (endpoint.contentSecurityPolicy) res.setHeader('Content-Security-Policy', endpoint.contentSecurityPolicy);
     const bodyParams = endpoint.jsonParams ? jsonFields(req, s.config.maxJsonDepth) : {};
@@ -208,8 +208,8 @@ function handlerFor(s: Services, endpoint: Endpoint) {
     call.maySeeSuppressed = await maySeeSuppressed(s, call.actor, call.repoId);
     call.withheld = await withheldFrom(s, call.actor);
     // The source is for the versions history keeps: with HISTORY=off a write pays nothing for it.
-    const handled = req.method === 'GET' || !s.config.history.keep ? endpoint.handle(call) : withWriteSource({ by: call.actor?.username, via: `${req.method} ${req.path}` }, () => endpoint.handle(call));
-    await send(res, await handled);
+    if (req.method !== 'GET' && s.config.history.keep) s.writeSource = { by: call.actor?.username, via: `${req.method} ${req.path}` };
+    await send(res, await endpoint.handle(call));
   };
 }
 
@@ -251,7 +251,7 @@ async function openSession(s: Services, req: Request, res: Response): Promise<vo
   locals.actor = null;
   const token = sessionToken(req);
   if (token === undefined) return;
-  const access = await accessCacheFor(s.db).sync(s.db);
+  const access = await accessCacheFor(s.db).sync(s.db, s.readScope);
   const session = await access.session(s.config, token);
   locals.token = token;
   locals.actor = { username: session.username, access };
@@ -272,7 +272,7 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
   const readBody = express.raw({ type: () => true, limit: s.config.bodyLimitBytes });
   const readUpload = express.raw({ type: () => true, limit: s.config.jobs.importMaxBytes + 1024 * 1024 });
   const findRoute = routeGroups(endpoints.map((endpoint) => ({
-    method: endpoint.method, path: endpoint.path, handler: handlerFor(s, endpoint), readBody: endpoint.multipart ? readUpload : readBody,
+    method: endpoint.method, path: endpoint.path, handler: handlerFor(endpoint), readBody: endpoint.multipart ? readUpload : readBody,
   })));
 
 
@@ -298,17 +298,19 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
   // The stages of every request, in order: request id, headers, URL checks, session, routing,
   // the body (only where one was sent, up to the row's limit), the row's handler.
   const stages = async (req: Request, res: Response): Promise<void> => {
+    // One read of the store's freshness serves every kept value the request uses (ReadScope).
+    const rs: Services = { ...s, readScope: new ReadScope() };
     tagRequest(s, req, res);
     securityHeaders(res);
     checkUrlLength(s.config, req);
     collapseSlashes(req);
-    await openSession(s, req, res);
+    await openSession(rs, req, res);
     const route = findRoute(req);
     if (!route) throw errors.routeNotFound();
     if (hasBody(req)) {
       await new Promise<void>((resolve, reject) => route.readBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
     }
-    await route.handler(req, res);
+    await route.handler(req, res, rs);
   };
 
   // Express hands each request to its router, a walk of layers (and a router per mounted app)
@@ -322,8 +324,7 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
     Object.setPrototypeOf(req, app.request);
     Object.setPrototypeOf(res, app.response);
     res.locals = Object.create(null);
-    // One read of the store's freshness serves every kept value the request uses (inReadScope).
-    inReadScope(() => stages(req, res)).catch((err: unknown) => fail(err, res));
+    stages(req, res).catch((err: unknown) => fail(err, res));
   };
   return app;
 }

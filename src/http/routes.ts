@@ -10,11 +10,13 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
+import type { Services } from '../records/context';
 
 export interface Route {
   method: string;
   path: string;
-  handler: (req: Request, res: Response) => Promise<void>;
+  /** `s`: the request's own view of the services (http/app.ts). */
+  handler: (req: Request, res: Response, s: Services) => Promise<void>;
   /** Reads the request's body, up to the largest the row takes. */
   readBody: RequestHandler;
 }

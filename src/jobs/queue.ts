@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { errors } from '../errors';
 import type { Obj } from '../json';
 import type { Services } from '../records/context';
-import { isoSeconds } from '../records/context';
+import { isoSeconds, writeTransaction } from '../records/context';
 import { jobTypeNamed } from './types';
 import type { Upload } from './job-type';
 import type { Tx } from '../store/database';
@@ -31,7 +31,7 @@ export const jobUri = (repoId: number, id: number) => `/repositories/${repoId}/j
 export async function submitJob(s: Services, repoId: number, owner: string, job: Obj, files: Upload[]): Promise<Obj> {
   const type = jobTypeNamed(String(job.jsonmodel_type ?? job.job_type ?? ''));
   const stored = await type.accept(s, repoId, job, files);
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const id = await nextJobId(trx);
     await insertJob(trx, { id, repo_id: repoId, job_type: type.name, job_json: JSON.stringify(stored), status: 'queued', owner, submitted_ms: Date.now() });
     for (const f of files) await storeJobFile(trx, s, id, 'input', f.filename, f.data);
@@ -70,7 +70,7 @@ export async function addJobOutput(s: Services, jobId: number, filename: string,
       throw err;
     }
   }
-  await s.db.transaction((trx) => insertJobFile(trx, { job_id: jobId, kind: 'output', filename, stored: file }));
+  await writeTransaction(s, (trx) => insertJobFile(trx, { job_id: jobId, kind: 'output', filename, stored: file }));
 }
 
 async function rowOf(s: Services, repoId: number, id: number): Promise<JobRow> {
@@ -159,7 +159,7 @@ export async function deleteJob(s: Services, repoId: number, id: number): Promis
   const row = await rowOf(s, repoId, id);
   if (row.status === 'running') throw errors.jobRunning();
   const files = await jobFilePaths(s.db, id);
-  await s.db.transaction((trx) => deleteJobRows(trx, id));
+  await writeTransaction(s, (trx) => deleteJobRows(trx, id));
   for (const f of files) fs.rmSync(f, { force: true });
   return { status: 'Deleted', id };
 }

@@ -10,7 +10,6 @@ import type { Services } from '../records/context';
 import { addJobOutput, appendLog } from './queue';
 import type { JobContext, JobEnd } from './job-type';
 import { jobTypeNamed } from './types';
-import { withWriteSource } from '../store/write-source';
 import { abandonedPendingJobs, discardPending } from '../store/pending';
 import { discardImportedValues } from '../records/value-lists';
 import {
@@ -134,8 +133,9 @@ export class JobRunner {
   }
 
   private async run(id: number, signal: AbortSignal): Promise<void> {
-    const s = this.s;
-    const row = (await jobRow(s.db, id))!;
+    const row = (await jobRow(this.s.db, id))!;
+    // The job's own view of the services: what it writes names its owner and itself (history.ts).
+    const s: Services = { ...this.s, writeSource: { by: row.owner, via: `job ${id} (${row.job_type})` } };
     const job = JSON.parse(row.job_json);
     const ctx: JobContext = {
       s, jobId: id, repoId: row.repo_id, actor: { username: row.owner }, job, signal,
@@ -147,7 +147,7 @@ export class JobRunner {
     };
     let status: JobEnd;
     try {
-      status = await withWriteSource({ by: row.owner, via: `job ${id} (${row.job_type})` }, () => jobTypeNamed(row.job_type).run(ctx));
+      status = await jobTypeNamed(row.job_type).run(ctx);
     } catch (err) {
       status = signal.aborted ? 'canceled' : 'failed';
       await appendLog(s, id, status === 'canceled' ? 'canceled' : `error: ${(err as Error).message}`);

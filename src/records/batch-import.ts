@@ -9,6 +9,7 @@ import { planOf, walkShapes } from '../validation/walk';
 import type { Actor, Services } from './context';
 import { addEnumerationValues } from './value-lists';
 import { createRecord, updateRecord } from './write';
+import { writeTransaction } from './context';
 
 /**
  * POST /repositories/:repo_id/batch_imports (ArchivesSpace's batch import, the route migration
@@ -93,7 +94,7 @@ export async function runBatch(
   const created = new Map<string, string>();
   const ids = new Map<string, number>();
   try {
-    await s.db.transaction(async (trx) => {
+    await writeTransaction(s, async (trx) => {
       created.clear();
       ids.clear();
       await status({ status: [{ id: 1, label: 'Validating records and checking links', type: 'started' }] });

@@ -2,7 +2,9 @@ import type { Config } from '../config';
 import type { Registry } from '../registry';
 import type { Database } from '../store/connect';
 import type { EnumerationCatalog } from '../validation/enumerations';
-import type { Tx } from '../store/database';
+import type { TransactionOptions, Tx } from '../store/database';
+import type { ReadScope } from '../store/freshness';
+import type { WriteSource } from '../store/write-source';
 import type { Queryable } from '../store/dialect';
 import type { Obj } from '../json';
 import type { RecordRow } from '../store/records';
@@ -24,6 +26,19 @@ export interface Services {
   hooks: Record<string, TypeHooks>;
   /** Deflates and prunes revision history in the background (records/history.ts). */
   historyUpkeep?: { stop(): void };
+  /**
+   * A request's or job's own view of the services (http/app.ts, jobs/runner.ts) carries these two:
+   * the request's freshness read, shared by every kept value it uses (store/freshness.ts), and who
+   * writes through what, named by the versions its transactions keep (writeTransaction).
+   */
+  readScope?: ReadScope;
+  writeSource?: WriteSource;
+}
+
+/** Runs `fn` in a transaction of the store (Database.transaction) whose kept versions name the caller's source. */
+export function writeTransaction<T>(s: Pick<Services, 'db' | 'writeSource'>, fn: (trx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  // eslint-disable-next-line no-restricted-syntax -- the one place that opens them
+  return s.db.transaction(fn, s.writeSource ? { ...options, source: s.writeSource } : options);
 }
 
 

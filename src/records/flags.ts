@@ -3,7 +3,7 @@ import { errors } from '../errors';
 import { RecordQueries, type RecordRow } from '../store/records';
 import { descendants } from '../store/positions';
 import { ridsInTree } from '../store/trees';
-import { isoSeconds, Services } from './context';
+import { isoSeconds, Services, writeTransaction } from './context';
 import type { Where } from './context';
 import type { Obj } from '../json';
 import { walkShapes } from '../validation/walk';
@@ -28,7 +28,7 @@ function publishNested(s: Services, typeName: string, record: Obj, publish: bool
  * these bulk flags do not bump lock_version; the change log still records every record touched.
  */
 async function setFlag(s: Services, where: Where, id: number, field: 'suppressed' | 'publish', value: boolean) {
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const q = new RecordQueries(trx);
     const row = await q.keysOf(where.type.name, id, where.repoId ?? 0);
     if (!row) throw errors.notFound(where.type.model);

@@ -36,7 +36,7 @@ interface Located {
 }
 
 async function locate(s: Services, where: Where, id: number): Promise<Located> {
-  const current = await recordReads(s.db).get(where.type.name, id);
+  const current = await recordReads(s.db, s.readScope).get(where.type.name, id);
   const scoped = where.type.scope === 'repository';
   if (current) {
     if (scoped && (current.repo_id !== where.repoId || (current.suppressed && !where.showSuppressed))) throw errors.notFound(where.type.model);

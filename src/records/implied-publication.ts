@@ -26,7 +26,7 @@ export async function markImpliedPublication(db: Queryable, s: Services, records
   const uris = [...new Set(records.map((r) => r.uri).filter((u): u is string => typeof u === 'string'))];
   // Kept until the next write (an agent linked by 10,000 unpublished records is looked at once per
   // write, not once per GET with resolve[]); inside a transaction nothing is kept or reused.
-  const kept = db === s.db.reads ? await untilNextWrite(s.db) : undefined;
+  const kept = db === s.db.reads ? await untilNextWrite(s) : undefined;
   const key = (uri: string) => `implied-publication:${uri}`;
   const unknown = kept ? uris.filter((u) => !kept.has(key(u))) : uris;
   const linked = unknown.length ? await linkedToPublished(db, s, unknown) : new Set<string>();

@@ -4,6 +4,7 @@ import { deleteKeysOf, insertLookupKeyRows, insertUniqueKeyUnlessTaken, keyRuleD
 import type { Services } from './context';
 import { lookupKeys, uniqueKeys } from './keys';
 import { recordSystemEvent } from './system-events';
+import { writeTransaction } from './context';
 
 /**
  * The keys in unique_keys and lookup_keys follow the unique rules and find_by_id lookups of the
@@ -29,7 +30,7 @@ export async function rederiveChangedKeys(s: Pick<Services, 'db' | 'registry'>):
       const rows = await recordsAfter(pool, type.name, after, 500);
       if (!rows.length) break;
       after = Number(rows[rows.length - 1].rid);
-      await s.db.transaction(async (trx) => {
+      await writeTransaction(s, async (trx) => {
         await deleteKeysOf(trx, rows.map((r) => r.rid));
         for (const row of rows) {
           const record = JSON.parse(row.json);

@@ -44,7 +44,7 @@ export function uriLoader(s: Services, o: { impliedPublication?: boolean; withhe
   return async (uris: string[]) => {
     // Linked records are kept until the next write (the same subjects and agents are linked from
     // many records); resolveLinks copies each before it is placed, so the kept ones stay as read.
-    const kept = await untilNextWrite(s.db);
+    const kept = await untilNextWrite(s);
     const missing = uris.filter((u) => !u.endsWith('/tree') && !kept.has(keyOf(u)));
     if (missing.length) {
       const rows = await recordReads(s.db).getByUris(missing);

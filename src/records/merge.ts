@@ -7,6 +7,7 @@ import { prepareRecord } from '../validation';
 import type { Actor, Services } from './context';
 import { withhold } from './guarded';
 import { mergeInto, updateRecord } from './write';
+import { writeTransaction } from './context';
 
 export interface MergeResult {
   status: 'Merged';
@@ -32,7 +33,7 @@ const bad = errors.badMergeRequest;
  * all live in `repoId` (ArchivesSpace's checks, answered 400 in its shape).
  */
 export async function mergeRecords(s: Services, route: string, body: Obj, repoId: number | undefined): Promise<MergeResult> {
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const [destination, ...candidates] = await mergeParties(new RecordQueries(trx), s, route, body);
     if (repoId !== undefined && [destination, ...candidates].some((r) => r.repo_id !== repoId)) throw bad('All records to merge must be in the repository specified');
     const victims = candidates.filter((c) => c.uri !== destination.uri);
@@ -180,5 +181,5 @@ export async function mergeDetailed(
     return shown();
   };
   // A dry run reads in a transaction too (one snapshot) and writes nothing.
-  return s.db.transaction(run);
+  return writeTransaction(s, run);
 }

@@ -11,7 +11,7 @@ import { resolveLinks } from './resolve';
 
 /** One record as JSON text; the stored text is served as is unless links are resolved. */
 export async function getRecordJson(s: Services, where: Where, id: number, o: ListOptions = {}): Promise<string> {
-  const row = await fetchRow(recordReads(s.db), where, id);
+  const row = await fetchRow(recordReads(s.db, s.readScope), where, id);
   if (!o.resolve?.length && !o.decorate && !decoratesType(s, row.type) && !withholdsFrom(s.registry, row.type, o.withheld)) return row.json;
   return servedJson(s, [row], o, (records) => records[0]);
 }
@@ -79,7 +79,7 @@ export async function listPage(s: Services, where: Where, page: number, pageSize
   const base = listQuery(s, where, o);
   // The total is kept until the next write: paging through 100,000 records counts them once.
   const [total, results] = await Promise.all([
-    keptUntilNextWrite(s.db, `count:${JSON.stringify(base)}`, () => new RecordQueries(s.db.reads).count(base)),
+    keptUntilNextWrite(s, `count:${JSON.stringify(base)}`, () => new RecordQueries(s.db.reads).count(base)),
     listed(s, where, { ...base, limit: pageSize, offset: (page - 1) * pageSize }, o),
   ]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));

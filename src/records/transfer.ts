@@ -12,6 +12,7 @@ import {
 import type { Actor, Services } from './context';
 import { repoint, unlink } from './refs';
 import { createRecord, rewriteStored } from './write';
+import { writeTransaction } from './context';
 
 /**
  * Moving records to another repository (ArchivesSpace's repository transfers): one record with
@@ -57,7 +58,7 @@ async function targetRepository(s: Services, actor: Actor, targetRepo: string, s
 /** POST <uri>/:id/transfer?target_repo=: the record and what belongs to it move to the target repository. */
 export async function transferRecord(s: Services, actor: Actor, type: TypeInfo, repoId: number, id: number, targetRepo: string): Promise<MovedAnswer> {
   const targetId = await targetRepository(s, actor, targetRepo, repoId, type.permissions!.update!);
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const root = await transferMemberOf(trx, type.name, id, repoId);
     if (!root) throw errors.notFound(type.model);
     const { members, copies } = await whatMoves(trx, s, root);
@@ -71,7 +72,7 @@ export async function transferRecord(s: Services, actor: Actor, type: TypeInfo, 
 export async function transferRepository(s: Services, actor: Actor, repoId: number, targetRepo: string): Promise<{ status: 'OK' }> {
   const targetId = await targetRepository(s, actor, targetRepo, repoId, 'transfer_repository');
   const staying = Object.values(s.registry.types).filter((t) => t.transfer?.stays).map((t) => t.name);
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const rows = await membersOfRepository(trx, repoId, staying);
     await move(trx, s, actor, new Map(rows.map((m) => [m.rid, m])), repoId, targetId, []);
     return { status: 'OK' as const };

@@ -11,6 +11,7 @@ import type { PropInfo, Registry } from '../registry';
 import { bumpEnumerationVersion, nextId } from '../validation/enumerations';
 import type { Obj } from '../json';
 import type { Services } from './context';
+import { writeTransaction } from './context';
 
 const notFound = () => errors.notFound('Enumeration');
 
@@ -91,7 +92,7 @@ const propertiesFedBy = (s: Services, listName: string): string[] => [...new Set
 
 
 export async function createEnumeration(s: Services, body: Obj) {
-  const result = await s.db.transaction(async (trx) => {
+  const result = await writeTransaction(s, async (trx) => {
     if (await listRowByName(trx, body.name)) {
       throw errors.notUnique('name');
     }
@@ -114,7 +115,7 @@ export async function createEnumeration(s: Services, body: Obj) {
  * use), new ones appended; positions are renumbered 0..n-1.
  */
 export async function updateEnumeration(s: Services, id: number, body: Obj) {
-  const result = await s.db.transaction(async (trx) => {
+  const result = await writeTransaction(s, async (trx) => {
     const row = await rowById(trx, id);
     const lock = body.lock_version;
     if (lock === undefined) throw errors.missingLockVersion();
@@ -146,7 +147,7 @@ export async function updateEnumeration(s: Services, id: number, body: Obj) {
 }
 
 export async function setValueSuppressed(s: Services, id: number, suppressed: boolean) {
-  const count = await s.db.transaction(async (trx) => {
+  const count = await writeTransaction(s, async (trx) => {
     const n = await setValueSuppressedFlag(trx, id, suppressed);
     if (!n) throw errors.notFound('EnumerationValue');
     await bumpEnumerationVersion(trx);
@@ -173,7 +174,7 @@ export async function updateEnumerationValue(s: Services, id: number, body: Obj)
 }
 
 export async function moveValue(s: Services, id: number, position: number) {
-  await s.db.transaction(async (trx) => {
+  await writeTransaction(s, async (trx) => {
     const value = await valueRowById(trx, id);
     if (!value) throw errors.notFound('EnumerationValue');
     const holder = await valueAt(trx, value.enum_name, position);
@@ -189,7 +190,7 @@ export async function moveValue(s: Services, id: number, position: number) {
 export async function migrateValue(s: Services, enumUri: string, from: string, to: string) {
   const id = Number(/^\/config\/enumerations\/(\d+)$/.exec(enumUri)?.[1]);
   if (!Number.isInteger(id)) throw errors.notAUri('enum_uri', 'an enumeration', enumUri);
-  await s.db.transaction(async (trx) => {
+  await writeTransaction(s, async (trx) => {
     const row = await rowById(trx, id);
     if (!row.editable) throw errors.enumerationNotEditable(id);
     const source = await valueNamed(trx, row.name, from);

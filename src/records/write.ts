@@ -7,7 +7,7 @@ import { dropIdBlock, idBeforeTransaction, type Linking, RecordQueries, RecordRo
 import type { PlaceColumns } from '../store/positions';
 import type { ExplainClash } from '../store/transaction-memo';
 import { isUniqueViolation, LostRace } from '../store/store-errors';
-import { Actor, isoSeconds, Services, Where } from './context';
+import { Actor, isoSeconds, Services, Where, writeTransaction } from './context';
 import { lookupKeys, ruleName, uniqueKeys } from './keys';
 import { checkRefs, collectRefs, linkTargets, repoint, unlink } from './refs';
 import { fetchRow, recordUri } from './load';
@@ -267,7 +267,7 @@ export async function createRecord(
       throw err;
     }
   };
-  return options.trx ? run(options.trx) : s.db.transaction(run, { batched: true });
+  return options.trx ? run(options.trx) : writeTransaction(s, run, { batched: true });
 }
 
 /** Read-only properties belong to the server: an update keeps them (clients cannot send them). */
@@ -341,7 +341,7 @@ export async function updateRecord(
     await q.appendChange(where.type.name, record.uri, 'upsert', nowMs);
     return { status: 'Updated' as const, id, lock_version: expected + 1, stale: null, uri: record.uri, warnings: warningsOf(warnings) };
   };
-  return options.trx ? run(options.trx) : s.db.transaction(run, { batched: true });
+  return options.trx ? run(options.trx) : writeTransaction(s, run, { batched: true });
 }
 
 /**
@@ -403,7 +403,7 @@ export async function deleteRecord(
     await q.appendChange(where.type.name, row.uri, 'delete', Date.now());
     for (const referrer of referrers) await dropLinksTo(q, s, referrer, row.uri);
   };
-  await (options.trx ? run(options.trx) : s.db.transaction(run));
+  await (options.trx ? run(options.trx) : writeTransaction(s, run));
   return { status: 'Deleted', id };
 }
 
@@ -436,7 +436,7 @@ export async function rewriteStored(q: RecordQueries, s: Services, row: { type: 
 
 /** POST <uri>/:id/<property> (x-archive.propertyRoutes): sets a read-only property the server keeps, as an update of the record. */
 export async function setProperty(s: Services, where: Where, id: number, property: string, value: Obj): Promise<{ status: 'Updated' }> {
-  await s.db.transaction(async (trx) => {
+  await writeTransaction(s, async (trx) => {
     const q = new RecordQueries(trx);
     await rewriteStored(q, s, await fetchRow(q, where, id), (record) => {
       record[property] = value;

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import type { TouchRules } from './transaction-memo';
+import type { WriteSource } from './write-source';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -12,6 +13,8 @@ export type Dialect = 'sqlite' | 'mysql';
  */
 export interface TransactionOptions {
   batched?: boolean;
+  /** Who writes, through what: named by the versions the transaction keeps (history.ts). */
+  source?: WriteSource;
 }
 
 export interface Database {

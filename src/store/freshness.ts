@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Database } from './database';
 import { committedRows } from './statements';
 
@@ -60,14 +59,15 @@ export function freshnessReadsOf(db: Database): FreshnessReads {
  * A request's reads: the first freshness read of a request serves every kept value the request
  * uses (its access check, then a GET's record, its resolved links, a listing's count), as one
  * snapshot, however many turns of the event loop the request spans. A commit of this process
- * starts a new read, so a request sees its own writes.
+ * starts a new read, so a request sees its own writes. Made per request (http/app.ts) and handed
+ * along with the services (Services.readScope), not kept in async context: Node 20 hooks every
+ * promise of the process once an AsyncLocalStorage is used, about a seventh of a GET's CPU.
  */
-interface ReadScope {
+export class ReadScope {
   read?: Promise<Freshness> | Freshness;
-  commits: number;
+  commits = -1;
 }
 
-const scopes = new AsyncLocalStorage<ReadScope>();
 const commitsOf = new WeakMap<Database, { n: number }>();
 
 function commitCount(db: Database): { n: number } {
@@ -80,14 +80,8 @@ function commitCount(db: Database): { n: number } {
   return c;
 }
 
-/** Runs `fn` (one request) in a read scope of its own (see ReadScope). */
-export function inReadScope<T>(fn: () => T): T {
-  return scopes.run({ commits: -1 }, fn);
-}
-
-/** Both, as of the caller's request (inReadScope) or else this turn of the event loop (FreshnessReads.current). */
-export function committedFreshness(db: Database): Promise<Freshness> | Freshness {
-  const scope = scopes.getStore();
+/** Both, as of the caller's request (`scope`) or else this turn of the event loop (FreshnessReads.current). */
+export function committedFreshness(db: Database, scope?: ReadScope): Promise<Freshness> | Freshness {
   if (!scope) return freshnessReadsOf(db).current();
   const commits = commitCount(db).n;
   if (scope.read === undefined || scope.commits !== commits) {

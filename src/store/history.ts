@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { type Database, type Handle, readsOf, sqlOf } from './database';
 import type { Queryable } from './dialect';
 import { logicalPosition, parentKey } from './positions';
-import { writeSource } from './write-source';
+import { writeSourceOf } from './write-source';
 
 /**
  * The versions of records the store keeps (migration 020): a write that replaces a record's row
@@ -66,7 +66,7 @@ export interface VersionRow {
 /** The row that keeps `replaced` (undefined when the store keeps no history); `place`: a deleted tree node's. */
 export function versionRow(db: Queryable, replaced: ReplacedRow, how: ReplacedHow, place?: { parent_uri: string | null; position: number | null }): object | undefined {
   if (!historyPolicy(db).keep) return undefined;
-  const source = writeSource();
+  const source = writeSourceOf(db);
   // One shape for every row (rows are held and inserted together: statements.ts insertMany).
   return {
     type: replaced.type,

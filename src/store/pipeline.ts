@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Knex } from 'knex';
 import { format, type SqlValue } from 'mysql2';
 
 /**
@@ -31,6 +31,8 @@ interface RawConnection {
 
 /** The pipeline state of one pooled connection. */
 export class Pipeline {
+  /** The connection was handed to a transaction of armed(): its BEGIN makes the pipeline active. */
+  armed = false;
   /** In a transaction that keeps statements (armed when its BEGIN was asked for). */
   active = false;
   beginPending = false;
@@ -102,11 +104,23 @@ export class Pipeline {
 }
 
 const pipelines = new WeakMap<object, Pipeline>();
-const arming = new AsyncLocalStorage<boolean>();
 
-/** Runs `fn` (a Knex transaction) with its BEGIN and the statements it keeps sent as late as can be. */
-export function armed<T>(fn: () => Promise<T>): Promise<T> {
-  return arming.run(true, fn);
+/**
+ * Runs `run` (a Knex transaction) with its BEGIN and the statements it keeps sent as late as can
+ * be: on a pooled connection taken here and marked, which `run` hands Knex (its `connection`).
+ * Marked on the connection, not kept in async context (write-source.ts says why).
+ */
+export async function armed<T>(knex: Knex, run: (config: Knex.TransactionConfig) => Promise<T>): Promise<T> {
+  const client = knex.client as { acquireConnection(): Promise<object>; releaseConnection(conn: object): unknown };
+  const conn = await client.acquireConnection();
+  const p = pipelines.get(conn);
+  if (p) p.armed = true;
+  try {
+    return await run({ connection: conn });
+  } finally {
+    if (p) p.armed = false;
+    client.releaseConnection(conn);
+  }
 }
 
 /** The pipeline of a MySQL connection in an armed transaction; undefined elsewhere. */
@@ -131,7 +145,7 @@ export function pipelineConnection(conn: RawConnection): void {
     const first = args[0] as string | { sql: string };
     const sql = (typeof first === 'string' ? first : first?.sql ?? '').trim();
     const cb = [...args].reverse().find((a) => typeof a === 'function') as Callback | undefined;
-    if (/^BEGIN;?$/i.test(sql) && arming.getStore() && cb) {
+    if (/^BEGIN;?$/i.test(sql) && p.armed && cb) {
       p.reset();
       p.active = true;
       p.beginPending = true;

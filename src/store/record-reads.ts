@@ -1,6 +1,7 @@
 import type { Queryable } from './dialect';
 import type { Database } from './database';
 import { committedRows } from './statements';
+import type { ReadScope } from './freshness';
 import { untilNextWrite } from './until-next-write';
 import { flagsOf, normalise, type RecordGetter, type RecordRow, ROW_COLUMNS, rowsOfUris } from './record-rows';
 
@@ -21,11 +22,14 @@ export async function committedChangeLogHead(db: Database): Promise<number> {
 /**
  * The record getter for reads outside a transaction: the SQLite read connection where there is
  * one (a prepared statement, never queued behind a write), else the pool, where rows are kept
- * until the next write (until-next-write.ts).
+ * until the next write (until-next-write.ts), at the freshness of the asking request (`readScope`).
  */
-export function recordReads(db: Database): RecordGetter {
+export function recordReads(db: Database, readScope?: ReadScope): RecordGetter {
   const conn = db.readConnection?.();
-  if (!conn) return turnBatchedReads(db);
+  if (!conn) {
+    const reads = turnBatchedReads(db);
+    return readScope ? { get: (type, id) => reads.get(type, id, readScope), getByUris: reads.getByUris } : reads;
+  }
   return {
     get: async (type, id) => flagsOf(conn.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE type = ? AND id = ? AND +pending_job IS NULL LIMIT 1`).get(type, id) as RecordRow | undefined),
     getByUris: async (uris) => {
@@ -44,7 +48,11 @@ export function recordReads(db: Database): RecordGetter {
 /** Records by id read in one statement at most (the rest in further statements). */
 const GETS_BATCHED = 16;
 
-const batchedReads = new WeakMap<Database, RecordGetter>();
+interface ScopedGetter extends RecordGetter {
+  get(type: string, id: number, readScope?: ReadScope): ReturnType<RecordGetter['get']>;
+}
+
+const batchedReads = new WeakMap<Database, ScopedGetter>();
 
 /**
  * The pool's record getter, where the records asked for by id in one turn of the event loop are
@@ -53,7 +61,7 @@ const batchedReads = new WeakMap<Database, RecordGetter>();
  * server in that write), and concurrent GETs that arrive together share one. Answers what a
  * statement of its own would (the statement is issued after every request of the turn arrived).
  */
-function turnBatchedReads(db: Database): RecordGetter {
+function turnBatchedReads(db: Database): ScopedGetter {
   let reads = batchedReads.get(db);
   if (reads) return reads;
   type Waiting = { id: number; resolve: (row: RecordRow | undefined) => void; reject: (err: unknown) => void };
@@ -82,8 +90,8 @@ function turnBatchedReads(db: Database): RecordGetter {
   reads = {
     // Rows read are kept until the next write (until-next-write.ts): GETs of a record read often
     // cost no statement of their own (callers never change a row they get).
-    get: async (type, id) => {
-      const kept = await untilNextWrite(db);
+    get: async (type, id, readScope) => {
+      const kept = await untilNextWrite({ db, readScope });
       const key = `row:${type}:${id}`;
       const known = kept.get<RecordRow | null>(key);
       if (known !== undefined) return known ?? undefined;

@@ -1,4 +1,3 @@
-import { AsyncResource } from 'node:async_hooks';
 import { type Knex, KnexTimeoutError } from 'knex';
 import { Statements } from './statements';
 import { RecordQueries } from './records';
@@ -8,6 +7,8 @@ import { applyTouches } from './touches';
 import type { WriteToken } from './write-token';
 import { armed } from './pipeline';
 import { markPending } from './pending';
+import type { TransactionOptions } from './database';
+import { setWriteSource, type WriteSource } from './write-source';
 
 /**
  * How Database.transaction runs a caller's function: in a transaction of its own on MySQL, and on
@@ -49,16 +50,17 @@ async function touchWhatChanged(q: RecordQueries, trx: Knex.Transaction): Promis
 
 /** One transaction per call, again from the start when it lost a race (MySQL: InnoDB groups commits itself). */
 export function transactionPerCall(knex: Knex, onCommit: Array<() => void>, touches: TouchRules) {
-  return async <T>(fn: Work<T>, options: { batched?: boolean } = {}): Promise<T> => {
+  return async <T>(fn: Work<T>, options: TransactionOptions = {}): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        const run = () => knex.transaction(async (trx) => {
+        const run = (config?: Knex.TransactionConfig) => knex.transaction(async (trx) => {
+          setWriteSource(trx, options.source);
           const answer = await runHoldingChanges(trx, fn, touches);
           await (await Statements.of(trx)).commitKept();
           return answer;
-        });
+        }, config);
         // Batched: BEGIN, the statements whose answers are not needed and COMMIT sent with others (pipeline.ts).
-        const result = await (options.batched ? armed(run) : run());
+        const result = await (options.batched ? armed(knex, run) : run());
         for (const listener of onCommit) listener();
         return result;
       } catch (err) {
@@ -102,6 +104,7 @@ interface Call {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
   attempt: number;
+  source?: WriteSource;
   /** Refuses the call as the pool would (store busy) when it waited too long to start. */
   timer?: NodeJS.Timeout;
 }
@@ -143,6 +146,7 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, wai
     const started = Date.now();
     try {
       await knex.transaction(async (outer) => {
+        setWriteSource(outer, first.source);
         ran[0].value = await runHoldingChanges(outer, first.fn, touches);
         ran[0].ok = true;
         for (;;) {
@@ -153,6 +157,7 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, wai
           if (!queue.length) await new Promise((resolve) => setImmediate(resolve));
           if (!queue.length) break;
           const call = take();
+          setWriteSource(outer, call.source);
           try {
             const value = await inSavepoint(outer, () => runHoldingChanges(outer, call.fn, touches));
             ran.push({ call, ok: true, value });
@@ -211,10 +216,9 @@ export function groupedTransactions(knex: Knex, onCommit: Array<() => void>, wai
     }
   }
 
-  return <T>(fn: Work<T>): Promise<T> =>
+  return <T>(fn: Work<T>, options: TransactionOptions = {}): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      // Run in the caller's async context, not in that of the group it joins: what it writes names its own source (write-source.ts).
-      const call: Call = { fn: AsyncResource.bind(fn), resolve: resolve as (value: unknown) => void, reject, attempt: 1 };
+      const call: Call = { fn, resolve: resolve as (value: unknown) => void, reject, attempt: 1, source: options.source };
       // Behind a long transaction (an import), a write waits as long as it would for a pooled
       // connection (DB_WAIT_SECONDS), then is answered that the store is busy.
       call.timer = setTimeout(() => {
@@ -265,7 +269,7 @@ export interface PendingChunk {
  * the writes queued meanwhile run before the next chunk opens.
  */
 export async function openPendingChunk(
-  db: { knex: Knex; touches: TouchRules; onCommit: Array<() => void> }, job: number, uris: Set<string>,
+  db: { knex: Knex; touches: TouchRules; onCommit: Array<() => void> }, job: number, uris: Set<string>, source?: WriteSource,
 ): Promise<PendingChunk> {
   const gate: { end?: (err?: unknown) => void } = {};
   const end = new Promise<void>((resolve, reject) => {
@@ -274,6 +278,7 @@ export async function openPendingChunk(
   let opened!: (trx: Knex.Transaction) => void;
   const started = new Promise<Knex.Transaction>((resolve) => { opened = resolve; });
   const done = db.knex.transaction((trx) => runHoldingChanges(trx, async () => {
+    setWriteSource(trx, source);
     markPending(trx, job, uris);
     holdDerivedRows(trx);
     opened(trx);

@@ -1,5 +1,5 @@
 import type { Database } from './database';
-import { committedFreshness } from './freshness';
+import { committedFreshness, type ReadScope } from './freshness';
 
 /**
  * Values this process computed from committed records, kept until the next write anywhere: every
@@ -48,12 +48,18 @@ export class Kept {
   }
 }
 
+/** Where kept values are asked for: the store, and the asking request's reads (freshness.ts) where there is one. */
+export interface KeptReader {
+  db: Database;
+  readScope?: ReadScope;
+}
+
 /**
- * What is kept, as one caller sees it: the values kept at the freshness of this turn of the event
- * loop (read once for every caller of the turn, the access check's included).
+ * What is kept, as one caller sees it: the values kept at the freshness of its request (read once
+ * per request, the access check's included), else of this turn of the event loop.
  */
-export async function untilNextWrite(db: Database): Promise<Kept> {
-  const { head } = await committedFreshness(db);
+export async function untilNextWrite({ db, readScope }: KeptReader): Promise<Kept> {
+  const { head } = await committedFreshness(db, readScope);
   let memo = kept.get(db);
   if (!memo) forgetOnOwnWrites(db);
   const now = Date.now();
@@ -86,9 +92,9 @@ function forgetOnOwnWrites(db: Database): void {
  * `weigh` tells what a large value counts towards the bound.
  */
 export async function keptUntilNextWrite<T>(
-  db: Database, key: string, load: () => Promise<T>, weigh: (value: T) => number = () => 1,
+  reader: KeptReader, key: string, load: () => Promise<T>, weigh: (value: T) => number = () => 1,
 ): Promise<T> {
-  const values = await untilNextWrite(db);
+  const values = await untilNextWrite(reader);
   if (values.has(key)) return values.get<T>(key)!;
   const value = await load();
   values.set(key, value, weigh(value));

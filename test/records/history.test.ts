@@ -58,6 +58,34 @@ describe(`revision history (${STORE})`, function () {
     assert.deepEqual(toCurrent.patch.find((op: any) => op.path === '/title').value, 'Third title');
   });
 
+  it('names each writer of updates sent at once by two users', async () => {
+    const groups = await ok(t.http.get(`/repositories/${repo}/groups`).query({ group_code: 'repository-archivists' }).set(H));
+    await ok(t.http.post('/users').query({ password: 'pw-together', 'groups[]': [groups[0].uri] }).set(H).send({ username: 'history-together', name: 'Together' }));
+    const other = { 'X-ArchivesSpace-Session': (await ok(t.http.post('/users/history-together/login').query({ password: 'pw-together' }))).session };
+    const made = await Promise.all(Array.from({ length: 12 }, (_, i) => accession(`Together ${i}`)));
+    const records = await Promise.all(made.map((a) => ok(t.http.get(a.uri).set(H))));
+    const writerOf = (i: number) => (i % 2 ? 'history-together' : 'admin');
+    await Promise.all(records.map(async (a, i) => ok(t.http.post(a.uri).set(i % 2 ? other : H).send({ ...a, title: `Changed ${i}` }))));
+    for (const [i, a] of records.entries()) {
+      const list = await ok(t.http.get(`${a.uri}/history`).set(H));
+      assert.deepEqual([list.results[1].replaced.by, list.results[1].replaced.via], [writerOf(i), `POST ${a.uri}`], `record ${i}`);
+    }
+  });
+
+  it('names the job that replaced a version, and its owner', async () => {
+    const resource = await create('resource', { ...sampleRecord('resource', repo), title: 'Papers of the Smith family' });
+    const job = await ok(t.http.post(`/repositories/${repo}/jobs`).set(H).send({
+      job_type: 'find_and_replace_job',
+      job: { jsonmodel_type: 'find_and_replace_job', find: 'Smith', replace: 'Smyth', record_type: 'resource', property: 'title', base_record_uri: resource.uri },
+    }));
+    await t.services.jobs!.idle();
+    const id = Number(job.uri.split('/').pop());
+    assert.equal((await ok(t.http.get(job.uri).set(H))).status, 'completed');
+    const list = await ok(t.http.get(`${resource.uri}/history`).set(H));
+    assert.equal((await ok(t.http.get(resource.uri).set(H))).title.trim(), 'Papers of the Smyth family');
+    assert.deepEqual([list.results[1].replaced.by, list.results[1].replaced.via], ['admin', `job ${id} (find_and_replace_job)`]);
+  });
+
   it('answers a lock_version in the path that is not a number with 400 and one never kept (or negative) with 404, in the usual error shape', async () => {
     const a = await accession();
     const bad = await t.http.get(`${a.uri}/history/abc`).set(H);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { sampleRecord } from '../fixtures';
 import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
-import { createRecord } from '../../src/records/write';
+import { createRecord, updateRecord } from '../../src/records/write';
 import { prepareRecord } from '../../src/validation';
 
 describe(`writers committed in groups (${STORE})`, function () {
@@ -46,6 +46,22 @@ describe(`writers committed in groups (${STORE})`, function () {
     // One COMMIT for the eight, or a few where the machine is slow (a group stops taking callers after 10 ms).
     if (STORE === 'sqlite') assert.ok(commits - before < 8, `${commits - before} commits for eight callers`);
     else assert.equal(commits - before, 8);
+  });
+
+  it('each caller of a group writes as its own source: the versions it replaces name it', async () => {
+    const made = await Promise.all(Array.from({ length: 6 }, (_, i) => t.services.db.transaction((trx) => create(trx, `G6-${i}`))));
+    const before = commits;
+    const where = { type: t.services.registry.type('accession'), repoId: repo };
+    await Promise.all(made.map(async (r, i) => {
+      const body = (await t.http.get(r.uri).set(H)).body;
+      const s = { ...t.services, writeSource: { by: `writer-${i}`, via: `test ${i}` } };
+      return updateRecord(s, { username: 'admin' } as any, where, r.id, { ...body, title: `G6 changed ${i}` }, {});
+    }));
+    if (STORE === 'sqlite') assert.ok(commits - before < 6, `${commits - before} commits for six callers`);
+    for (const [i, r] of made.entries()) {
+      const history = (await t.http.get(`${r.uri}/history`).set(H).expect(200)).body;
+      assert.deepEqual([history.results[1].replaced.by, history.results[1].replaced.via], [`writer-${i}`, `test ${i}`], r.uri);
+    }
   });
 
   it('a caller that fails is rolled back alone and gets its own error; the others commit', async () => {

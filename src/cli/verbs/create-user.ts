@@ -6,6 +6,7 @@ import { prepareRecord } from '../../validation';
 import { action, cliConfig, readStdin, withServices } from '../context';
 import { CliError } from '../output';
 import type { Verb } from './verb';
+import { writeTransaction } from '../../records/context';
 
 /** The actor recorded as created_by, as for the records start-up creates. */
 const SYSTEM = { username: 'admin' };
@@ -37,7 +38,7 @@ export const createUserVerb: Verb = {
         const username = normaliseUsername(rawUsername);
         const result = await withServices(cliConfig(), async (s) => {
           const { record, warnings } = prepareRecord(s.registry, s.enums, 'user', { username, name: options.name ?? username });
-          return s.db.transaction(async (trx) => {
+          return writeTransaction(s, async (trx) => {
             const created = await createRecord(s, SYSTEM, { type: s.registry.type('user') }, record, warnings, { trx });
             await setPassword(trx, username, created.id, password);
             if (options.admin) await setMembership(trx, s, SYSTEM, GLOBAL_REPO_ID, ADMINISTRATORS, username, true);

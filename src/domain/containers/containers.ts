@@ -12,6 +12,7 @@ import { type Ancestor, ancestorChains } from '../../store/positions';
 import { type Handle, readsOf } from '../../store/database';
 import { jsonOfRids, jsonOfUri, linksFromTypes, recordQueries, treeNodesOf } from '../../store/domain-reads';
 import { updateRecord } from '../../records/write';
+import { writeTransaction } from '../../records/context';
 
 /**
  * Top container batch and bulk changes (endpoints.md section 10): each container is updated as
@@ -21,7 +22,7 @@ export async function updateContainers(
   s: Services, actor: Actor, where: Where, changes: Array<{ id: number; change: (record: TopContainer) => void; uri?: string }>,
 ) {
   const updated: string[] = [];
-  await s.db.transaction(async (trx) => {
+  await writeTransaction(s, async (trx) => {
     for (const { id, change, uri } of changes) {
       try {
         const current = await readRecord(s, where, id, trx);
@@ -56,7 +57,7 @@ export function containerId(where: Where, uri: string): number {
  * instances hold no container. Each container is listed once.
  */
 export async function containersOfRecord(s: Services, where: Where, id: number): Promise<Array<{ ref: string }>> {
-  const row = await fetchRow(recordReads(s.db), where, id);
+  const row = await fetchRow(recordReads(s.db, s.readScope), where, id);
   const record = JSON.parse(row.json) as Collection;
   const shown = (r: Collection, suppressed: unknown) => r.publish === true && !Number(suppressed);
   const treeRoot = Object.values(s.registry.types).some((t) => t.tree?.root === where.type.name);

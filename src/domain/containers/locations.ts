@@ -6,6 +6,7 @@ import type { Location } from '../../../generated/types';
 import { isPlainObject, Obj } from '../../json';
 import { createRecord, updateRecord } from '../../records/write';
 import { readRecord } from '../../records/load';
+import { writeTransaction } from '../../records/context';
 
 /** A location's three coordinates: each a label and an indicator. */
 const COORDINATES = [
@@ -69,7 +70,7 @@ export async function createLocationBatch(s: Services, actor: Actor, body: unkno
   }
   const records = combos.map((c) => prepareRecord(s.registry, s.enums, 'location', { ...location, ...c }));
   if (dryRun) return records.map((p) => locationTitle(p.record as Location));
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const uris: string[] = [];
     for (const p of records) uris.push((await createRecord(s, actor, { type: s.registry.type('location') }, p.record, p.warnings, { trx })).uri);
     return uris;
@@ -83,7 +84,7 @@ export async function updateLocationBatch(s: Services, actor: Actor, body: unkno
   }
   const { record_uris: uris, jsonmodel_type: _t, ...fields } = body;
   const where = { type: s.registry.type('location') };
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const updated: string[] = [];
     for (const uri of uris as unknown[]) {
       const id = Number(/^\/locations\/(\d+)$/.exec(String(uri))?.[1]);

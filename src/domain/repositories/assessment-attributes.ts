@@ -4,6 +4,7 @@ import { isPlainObject } from '../../json';
 import type { Services } from '../../records/context';
 import { ATTRIBUTE_SETTING, type AttributeKind, attributeDefinitionsOf, localAttributeDefinitions } from '../../store/assessment-attributes';
 import { replaceSetting } from '../../store/repositories';
+import { writeTransaction } from '../../records/context';
 
 type Kind = AttributeKind;
 const KINDS = new Set<Kind>(['rating', 'format', 'conservation_issue']);
@@ -32,6 +33,6 @@ export async function saveAttributeDefinitions(s: Services, repoId: number, body
     local.push({ id: existing ? existing.id : next++, label: d.label.trim(), type: d.type, global: false, readonly: false, position: i });
   }
   const json = JSON.stringify({ definitions: local });
-  await s.db.transaction((trx) => replaceSetting(trx, { repoId, ...ATTRIBUTES }, json));
+  await writeTransaction(s, (trx) => replaceSetting(trx, { repoId, ...ATTRIBUTES }, json));
   return { status: 'Updated', uri: `/repositories/${repoId}/assessment_attribute_definitions` };
 }

@@ -3,6 +3,7 @@ import type { Obj } from '../../json';
 import { isPlainObject } from '../../json';
 import type { Services } from '../../records/context';
 import { saveSetting, settingOf } from '../../store/repositories';
+import { writeTransaction } from '../../records/context';
 
 /**
  * Settings a repository keeps per record type for the staff forms (ArchivesSpace's
@@ -39,7 +40,7 @@ export async function putSetting(s: Services, kind: SettingKind, repoId: number,
   }
   checkRecordType(s, recordType);
   const json = JSON.stringify({ [field]: value });
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const previous = await saveSetting(trx, { repoId, kind, recordType }, json);
     const lock = previous !== undefined ? previous + 1 : 0;
     return { status: previous !== undefined ? 'Updated' : 'Created', id: `${repoId}_${recordType}`, lock_version: lock, stale: null, uri: uriOf(repoId, kind, recordType), warnings: [] };

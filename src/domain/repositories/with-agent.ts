@@ -7,6 +7,7 @@ import { prepareRecord } from '../../validation';
 import type { Actor, Services } from '../../records/context';
 import { readRecord } from '../../records/load';
 import { createRecord, updateRecord } from '../../records/write';
+import { writeTransaction } from '../../records/context';
 
 /**
  * A repository with the corporate agent that represents it (its name and contacts, used for the
@@ -34,7 +35,7 @@ export async function createRepositoryWithAgent(s: Services, actor: Actor, body:
   const { repository, agent } = parts(body);
   const repo = prepareRecord(s.registry, s.enums, REPOSITORY_TYPE, repository);
   const agentPrepared = agent ? prepareRecord(s.registry, s.enums, AGENT, agent) : undefined;
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     if (agentPrepared) {
       const created = await createRecord(s, actor, { type: s.registry.type(AGENT) }, agentPrepared.record, agentPrepared.warnings, { trx });
       (repo.record as Repository).agent_representation = { ref: created.uri };
@@ -47,7 +48,7 @@ export async function updateRepositoryWithAgent(s: Services, actor: Actor, id: n
   const { repository, agent } = parts(body);
   const current = await readRecord(s, { type: s.registry.type(REPOSITORY_TYPE) }, id) as Repository;
   const repo = prepareRecord(s.registry, s.enums, REPOSITORY_TYPE, repository);
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     let ref = current.agent_representation?.ref;
     if (agent) {
       const prepared = prepareRecord(s.registry, s.enums, AGENT, agent);

@@ -6,6 +6,7 @@ import { changesAfter, changesOfTypes, deletionsSince } from '../../store/feeds'
 import { recordQueries } from '../../store/domain-reads';
 import { deleteRecord } from '../../records/write';
 import { errors, ApiError } from '../../errors';
+import { writeTransaction } from '../../records/context';
 
 const FEED_LIMIT = 250;
 
@@ -69,7 +70,7 @@ export async function deletedSince(s: Services, modifiedSince: number, page: num
 export async function batchDelete(s: Services, uris: string[], mayDelete: (typeName: string, repoId: number | undefined) => Promise<boolean>): Promise<Obj> {
   const failures: Obj[] = [];
   const results: Obj[] = [];
-  await s.db.transaction(async (trx) => {
+  await writeTransaction(s, async (trx) => {
     for (const uri of uris) {
       const type = s.registry.typeOfUri(uri);
       const m = /^(?:\/repositories\/(\d+))?.*\/(\d+)$/.exec(uri);

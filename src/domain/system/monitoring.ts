@@ -6,6 +6,7 @@ import { databaseVersion } from '../../store/connect';
 import { activeEdits, noteActiveEdits } from '../../store/active-edits';
 import { jsonBelow, recordQueries } from '../../store/domain-reads';
 import type { Services } from '../../records/context';
+import { writeTransaction } from '../../records/context';
 
 /** Edits older than this are forgotten (the staff interface reports every few seconds). */
 const EXPIRE_MS = 30_000;
@@ -22,7 +23,7 @@ export async function updateActiveEdits(s: Services, body: unknown): Promise<Obj
   }
   const now = Date.now();
   const noted = (edits as Array<{ uri: string; user: string; time: string }>).map((e) => ({ uri: e.uri, username: e.user, atMs: Date.parse(e.time) }));
-  await s.db.transaction((trx) => noteActiveEdits(trx, noted, now - EXPIRE_MS));
+  await writeTransaction(s, (trx) => noteActiveEdits(trx, noted, now - EXPIRE_MS));
   const rows = await activeEdits(s.db);
   const result: Obj = {};
   for (const r of rows) {

@@ -15,6 +15,7 @@ import type { Tx } from '../../store/database';
 import { groupsJoinedBy } from '../../store/access';
 import { deleteSessionsOf } from '../../store/sessions';
 import { deleteCredentials, usernamesStartingWith } from '../../store/users';
+import { writeTransaction } from '../../records/context';
 
 /**
  * The user operations the /users routes run: a user is a record written by the generic
@@ -76,7 +77,7 @@ export async function createUser(
   for (const g of groups) await requirePermission(s, caller, 'manage_repository', g.repoId);
   const username = normaliseUsername(String(user.username));
   const actor = caller ?? { username };
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const created = await createRecord(s, actor, userWhere(s), record, warnings, { trx });
     await setPassword(trx, username, created.id, password);
     if (wantsAdmin) await setAdmin(trx, s, actor, username, true);
@@ -102,7 +103,7 @@ export async function updateUser(
     throw errors.refusedOnSave('username', 'cannot be changed; create a new user instead');
   }
   const actor = caller!;
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const updated = await updateRecord(s, actor, userWhere(s), userId, record, warnings, { trx });
     if (password) await setPassword(trx, username, userId, password);
     if (!self && mayAdminister && typeof user.is_admin === 'boolean') await setAdmin(trx, s, actor, username, user.is_admin);
@@ -114,7 +115,7 @@ export async function updateUser(
 export async function deleteUser(s: Services, actor: Actor, userId: number): Promise<{ status: 'Deleted'; id: number }> {
   const user = await readUser(s, userId);
   if (user.is_system_user) throw errors.accessDenied();
-  await s.db.transaction(async (trx) => {
+  await writeTransaction(s, async (trx) => {
     const memberships = await groupsJoinedBy(trx, user.username);
     for (const m of memberships) {
       await setMembership(trx, s, actor, Number(m.repo_id), (JSON.parse(m.json) as Group).group_code, user.username, false);
@@ -134,7 +135,7 @@ export async function setUserActive(s: Services, actor: Actor, userId: number, a
   const { record, warnings } = prepareRecord(s.registry, s.enums, 'user', { ...user, is_active_user: active });
   await updateRecord(s, actor, userWhere(s), userId, record, warnings);
   if (!active) {
-    await s.db.transaction(async (trx) => {
+    await writeTransaction(s, async (trx) => {
       await deleteSessionsOf(trx, user.username);
       await bumpAccessVersion(trx);
     });
@@ -169,7 +170,7 @@ export async function replaceRepositoryGroups(s: Services, actor: Actor, userId:
     if (g.repoId !== repoId) throw errors.notIn('groups', 'group', `repository ${repoId}`);
   }
   const user = await readUser(s, userId);
-  await s.db.transaction(async (trx) => {
+  await writeTransaction(s, async (trx) => {
     const current = await groupsJoinedBy(trx, user.username, repoId);
     for (const row of current) await setMembership(trx, s, actor, repoId, (JSON.parse(row.json) as Group).group_code, user.username, false);
     for (const g of groups) await setMembership(trx, s, actor, repoId, g.code, user.username, true);

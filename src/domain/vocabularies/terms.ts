@@ -18,7 +18,7 @@ export type Term = Required<Pick<TermRecord, 'jsonmodel_type' | 'term' | 'term_t
 const TERMS_PAGE = 20;
 
 async function allTerms(s: Services): Promise<Term[]> {
-  return keptUntilNextWrite(s.db, 'terms', async () => {
+  return keptUntilNextWrite(s, 'terms', async () => {
     const seen = new Map<string, Term>();
     for (const json of await jsonOfType(s.db, 'subject')) {
       const subject = JSON.parse(json) as Subject;

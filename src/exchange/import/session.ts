@@ -20,6 +20,7 @@ import { discardPending, publishPending } from '../../store/pending';
 import { openPendingChunk, type PendingChunk } from '../../store/transactions';
 import { prepareRecord } from '../../validation';
 import { ImportFailed, ImportInput, ImportOutput, ImportReport } from './types';
+import { writeTransaction } from '../../records/context';
 
 /** "Mixed Materials" → "mixed_materials": labels and types of a file as value-list values. */
 export const slug = (text: string) => text.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_|_$/g, '');
@@ -254,7 +255,7 @@ export class ImportSession {
  */
 async function importTransaction<T>(s: Services, write: (trx: Tx) => Promise<T>): Promise<T> {
   try {
-    return await s.db.transaction(write);
+    return await writeTransaction(s, write);
   } catch (err) {
     await s.enums.refresh(s.db.knex);
     throw err;
@@ -287,7 +288,7 @@ export function importFile<T>(s: Services, out: ImportOutput, write: (writer: Tx
  */
 async function importInChunks<T>(s: Services, job: number, chunkMs: number, write: (writer: ImportWriter) => Promise<T>): Promise<T> {
   const uris = new Set<string>();
-  let chunk: PendingChunk | undefined = await openPendingChunk(s.db, job, uris);
+  let chunk: PendingChunk | undefined = await openPendingChunk(s.db, job, uris, s.writeSource);
   let started = Date.now();
   const writer: ImportWriter = {
     get trx() {
@@ -299,7 +300,7 @@ async function importInChunks<T>(s: Services, job: number, chunkMs: number, writ
       chunk = undefined;
       await ending.commit();
       await pause('between chunks', s.config.jobs.importPauses.betweenChunksMs);
-      chunk = await openPendingChunk(s.db, job, uris);
+      chunk = await openPendingChunk(s.db, job, uris, s.writeSource);
       started = Date.now();
     },
   };

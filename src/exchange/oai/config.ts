@@ -10,6 +10,7 @@ import type { Actor, Services } from '../../records/context';
 import { createRecord, updateRecord } from '../../records/write';
 import { recordQueries } from '../../store/domain-reads';
 import { RecordQueries } from '../../store/records';
+import { writeTransaction } from '../../records/context';
 
 export const OAI_CONFIG_TYPE = 'oai_config';
 export const OAI_CONFIG_ID = 1;
@@ -96,7 +97,7 @@ function checkConfig(body: Obj): void {
 export async function saveOaiConfig(s: Services, actor: Actor, body: Obj, warnings: ErrorMap) {
   checkConfig(body);
   const where = { type: s.registry.type(OAI_CONFIG_TYPE) };
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const row = await new RecordQueries(trx).get(OAI_CONFIG_TYPE, CONFIG_ID);
     if (!row) return createRecord(s, actor, where, body, warnings, { id: CONFIG_ID, trx });
     const lockVersion = body.lock_version ?? Number(row.lock_version);

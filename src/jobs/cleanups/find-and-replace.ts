@@ -5,6 +5,7 @@ import { holdDerivedRows } from '../../store/transaction-memo';
 import type { JobType } from '../job-type';
 import { JobCanceled, pagesOf, recordInRepository, requiredString, saveAllEdited, stopIfCanceled } from '../job-records';
 import { letEventLoopTurn } from '../../event-loop';
+import { writeTransaction } from '../../records/context';
 
 /**
  * find_and_replace_job (ArchivesSpace's FindAndReplaceRunner): in every record of `record_type`
@@ -96,7 +97,7 @@ export const findAndReplaceJob: JobType = {
     try {
       // One transaction, as ArchivesSpace's runner: its log lines wait for the commit (on SQLite the
       // store's one connection is this transaction's until then).
-      await ctx.s.db.transaction(async (trx) => {
+      await writeTransaction(ctx.s, async (trx) => {
         // The versions, lookups and links its saves write are held and written a hundred rows to a
         // statement (one round trip per record fewer on MySQL); the job reads none of them back.
         holdDerivedRows(trx);

@@ -3,6 +3,7 @@ import { RecordQueries } from '../../store/records';
 import type { JobContext } from '../job-type';
 import { type JobScope, pagesOf, saveEdited } from '../job-records';
 import { letEventLoopTurn } from '../../event-loop';
+import { writeTransaction } from '../../records/context';
 
 /**
  * The clean-ups ArchivesSpace commits record by record (trim_whitespace_job, ns2_remover_job):
@@ -24,7 +25,7 @@ export async function editEach(ctx: JobContext, scope: JobScope, edit: (record: 
       const changed = edit(JSON.parse(row.json) as Obj);
       if (!changed) continue;
       if (!dryRun) {
-        const saved = await ctx.s.db.transaction(async (trx) => {
+        const saved = await writeTransaction(ctx.s, async (trx) => {
           const current = await new RecordQueries(trx).get(row.type, row.id, true);
           if (!current || current.suppressed) return false;
           const record = JSON.parse(current.json) as Obj;

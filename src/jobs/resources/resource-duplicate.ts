@@ -9,6 +9,7 @@ import { holdDerivedRows } from '../../store/transaction-memo';
 import type { JobType } from '../job-type';
 import { JobCanceled, recordInRepository, requiredString, stopIfCanceled } from '../job-records';
 import { letEventLoopTurn } from '../../event-loop';
+import { writeTransaction } from '../../records/context';
 
 /**
  * resource_duplicate_job (ArchivesSpace's ResourceDuplicateRunner and Lib::Resource::Duplicate,
@@ -57,7 +58,7 @@ export const resourceDuplicateJob: JobType = {
     let copyUri = '';
     let components = 0;
     try {
-      await s.db.transaction(async (trx) => {
+      await writeTransaction(s, async (trx) => {
         // The copies' keys, lookups and links are written a hundred rows to a statement, as a batch
         // of children's are: a clash is still found before the commit, and fails the whole copy.
         holdDerivedRows(trx, { uniqueKeys: true });

@@ -17,6 +17,7 @@ import type { RowResults } from './row-results';
 import type { SheetResource } from './session';
 import { describeProblem, Problems, readSheet, SHEET_FORMATS, type SheetRow } from './sheet';
 import type { UriList } from '../../store/uri-list';
+import { writeTransaction } from '../../records/context';
 
 /** A load: the rows of one kind of sheet, written in the sheet's transaction. */
 export interface SheetLoad {
@@ -124,7 +125,7 @@ async function runSheet(ctx: JobContext, kind: SheetJobKind, made: (load: SheetL
   else {
     const resource = JSON.parse(resourceJson) as Obj;
     try {
-      await s.db.transaction(async (trx) => {
+      await writeTransaction(s, async (trx) => {
         const aoid = job.aoid ? await jsonOfUri(trx, `/repositories/${ctx.repoId}/archival_objects/${job.aoid}`) : undefined;
         if (job.aoid && !aoid) throw new ImportFailed(`the archival object ${job.aoid} (aoid) no longer exists`);
         const from = aoid ? JSON.parse(aoid) as Obj : undefined;

@@ -24,6 +24,7 @@ import { applyRow, type DigitalObjectCells } from './updater-apply';
 import { type Column, columnForPath, pathOf } from './updater-columns';
 import { columnLetters, linkedRecords, SHEET_NAME } from './updater-sheet';
 import { readXlsx } from './xlsx';
+import { writeTransaction } from '../../records/context';
 
 class RollBack extends Error {}
 
@@ -193,7 +194,7 @@ async function runUpdater(ctx: JobContext): Promise<JobEnd> {
   let committed = false;
   const started = Date.now();
   try {
-    await s.db.transaction(async (trx) => {
+    await writeTransaction(s, async (trx) => {
       const l = new UpdaterLoad(ctx, trx, out, createMissing);
       load = l;
       let header = false;

@@ -111,7 +111,7 @@ function nodeHooks(type: TypeInfo): TypeHooks {
       // Outside a transaction the furthest place a pass reached in each group is kept until the next
       // write; only passes over several siblings use it (a single record is one count).
       const several = new Set(places.map((p) => p.parent_key)).size < places.length;
-      const kept = several && db === s.db.reads ? await untilNextWrite(s.db) : undefined;
+      const kept = several && db === s.db.reads ? await untilNextWrite(s) : undefined;
       let anchored = false;
       const anchors = kept && {
         get: (key: string) => {

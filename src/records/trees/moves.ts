@@ -10,6 +10,7 @@ import { holdDerivedRows } from '../../store/transaction-memo';
 import type { Obj } from '../../json';
 import { ancestorsOf, place, placeOf } from '../../store/positions';
 import type { TreeTypes } from './views';
+import { writeTransaction } from '../context';
 
 async function nodeRow(db: Queryable, types: TreeTypes, repoId: number, id: number) {
   const row = await new RecordQueries(db).keysOf(types.node.name, id, repoId);
@@ -28,7 +29,7 @@ const cycle = errors.treeCycle;
 
 /** POST <node>/:id/parent?parent=<id>&position=<n> (section 4.1). Moves keep lock_version. */
 export async function moveUnderParent(s: Services, types: TreeTypes, repoId: number, id: number, parentId: number | undefined, position: number) {
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const node = await nodeRow(trx, types, repoId, id);
     let parentRid: number | null = null;
     if (parentId !== undefined) {
@@ -53,7 +54,7 @@ export async function moveUnderParent(s: Services, types: TreeTypes, repoId: num
 export async function acceptChildren(
   s: Services, types: TreeTypes, repoId: number, target: { kind: 'root' | 'node'; id: number }, children: string[], position: number,
 ) {
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     let rootUri: string;
     let parentRid: number | null = null;
     let answer: { id: number; lock_version: number };
@@ -119,7 +120,7 @@ export async function createChildren(
   s: Services, actor: Actor, types: TreeTypes, repoId: number, target: { kind: 'root' | 'node'; id: number }, children: Obj[],
 ) {
   const { rootProperty, parentProperty } = types.node.tree!;
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     holdDerivedRows(trx, { uniqueKeys: true });
     let rootUri: string;
     let parentUri: string | undefined;
@@ -179,7 +180,7 @@ export async function transferComponent(
   if (idIn(targetUri, types.root.uri!) === undefined) {
     throw errors.mustBe(targetParam, `the URI of a ${types.root.name} in /repositories/${repoId}`);
   }
-  return s.db.transaction(async (trx) => {
+  return writeTransaction(s, async (trx) => {
     const q = new RecordQueries(trx);
     const node = await q.get(types.node.name, nodeId);
     if (!node || node.repo_id !== repoId) throw errors.notFound(types.node.model);

@@ -104,7 +104,7 @@ function fileUriSummary(record: Obj): string | undefined {
  */
 async function waypointStart(s: Services, db: Db, key: string, offset: number): Promise<number | null | undefined> {
   if (offset === 0 || db !== s.db.reads) return undefined;
-  const starts = await keptUntilNextWrite(s.db, `waypoint-starts:${key}`, () => waypointStarts(db, key, WAYPOINT_SIZE));
+  const starts = await keptUntilNextWrite(s, `waypoint-starts:${key}`, () => waypointStarts(db, key, WAYPOINT_SIZE));
   return offset < starts.length ? starts[offset] : null;
 }
 
@@ -115,7 +115,7 @@ async function waypointStart(s: Services, db: Db, key: string, offset: number): 
  */
 export async function waypoint(s: Services, db: Db, key: string, offset: number, publishedOnly: boolean): Promise<Obj[]> {
   if (db !== s.db.reads) return readWaypoint(s, db, key, offset, publishedOnly);
-  return keptUntilNextWrite(s.db, `waypoint:${publishedOnly ? 'public' : 'staff'}:${key}:${offset}`,
+  return keptUntilNextWrite(s, `waypoint:${publishedOnly ? 'public' : 'staff'}:${key}:${offset}`,
     () => readWaypoint(s, db, key, offset, publishedOnly), (entries) => entries.length);
 }
 
