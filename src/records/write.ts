@@ -152,8 +152,10 @@ export interface PendingCreate {
   record: Obj;
   row: RecordRow;
   place?: PlaceColumns;
-  /** The record takes its place (placeOnCreate) once its keys and links are written: see createRecord. */
+  /** The record is put in its place (placeOnCreate) after its insert, its keys and links: see createRecord. */
   placeLast: boolean;
+  /** Where placeLast: the place, read (and on MySQL its sibling group locked) side by side with the insert. */
+  placing?: Promise<PlaceColumns | undefined>;
   state: unknown;
   warnings: ErrorMap;
 }
@@ -190,7 +192,11 @@ export async function prepareCreate(
   };
   const placeLast = options.placeLast ?? false;
   const place = placeLast ? undefined : await hooks?.placeOnCreate?.(trx, s, where, state);
-  return { where, id, record, row, place, placeLast, state, warnings };
+  // Started, not awaited: its reads go with the insert that follows (on MySQL one round trip).
+  // Awaited by finishCreate; an error meanwhile fails the write whichever comes first.
+  const placing = placeLast ? hooks?.placeOnCreate?.(trx, s, where, state) : undefined;
+  placing?.catch(() => undefined);
+  return { where, id, record, row, place, placeLast, placing, state, warnings };
 }
 
 /** The rest of a create once its row is inserted as `rid`: keys, lookups and links (`linksChecked`: checked when it was prepared), the type's hooks, the change log. */
@@ -200,7 +206,7 @@ export async function finishCreate(q: RecordQueries, trx: Tx, s: Services, actor
   const saved = { where, rid, id, record, created: true, actor, state };
   const hooks = s.hooks[where.type.name];
   if (pending.placeLast) {
-    const place = await hooks?.placeOnCreate?.(trx, s, where, state);
+    const place = await pending.placing;
     if (place) await q.putInPlace(pending.row, rid, place);
   }
   await hooks?.afterSave?.(trx, s, saved);
@@ -243,21 +249,26 @@ export async function createRecord(
   checkRepositoryScope(where);
   applyGenerated(s.registry, where.type.name, body);
   let idFirst = options.id === undefined && !options.trx ? await idBeforeTransaction(s.db, where.type.name) : undefined;
-  // A create in a transaction of its own takes its place in a tree last, after its keys and links:
-  // on MySQL the sibling group (its parent's row, its count) stays locked from the placing until
-  // the commit, so creates into one group queue for five statements each instead of nine (the
-  // general log). One statement more than an insert in place, which a create in a caller's larger
-  // transaction (an import, a batch of children: placed in order, from the transaction's memo) keeps.
+  // A create in a transaction of its own is put in its place in a tree last, after its keys and
+  // links, its place read (on MySQL, its sibling group locked: its parent's row, its end) in the
+  // round trip of its insert: the group stays locked from that round trip to the commit's, so
+  // creates into one group queue for one round trip each (and a create is three: the freshness
+  // read, the insert with every read, the rest with the COMMIT). One statement more than an insert
+  // in place, which a create in a caller's larger transaction (an import, a batch of children:
+  // placed in order, from the transaction's memo) keeps.
   const placeLast = !options.trx;
   const bodyOf = bodyPerAttempt(body, !options.trx);
   const run = async (trx: Tx) => {
     const q = new RecordQueries(trx);
+    let pending: PendingCreate | undefined;
     try {
-      const pending = await prepareCreate(q, trx, s, actor, where, bodyOf(), warnings, { ...options, idFirst, placeLast });
+      pending = await prepareCreate(q, trx, s, actor, where, bodyOf(), warnings, { ...options, idFirst, placeLast });
       // The records it links to are read with its insert (one round trip on MySQL), for the link check.
       const targets = linkTargets(collectRefs(s.registry, where.type.name, pending.record), pending.record.uri);
-      return finishCreate(q, trx, s, actor, pending, await q.insert(pending.row, pending.place, targets));
+      return await finishCreate(q, trx, s, actor, pending, await q.insert(pending.row, pending.place, targets));
     } catch (err) {
+      // Nothing of the attempt still runs when its transaction ends.
+      await pending?.placing?.catch(() => undefined);
       // The id the process held may have been taken by a record created with it (an import with
       // identity, another process: id-blocks.ts): the transaction runs again with an id taken in it.
       if (idFirst !== undefined && isUniqueViolation(err)) {

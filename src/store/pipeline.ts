@@ -24,6 +24,11 @@ export interface Kept {
   onError?: (err: unknown) => Promise<Error | undefined> | Error | undefined;
 }
 
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
 interface RawConnection {
   query(...args: unknown[]): unknown;
   execute(...args: unknown[]): unknown;
@@ -56,11 +61,38 @@ export class Pipeline {
     });
   }
 
+  /** Sends asked for in this turn, not yet sent (send). */
+  private asked: Array<{ statements: Statement[]; resolve: (results: unknown[]) => void; reject: (err: unknown) => void }> = [];
+
   /**
    * Sends what is kept (the BEGIN first where it is still to send) and then `statements`, in one
-   * round trip; answers the results of `statements`.
+   * round trip; answers the results of `statements`. The sends a transaction asks for together
+   * (before its next wait for the server: a create's insert and its place in a tree, started side
+   * by side) go in that one round trip too, in the order asked; when it fails, each of them fails.
    */
-  async send(statements: Array<{ sql: string; params: unknown[] }>): Promise<unknown[]> {
+  send(statements: Statement[]): Promise<unknown[]> {
+    return new Promise((resolve, reject) => {
+      this.asked.push({ statements, resolve, reject });
+      // After the promises already resolved have run: the other sends they lead to are asked by then.
+      if (this.asked.length === 1) process.nextTick(() => void this.sendAsked());
+    });
+  }
+
+  private async sendAsked(): Promise<void> {
+    const asks = this.asked.splice(0);
+    try {
+      const results = await this.sendNow(asks.flatMap((a) => a.statements));
+      let at = 0;
+      for (const a of asks) {
+        a.resolve(results.slice(at, at + a.statements.length));
+        at += a.statements.length;
+      }
+    } catch (err) {
+      for (const a of asks) a.reject(err);
+    }
+  }
+
+  private async sendNow(statements: Statement[]): Promise<unknown[]> {
     const texts: string[] = [];
     if (this.beginPending) texts.push('BEGIN');
     const kept = this.kept.splice(0);
