@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import mysql2 from 'mysql2';
 import { sampleRecord } from '../fixtures';
 import { createRepository, startTestApp, STORE, TestApp } from '../helpers';
+import { Statements } from '../../src/store/statements';
 
 /**
  * Round trips per write on MariaDB (issue 51 item 2), counted as bench/statements.ts counts them
@@ -91,6 +92,32 @@ const Conn = (mysql2 as unknown as { Connection: { statementKey(options: object)
       assert.ok(Math.min(...counts) >= 1);
     });
   }
+
+  it('sends a transaction asks for together in one round trip, in order; a batch that fails fails each of them, and nothing stays', async () => {
+    const db = t.services.db;
+    await db.transaction(async (trx) => {
+      const st = await Statements.of(trx);
+      const trips = await count(async () => {
+        const [a, b] = await Promise.all([
+          st.batch([{ sql: 'SELECT 1 AS `x`', params: [], read: true }]),
+          st.batch([{ sql: 'SELECT 2 AS `x`', params: [], read: true }, { sql: 'SELECT 3 AS `x`', params: [], read: true }]),
+        ]) as Array<Array<Array<{ x: number }>>>;
+        assert.deepEqual([a[0][0].x, b[0][0].x, b[1][0].x], [1, 2, 3]);
+      });
+      assert.equal(trips, 1);
+    }, { batched: true });
+    const failed = db.transaction(async (trx) => {
+      const st = await Statements.of(trx);
+      const settled = await Promise.allSettled([
+        st.batch([{ sql: 'INSERT INTO `id_sequences` (`type`, `last_id`) VALUES (?, ?)', params: ['pipeline-test', 1] }]),
+        st.batch([{ sql: 'SELECT `nothing` FROM `no_such_table`', params: [], read: true }]),
+      ]);
+      assert.deepEqual(settled.map((r) => r.status), ['rejected', 'rejected']);
+      throw (settled[1] as PromiseRejectedResult).reason;
+    }, { batched: true });
+    await assert.rejects(failed, /no_such_table/);
+    assert.equal(await db.knex('id_sequences').where({ type: 'pipeline-test' }).first(), undefined);
+  });
 
   it('a create given an id the process held but a record took meanwhile runs again with another', async () => {
     // An id this process holds in its block, written by someone else (an import with identity, another process).
