@@ -120,7 +120,9 @@ function accessionCsv(n: number, prefix: string, broken?: number): string {
     assert.deepEqual(await tableCounts(), before, 'rows left in the tables an import writes');
     assert.equal(await total('accessions'), accessionsBefore, 'accessions listed');
     assert.equal(await ofTitle('subject', 'Chunked topic BROKEN'), 0, 'its subject');
+    // Most of its rows were in chunks committed before the failing one (which holds the last 20 ms
+    // of rows: more of them the faster the machine), and were taken out again.
     const written = await lastId() - idsBefore;
-    assert.ok(written >= 1900, `its chunks had written its rows before it failed (ids taken: ${written})`);
+    assert.ok(written >= 1000, `its chunks had written its rows before it failed (ids taken: ${written})`);
   });
 });

@@ -6,7 +6,8 @@ import { importers } from '../../src/exchange/import';
 import { IndexedRecords } from '../../src/search/indexer/records';
 import { createRepository, startTestApp, STORE, type TestApp } from '../helpers';
 
-const RECORDS = 2000;
+/** Enough that reading and preparing them takes several slices (SLICE_MS) on a fast machine too: 2,000 once took 25 ms. */
+const RECORDS = 6000;
 
 /** How many times the event loop turned (a setImmediate of ours ran) while `work` ran. */
 async function turnsDuring<T>(work: () => Promise<T>): Promise<{ turns: number; result: T }> {
