@@ -96,7 +96,7 @@ async function storage(): Promise<{ historyBytes: number; versionsJson: number; 
     const ids: number[] = [];
     for (let i = 0; i < RECORDS; i++) ids.push((await createRecord(s, actor, where, { ...body(), linked_agents: [] }, {})).id);
     let versionsJson = 0;
-    const reads = recordReads(s.db);
+    const reads = recordReads(s);
     for (let i = 0; i < UPDATES; i++) {
       const id = ids[i % ids.length];
       const stored = (await reads.get('accession', id))!;

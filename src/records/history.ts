@@ -36,7 +36,7 @@ interface Located {
 }
 
 async function locate(s: Services, where: Where, id: number): Promise<Located> {
-  const current = await recordReads(s.db, s.readScope).get(where.type.name, id);
+  const current = await recordReads(s).get(where.type.name, id);
   const scoped = where.type.scope === 'repository';
   if (current) {
     if (scoped && (current.repo_id !== where.repoId || (current.suppressed && !where.showSuppressed))) throw errors.notFound(where.type.model);
@@ -122,7 +122,7 @@ const SERVER_FIELDS = ['uri', 'lock_version', 'created_by', 'last_modified_by', 
 async function dropBrokenLinks(s: Services, where: Where, record: Obj, warnings: ErrorMap): Promise<void> {
   const refs = collectRefs(s.registry, where.type.name, record);
   const uris = [...new Set(refs.map((r) => r.uri).filter((u) => !u.endsWith('/tree')))];
-  const found = new Map((await recordReads(s.db).getByUris(uris)).map((row) => [row.uri, row]));
+  const found = new Map((await recordReads(s).getByUris(uris)).map((row) => [row.uri, row]));
   for (const uri of uris) {
     const row = found.get(uri);
     const elsewhere = row && s.registry.types[row.type]?.scope === 'repository' && where.type.scope === 'repository' && row.repo_id !== where.repoId;

@@ -47,7 +47,7 @@ export function uriLoader(s: Services, o: { impliedPublication?: boolean; withhe
     const kept = await untilNextWrite(s);
     const missing = uris.filter((u) => !u.endsWith('/tree') && !kept.has(keyOf(u)));
     if (missing.length) {
-      const rows = await recordReads(s.db).getByUris(missing);
+      const rows = await recordReads(s).getByUris(missing);
       const records = rows.map((r) => JSON.parse(r.json) as Obj);
       await decorateRecords(s, records, s.db.reads, o);
       withhold(s.registry, records, o.withheld);

@@ -11,7 +11,7 @@ import { resolveLinks } from './resolve';
 
 /** One record as JSON text; the stored text is served as is unless links are resolved. */
 export async function getRecordJson(s: Services, where: Where, id: number, o: ListOptions = {}): Promise<string> {
-  const row = await fetchRow(recordReads(s.db, s.readScope), where, id);
+  const row = await fetchRow(recordReads(s), where, id);
   if (!o.resolve?.length && !o.decorate && !decoratesType(s, row.type) && !withholdsFrom(s.registry, row.type, o.withheld)) return row.json;
   return servedJson(s, [row], o, (records) => records[0]);
 }

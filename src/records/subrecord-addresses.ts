@@ -81,7 +81,7 @@ export async function getAddressedSubrecord(
   if (!a || parentId < 1) throw errors.notFound(sub.model);
   let row;
   try {
-    row = await fetchRow(recordReads(s.db, s.readScope), { ...where, type: parentType }, parentId);
+    row = await fetchRow(recordReads(s), { ...where, type: parentType }, parentId);
   } catch (err) {
     // The record's own 404 names the record's model; the subrecord's names its own.
     throw err instanceof ApiError && err.status === 404 ? errors.notFound(sub.model) : err;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Database } from './database';
 import { Statements } from './statements';
+import type { Transactor } from './transaction-memo';
 
 /**
  * Records an import writes in chunks (several short transactions, so other clients' writes get
@@ -17,8 +18,6 @@ import { Statements } from './statements';
  * import). Values the job adds to value lists are marked as its own too (value-lists.ts: insertValues,
  * discardPendingValues): publishing clears their mark.
  */
-
-type Transactor = { isTransaction?: boolean; parentTransaction?: Transactor };
 
 interface PendingWrite {
   job: number;

@@ -1,8 +1,7 @@
 import type { Queryable } from './dialect';
 import type { Database } from './database';
 import { committedRows } from './statements';
-import type { ReadScope } from './freshness';
-import { untilNextWrite } from './until-next-write';
+import { type KeptReader, untilNextWrite } from './until-next-write';
 import { flagsOf, normalise, type RecordGetter, type RecordRow, ROW_COLUMNS, rowsOfUris } from './record-rows';
 
 /** The last change-log entry (0 when empty): any record written since moves it. */
@@ -22,13 +21,14 @@ export async function committedChangeLogHead(db: Database): Promise<number> {
 /**
  * The record getter for reads outside a transaction: the SQLite read connection where there is
  * one (a prepared statement, never queued behind a write), else the pool, where rows are kept
- * until the next write (until-next-write.ts), at the freshness of the asking request (`readScope`).
+ * until the next write (until-next-write.ts), at the freshness of the asking request (its `readScope`).
  */
-export function recordReads(db: Database, readScope?: ReadScope): RecordGetter {
+export function recordReads(reader: KeptReader): RecordGetter {
+  const { db } = reader;
   const conn = db.readConnection?.();
   if (!conn) {
     const reads = turnBatchedReads(db);
-    return readScope ? { get: (type, id) => reads.get(type, id, readScope), getByUris: reads.getByUris } : reads;
+    return reader.readScope ? { get: (type, id) => reads.get(type, id, reader), getByUris: reads.getByUris } : reads;
   }
   return {
     get: async (type, id) => flagsOf(conn.prepare(`SELECT ${ROW_COLUMNS} FROM records WHERE type = ? AND id = ? AND +pending_job IS NULL LIMIT 1`).get(type, id) as RecordRow | undefined),
@@ -49,7 +49,7 @@ export function recordReads(db: Database, readScope?: ReadScope): RecordGetter {
 const GETS_BATCHED = 16;
 
 interface ScopedGetter extends RecordGetter {
-  get(type: string, id: number, readScope?: ReadScope): ReturnType<RecordGetter['get']>;
+  get(type: string, id: number, reader?: KeptReader): ReturnType<RecordGetter['get']>;
 }
 
 const batchedReads = new WeakMap<Database, ScopedGetter>();
@@ -90,8 +90,8 @@ function turnBatchedReads(db: Database): ScopedGetter {
   reads = {
     // Rows read are kept until the next write (until-next-write.ts): GETs of a record read often
     // cost no statement of their own (callers never change a row they get).
-    get: async (type, id, readScope) => {
-      const kept = await untilNextWrite({ db, readScope });
+    get: async (type, id, reader = { db }) => {
+      const kept = await untilNextWrite(reader);
       const key = `row:${type}:${id}`;
       const known = kept.get<RecordRow | null>(key);
       if (known !== undefined) return known ?? undefined;

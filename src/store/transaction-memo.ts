@@ -133,7 +133,8 @@ function memoFor(trx: object): TransactionMemo {
   return memo;
 }
 
-type Transactor = { isTransaction?: boolean; parentTransaction?: Transactor };
+/** What a Knex transaction says of itself: whether it is one, and the transaction a savepoint runs in. */
+export type Transactor = { isTransaction?: boolean; parentTransaction?: Transactor };
 
 /** The memo of `db` when it is a transaction that keeps one; undefined otherwise. */
 export function transactionMemo(db: Knex | Knex.Transaction): TransactionMemo | undefined {

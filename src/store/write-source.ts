@@ -1,3 +1,5 @@
+import type { Transactor } from './transaction-memo';
+
 /**
  * Who is writing and through what (a route, a job, a command): handed to Database.transaction
  * (TransactionOptions.source) and kept with the transaction, so that the versions the store keeps
@@ -19,8 +21,6 @@ export function setWriteSource(trx: object, source: WriteSource | undefined): vo
   if (source) sources.set(trx, source);
   else sources.delete(trx);
 }
-
-type Transactor = { parentTransaction?: Transactor };
 
 /** The source of what `db` writes: its outermost transaction's; undefined outside any or where none was given (a test's direct call). */
 export function writeSourceOf(db: object): WriteSource | undefined {

@@ -78,8 +78,8 @@ describe(`query plans of the hot reads (${STORE})`, function () {
   };
 
   it('records by URI list, and by type and id, through the read connection', async () => {
-    searchesAnIndex(await plansOf(() => recordReads(t.services.db).getByUris(uris.slice(0, 50))));
-    searchesAnIndex(await plansOf(() => recordReads(t.services.db).get('accession', Number(uris[0].split('/').pop()))));
+    searchesAnIndex(await plansOf(() => recordReads(t.services).getByUris(uris.slice(0, 50))));
+    searchesAnIndex(await plansOf(() => recordReads(t.services).get('accession', Number(uris[0].split('/').pop()))));
   });
 
   it('a listing page far down, its count and all_ids, from the listing index alone', async () => {

@@ -64,7 +64,7 @@ describe(`reads beside a long write (${STORE})`, () => {
       .send({ id_0: 'RW', id_1: '1', title: 'First', accession_date: '2020-01-01' });
     const uri = `/repositories/${repo}/accessions/${created.body.id}`;
     const db = t.services.db;
-    const reads = recordReads(db);
+    const reads = recordReads({ db });
     const title = async () => JSON.parse((await reads.get('accession', created.body.id))!.json).title;
     const stored = (text: string) => JSON.stringify({ uri, title: text, jsonmodel_type: 'accession' });
     // No await of a timer between these steps: on SQLite they run in one turn, where reads share a snapshot.
@@ -96,7 +96,7 @@ describe(`reads beside a long write (${STORE})`, () => {
       ids.push(made.body.id);
     }
     const subject = await t.http.post('/subjects').set(H).send({ source: 'local', vocabulary: '/vocabularies/1', terms: [{ term: `Together ${repo}`, term_type: 'topical', vocabulary: '/vocabularies/1' }] });
-    const reads = recordReads(t.services.db);
+    const reads = recordReads(t.services);
     // More ids than one statement takes, one asked twice, one that does not exist, and another type.
     const asked: Array<[string, number]> = [...ids.map((id) => ['accession', id] as [string, number]), ['accession', ids[3]], ['accession', 999_999], ['subject', subject.body.id]];
     const rows = await Promise.all(asked.map(([type, id]) => reads.get(type, id)));

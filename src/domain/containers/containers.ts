@@ -57,7 +57,7 @@ export function containerId(where: Where, uri: string): number {
  * instances hold no container. Each container is listed once.
  */
 export async function containersOfRecord(s: Services, where: Where, id: number): Promise<Array<{ ref: string }>> {
-  const row = await fetchRow(recordReads(s.db, s.readScope), where, id);
+  const row = await fetchRow(recordReads(s), where, id);
   const record = JSON.parse(row.json) as Collection;
   const shown = (r: Collection, suppressed: unknown) => r.publish === true && !Number(suppressed);
   const treeRoot = Object.values(s.registry.types).some((t) => t.tree?.root === where.type.name);

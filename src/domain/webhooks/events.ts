@@ -60,7 +60,7 @@ export async function prepareEvents(s: Services, changes: Change[], interests: I
     if (!interests.kinds || interests.kinds.has(kind)) withKind.push({ ...c, kind });
   }
   const live = withKind.some((c) => c.kind !== 'delete')
-    ? new Map((await recordReads(s.db).getByUris([...new Set(withKind.filter((c) => c.kind !== 'delete').map((c) => c.uri))])).map((r) => [r.uri, r]))
+    ? new Map((await recordReads(s).getByUris([...new Set(withKind.filter((c) => c.kind !== 'delete').map((c) => c.uri))])).map((r) => [r.uri, r]))
     : new Map();
   return withKind.map((c) => {
     const row = c.kind === 'delete' ? undefined : live.get(c.uri);

@@ -139,7 +139,7 @@ export class IndexedRecords {
     const holders: Obj[] = [];
     const load = this.loader();
     for (let i = 0; i < uris.length; i += SLICE) {
-      const rows = await recordReads(this.s.db).getByUris(uris.slice(i, i + SLICE));
+      const rows = await recordReads(this.s).getByUris(uris.slice(i, i + SLICE));
       const slice = new Map<string, Obj[]>();
       for (const row of rows) {
         await letEventLoopTurn();
