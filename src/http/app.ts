@@ -1,6 +1,7 @@
 import busboy from 'busboy';
 import crypto from 'node:crypto';
-import express, { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Request, type Response } from 'express';
 import qs from 'qs';
 import { can, maySeeSuppressed, NOTHING_WITHHELD, withheldFrom } from '../access/permissions';
 import { accessCacheFor, type AccessView } from '../access/cache';
@@ -29,7 +30,67 @@ interface Locals {
   access?: AccessView;
 }
 
-function sessionToken(req: Request): string | undefined {
+/**
+ * A request as the stages see it: node:http's own, not Express's (createApp says why), with the
+ * body once read (a Buffer) and the answering row's path parameters.
+ */
+export interface ApiRequest extends IncomingMessage {
+  body?: unknown;
+  params?: Record<string, string>;
+}
+
+/** node:http's response, with what the stages keep of the request. */
+export interface ApiResponse extends ServerResponse<ApiRequest> {
+  locals: Locals;
+}
+
+/** The request target: its path (as Express's `req.path` reads it) and its query string parsed (as its `req.query` did, with the same limits). */
+interface Target {
+  path: string;
+  query: Record<string, unknown>;
+}
+
+/**
+ * The path and the query string of a request target, an absolute-form one too (`GET
+ * http://host/path`, as sent to a proxy); runs of slashes in the path are one, as Rack
+ * (ArchivesSpace's server) reads them: `/repositories/6//search` is `/repositories/6/search`.
+ */
+function splitTarget(url: string): { path: string; queryText: string } {
+  let path = url;
+  let queryText = '';
+  if (url.startsWith('/')) {
+    const q = url.indexOf('?');
+    if (q >= 0) [path, queryText] = [url.slice(0, q), url.slice(q + 1)];
+  } else {
+    try {
+      const parsed = new URL(url);
+      [path, queryText] = [parsed.pathname, parsed.search.slice(1)];
+    } catch {
+      // Not a URL: no row's path matches it (404).
+    }
+  }
+  return { path: path.includes('//') ? path.replace(/\/{2,}/g, '/') : path, queryText };
+}
+
+/** A query string or a form body: arrays and nesting as Rack reads them, within bounds. */
+const parseForm = (text: string) => qs.parse(text, { arrayLimit: 1000, parameterLimit: 10000, depth: 3 });
+
+function targetOf(url: string): Target {
+  const { path, queryText } = splitTarget(url);
+  return { path, query: queryText ? parseForm(queryText) : {} };
+}
+
+/**
+ * Express's request and response, for the paths that use its helpers (text and streamed
+ * answers, errors, extra headers, the client's address behind proxies): the objects get
+ * Express's prototypes on the first such use. JSON answers never need them.
+ */
+type Expressive = (req: ApiRequest, res: ApiResponse) => { req: Request; res: Response };
+
+/** Reads a request's body into `req.body` (express.raw), then calls `next`. */
+type BodyReader = (req: ApiRequest, res: ApiResponse, next: (err?: unknown) => void) => void;
+
+function sessionToken(req: ApiRequest): string | undefined {
   for (const name of SESSION_HEADERS) {
     const value = req.headers[name];
     if (value !== undefined) return Array.isArray(value) ? value[0] : value;
@@ -62,14 +123,14 @@ async function sendStream(res: Response, reply: Reply): Promise<void> {
   }
 }
 
-async function send(res: Response, reply: Reply): Promise<void> {
+async function send(req: ApiRequest, res: ApiResponse, reply: Reply, expressive: Expressive): Promise<void> {
   // Replies' statuses come from the endpoint table and the error table, all valid codes.
   res.statusCode = reply.status ?? 200;
-  if (reply.headers) res.set(reply.headers);
+  if (reply.headers) expressive(req, res).res.set(reply.headers);
   if (reply.stream) {
-    await sendStream(res, reply);
+    await sendStream(expressive(req, res).res, reply);
   } else if (reply.text !== undefined) {
-    res.type(reply.contentType ?? 'text/plain').send(reply.text);
+    expressive(req, res).res.type(reply.contentType ?? 'text/plain').send(reply.text);
   } else {
     // JSON goes out as it is (stored records are served as stored): no charset parsing or
     // re-encoding by res.send. Text is written as text: node:http encodes it into the socket,
@@ -101,14 +162,14 @@ function sendError(res: Response, err: ApiError): void {
   res.status(err.status).type('application/json').send(JSON.stringify(err.body) + (err.trailingNewline ? '\n' : ''));
 }
 
-function formFields(req: Request): Record<string, unknown> {
+function formFields(req: ApiRequest): Record<string, unknown> {
   const type = req.headers['content-type'] ?? '';
   if (!type.startsWith('application/x-www-form-urlencoded') || !Buffer.isBuffer(req.body) || !req.body.length) return {};
-  return qs.parse(req.body.toString('utf8'), { arrayLimit: 1000, parameterLimit: 10000, depth: 3 });
+  return parseForm(req.body.toString('utf8'));
 }
 
 /** Parameters sent as a JSON object body (search routes accept text/json and application/json). */
-function jsonFields(req: Request, maxDepth: number): Record<string, unknown> {
+function jsonFields(req: ApiRequest, maxDepth: number): Record<string, unknown> {
   const type = req.headers['content-type'] ?? '';
   if (!/^(text|application)\/json/.test(type) || !Buffer.isBuffer(req.body) || !req.body.length) return {};
   const body = parseJsonBody(req, maxDepth);
@@ -122,7 +183,7 @@ function jsonFields(req: Request, maxDepth: number): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, asParam(v)]));
 }
 
-function parseJsonBody(req: Request, maxDepth: number): unknown {
+function parseJsonBody(req: ApiRequest, maxDepth: number): unknown {
   const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
   if (jsonNestedDeeperThan(text, maxDepth)) throw errors.jsonTooDeep(maxDepth);
   try {
@@ -133,7 +194,7 @@ function parseJsonBody(req: Request, maxDepth: number): unknown {
 }
 
 /** A multipart/form-data body (already read): its fields, and its files as buffers. */
-function parseMultipart(req: Request): Promise<NonNullable<Call['form']>> {
+function parseMultipart(req: ApiRequest): Promise<NonNullable<Call['form']>> {
   const type = String(req.headers['content-type'] ?? '');
   if (!type.startsWith('multipart/form-data')) throw errors.expectedBody('a multipart/form-data body (a job field and files[])');
   return new Promise((resolve, reject) => {
@@ -174,20 +235,21 @@ async function existingRepository(s: Services, id: number, access?: AccessView):
  * One handler serves every row of the endpoint table, in the reference's order of checks:
  * session (412, before routing) → parameters and body (400) → permission (403) → operation.
  */
-function handlerFor(endpoint: Endpoint) {
+function handlerFor(endpoint: Endpoint, expressive: Expressive) {
   const repositoryInPath = endpoint.path.includes(':repo_id');
   // `s`: the request's own view of the services (its read scope and write source).
-  return async (req: Request, res: Response, s: Services) => {
-    const locals = res.locals as Locals;
+  return async (req: ApiRequest, res: ApiResponse, s: Services, target: Target) => {
+    const locals = res.locals;
+    const params = req.params ?? {};
     if (endpoint.contentSecurityPolicy) res.setHeader('Content-Security-Policy', endpoint.contentSecurityPolicy);
     const bodyParams = endpoint.jsonParams ? jsonFields(req, s.config.maxJsonDepth) : {};
-    const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...(req.query as object), ...req.params };
+    const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...target.query, ...params };
     const call: Call = {
       s, actor: locals.actor, token: locals.token, params: {}, maySeeSuppressed: false, withheld: NOTHING_WITHHELD, rawParams: source,
       // Worked out (proxy headers, TRUST_PROXY) only by the routes that read it.
-      get client() { return req.ip; },
+      get client() { return expressive(req, res).req.ip; },
     };
-    if (repositoryInPath) call.repoId = await repositoryId(s, req.params.repo_id, locals.access);
+    if (repositoryInPath) call.repoId = await repositoryId(s, params.repo_id, locals.access);
     call.params = parseParams(endpoint.params ?? [], source);
     // A repository named by a repo_id parameter (merge requests, memberships) is checked as a path's is.
     if (call.repoId === undefined && typeof call.params.repo_id === 'number') call.repoId = await existingRepository(s, call.params.repo_id, locals.access);
@@ -208,19 +270,19 @@ function handlerFor(endpoint: Endpoint) {
     call.maySeeSuppressed = await maySeeSuppressed(s, call.actor, call.repoId);
     call.withheld = await withheldFrom(s, call.actor);
     // The source is for the versions history keeps: with HISTORY=off a write pays nothing for it.
-    if (req.method !== 'GET' && s.config.history.keep) s.writeSource = { by: call.actor?.username, via: `${req.method} ${req.path}` };
-    await send(res, await endpoint.handle(call));
+    if (req.method !== 'GET' && s.config.history.keep) s.writeSource = { by: call.actor?.username, via: `${req.method} ${target.path}` };
+    await send(req, res, await endpoint.handle(call), expressive);
   };
 }
 
 /** Whether the request sent a body to read (a declared length of 0 is none: nothing to wait for). */
-function hasBody(req: Request): boolean {
+function hasBody(req: ApiRequest): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /** Stage: the request's id (a caller's or proxy's kept when it looks like one, so logs line up across hops) and its log line. */
-function tagRequest(s: Services, req: Request, res: Response): void {
+function tagRequest(s: Services, req: ApiRequest, res: ApiResponse): void {
   const given = req.headers['x-request-id'];
   const requestId = typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : crypto.randomUUID();
   res.setHeader('X-Request-Id', requestId);
@@ -230,24 +292,17 @@ function tagRequest(s: Services, req: Request, res: Response): void {
     log.info('request', {
       request_id: requestId,
       method: req.method,
-      path: req.path,
+      path: splitTarget(req.url ?? '/').path,
       status: res.statusCode,
       ms: Number(process.hrtime.bigint() - started) / 1e6,
-      user: (res.locals as Locals).actor?.username,
+      user: res.locals.actor?.username,
     });
   });
 }
 
-/** Stage: `/repositories/6//search` is `/repositories/6/search`, as Rack (ArchivesSpace's server) reads it. */
-function collapseSlashes(req: Request): void {
-  const q = req.url.indexOf('?');
-  const path = q < 0 ? req.url : req.url.slice(0, q);
-  if (path.includes('//')) req.url = path.replace(/\/{2,}/g, '/') + (q < 0 ? '' : req.url.slice(q));
-}
-
 /** Stage: the caller's session (412 when it is unknown or expired), with this process's kept access view. */
-async function openSession(s: Services, req: Request, res: Response): Promise<void> {
-  const locals = res.locals as Locals;
+async function openSession(s: Services, req: ApiRequest, res: ApiResponse): Promise<void> {
+  const locals = res.locals;
   locals.actor = null;
   const token = sessionToken(req);
   if (token === undefined) return;
@@ -263,68 +318,73 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('strict routing', true);
-  app.set('case sensitive routing', true);
   app.set('trust proxy', s.config.trustProxy);
-  app.set('query parser', (text: string) => qs.parse(text, { arrayLimit: 1000, parameterLimit: 10000, depth: 3 }));
+
+  const expressive: Expressive = (req, res) => {
+    if (Object.getPrototypeOf(res) !== app.response) {
+      (req as unknown as { res: ApiResponse }).res = res;
+      Object.setPrototypeOf(req, app.request);
+      Object.setPrototypeOf(res, app.response);
+    }
+    return { req: req as unknown as Request, res: res as unknown as Response };
+  };
 
   // Uploads (multipart rows) may be as large as IMPORT_MAX_BYTES allows; every other body BODY_LIMIT_BYTES.
-  const readBody = express.raw({ type: () => true, limit: s.config.bodyLimitBytes });
-  const readUpload = express.raw({ type: () => true, limit: s.config.jobs.importMaxBytes + 1024 * 1024 });
+  const readBody = express.raw({ type: () => true, limit: s.config.bodyLimitBytes }) as unknown as BodyReader;
+  const readUpload = express.raw({ type: () => true, limit: s.config.jobs.importMaxBytes + 1024 * 1024 }) as unknown as BodyReader;
   const findRoute = routeGroups(endpoints.map((endpoint) => ({
-    method: endpoint.method, path: endpoint.path, handler: handlerFor(endpoint), readBody: endpoint.multipart ? readUpload : readBody,
+    method: endpoint.method, path: endpoint.path, handler: handlerFor(endpoint, expressive), readBody: endpoint.multipart ? readUpload : readBody,
   })));
 
-
   /** Every error ends here: the error table's answer, else a 500 that the log explains. */
-  const fail = (err: unknown, res: Response): void => {
+  const fail = (err: unknown, req: ApiRequest, res: ApiResponse): void => {
     if (res.headersSent) {
       log.error('request failed after its answer started', { error: err instanceof Error ? err.stack : String(err) });
       res.destroy();
       return;
     }
-    if (err instanceof ApiError) return sendError(res, err);
-    if (isStoreBusy(err)) return sendError(res, errors.storeBusy());
-    if (isStoreUnreachable(err)) return sendError(res, errors.storeUnreachable());
+    const answer = (e: ApiError) => sendError(expressive(req, res).res, e);
+    if (err instanceof ApiError) return answer(err);
+    if (isStoreBusy(err)) return answer(errors.storeBusy());
+    if (isStoreUnreachable(err)) return answer(errors.storeUnreachable());
     const e = err as { type?: string; status?: number };
-    if (e?.type === 'entity.too.large') return sendError(res, errors.bodyTooLarge(s.config.bodyLimitBytes));
+    if (e?.type === 'entity.too.large') return answer(errors.bodyTooLarge(s.config.bodyLimitBytes));
     if (e?.status && e.status >= 400 && e.status < 500) {
-      return sendError(res, errors.fromHttpLayer(e.status, (err as Error).message));
+      return answer(errors.fromHttpLayer(e.status, (err as Error).message));
     }
     log.error('unhandled error', { error: err instanceof Error ? err.stack : String(err) });
-    sendError(res, errors.internal());
+    answer(errors.internal());
   };
 
-  // The stages of every request, in order: request id, headers, URL checks, session, routing,
+  // The stages of every request, in order: request id, headers, URL length, session, routing,
   // the body (only where one was sent, up to the row's limit), the row's handler.
-  const stages = async (req: Request, res: Response): Promise<void> => {
+  const stages = async (req: ApiRequest, res: ApiResponse): Promise<void> => {
     // One read of the store's freshness serves every kept value the request uses (ReadScope).
     const rs: Services = { ...s, readScope: new ReadScope() };
     tagRequest(s, req, res);
     securityHeaders(res);
     checkUrlLength(s.config, req);
-    collapseSlashes(req);
     await openSession(rs, req, res);
-    const route = findRoute(req);
-    if (!route) throw errors.routeNotFound();
+    const target = targetOf(req.url ?? '/');
+    const found = findRoute(req.method ?? 'GET', target.path);
+    if (!found) throw errors.routeNotFound();
+    req.params = found.params;
     if (hasBody(req)) {
-      await new Promise<void>((resolve, reject) => route.readBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) => found.route.readBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
     }
-    await route.handler(req, res, rs);
+    await found.route.handler(req, res, rs, target);
   };
 
-  // Express hands each request to its router, a walk of layers (and a router per mounted app)
-  // in front of the stages above, which route themselves: the request goes to them directly,
-  // with what Express's own dispatch sets up besides (the request and response prototypes that
-  // give req.query, res.status and the rest, and res.locals). A CPU profile of GET one record
-  // under load put the router's walk at about a twelfth of the server's time.
-  (app as unknown as { handle: (req: Request, res: Response) => void }).handle = (req, res) => {
-    req.res = res;
-    res.req = req;
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
-    res.locals = Object.create(null);
-    stages(req, res).catch((err: unknown) => fail(err, res));
+  // Express hands each request to its router, a walk of layers in front of the stages above,
+  // which route themselves; and it gives the request and response its own prototypes (req.query,
+  // res.status and the rest). Both are skipped: the request goes to the stages as node:http made
+  // it, and gets Express's prototypes only where an answer uses its helpers (expressive). A CPU
+  // profile of GET one record under load put the router's walk at about a twelfth of the
+  // server's time; changing the two objects' prototypes cost about a quarter of a GET's CPU
+  // (docs/performance.md), the objects' later property reads in node:http included.
+  (app as unknown as { handle: (req: ApiRequest, res: ApiResponse) => void }).handle = (req, res) => {
+    res.locals = { actor: null };
+    stages(req, res).catch((err: unknown) => fail(err, req, res));
   };
   return app;
 }

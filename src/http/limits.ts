@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Request } from 'express';
 import type { Config } from '../config';
 import { errors } from '../errors';
 
@@ -8,8 +7,8 @@ import { errors } from '../errors';
  * Refuses over-long request targets before the session is looked up or the body read: a URL
  * is bounded by Node's header limit (16 KB) anyway, and below that this answers in JSON.
  */
-export function checkUrlLength(config: Config, req: Request): void {
-  if (req.url.length > config.maxUrlLength) throw errors.urlTooLong(config.maxUrlLength);
+export function checkUrlLength(config: Config, req: http.IncomingMessage): void {
+  if ((req.url ?? '').length > config.maxUrlLength) throw errors.urlTooLong(config.maxUrlLength);
 }
 
 /**

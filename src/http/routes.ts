@@ -8,21 +8,19 @@
  * a layer and a route dispatch per request. The row is found before the body is read, so the
  * body is read only up to the row's own limit.
  */
-import type { Request, RequestHandler, Response } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
-import type { Services } from '../records/context';
 
-export interface Route {
+/** A row of the table as the router keeps it: what answers, and how its body is read (http/app.ts). */
+export interface Route<Handler = unknown, BodyReader = unknown> {
   method: string;
   path: string;
-  /** `s`: the request's own view of the services (http/app.ts). */
-  handler: (req: Request, res: Response, s: Services) => Promise<void>;
+  handler: Handler;
   /** Reads the request's body, up to the largest the row takes. */
-  readBody: RequestHandler;
+  readBody: BodyReader;
 }
 
-interface Shape {
-  route: Route;
+interface Shape<R extends Route> {
+  route: R;
   segments: string[];
   matches: MatchFunction<Record<string, string>>;
 }
@@ -50,32 +48,31 @@ function decodeParam(value: string): string {
   }
 }
 
-/** The row that answers a request, its path parameters set on the request; undefined when none does. */
-export type RouteFinder = (req: Request) => Route | undefined;
+/** The row that answers a request's method and path, with the path's parameters; undefined when none does. */
+export type RouteFinder<R extends Route> = (method: string, path: string) => { route: R; params: Record<string, string> } | undefined;
 
-export function routeGroups(routes: Route[]): RouteFinder {
+export function routeGroups<R extends Route>(routes: R[]): RouteFinder<R> {
   for (const route of routes) {
     if (/[*{(?]/.test(route.path)) throw new Error(`route ${route.path}: only :name parameters are supported`);
   }
-  const shapes: Shape[] = routes.map((route) => ({
+  const shapes: Array<Shape<R>> = routes.map((route) => ({
     route,
     segments: route.path.split('/').slice(1),
     matches: match<Record<string, string>>(route.path, { sensitive: true, end: true, trailing: false, decode: decodeParam }),
   }));
   // Literal values at the keyed positions; any other request segment is folded.
   const literals = new Map(KEYED.map((i) => [i, new Set(shapes.filter((s) => !isParam(s.segments[i])).map((s) => s.segments[i]))]));
-  const groups = new Map<string, Shape[]>();
+  const groups = new Map<string, Array<Shape<R>>>();
 
-  const fits = (shape: Shape, method: string, segments: string[]): boolean => {
+  const fits = (shape: Shape<R>, method: string, segments: string[]): boolean => {
     const m = shape.route.method;
     if (m !== method && !(method === 'head' && m === 'get')) return false;
     if (shape.segments.length !== segments.length) return false;
     return KEYED.every((i) => isParam(shape.segments[i]) || shape.segments[i] === segments[i]);
   };
 
-  return (req: Request) => {
-    const method = req.method.toLowerCase();
-    const path = req.path;
+  return (requestMethod: string, path: string) => {
+    const method = requestMethod.toLowerCase();
     const segments = path.split('/').slice(1);
     // A folded segment matches only the rows with a parameter there (the same rows for every folded value).
     const probe = segments.map((seg, i) => (literals.get(i)?.has(seg) === false ? FOLDED : seg));
@@ -87,9 +84,7 @@ export function routeGroups(routes: Route[]): RouteFinder {
     }
     for (const shape of group) {
       const found = shape.matches(path);
-      if (!found) continue;
-      req.params = found.params;
-      return shape.route;
+      if (found) return { route: shape.route, params: found.params };
     }
     return undefined;
   };

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /**
  * A JSON API is never framed, never a document with scripts, and its answers (tokens, records
@@ -19,6 +19,6 @@ const HEADERS: Record<string, string> = {
 
 const ENTRIES = Object.entries(HEADERS);
 
-export function securityHeaders(res: Response): void {
+export function securityHeaders(res: ServerResponse): void {
   for (const [name, value] of ENTRIES) res.setHeader(name, value);
 }
