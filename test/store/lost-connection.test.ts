@@ -34,8 +34,10 @@ import { createRepository, startTestApp, STORE, type TestApp } from '../helpers'
       let victim: number | undefined;
       for (let i = 0; i < 200 && victim === undefined; i++) {
         const [rows] = await knex.raw(
-          // A statement of the app's, a query or (a Galera node's, statements one by one) a prepared one.
-          "SELECT id FROM information_schema.PROCESSLIST WHERE db = DATABASE() AND id NOT IN (?, CONNECTION_ID()) AND command IN ('Query', 'Execute')",
+          // The update's statement, a query or (a Galera node's, statements one by one) a prepared
+          // one, on the records table: any statement of the app's was the pick before, and a
+          // background one's connection, back in the pool by the KILL, could run the KILL itself.
+          "SELECT id FROM information_schema.PROCESSLIST WHERE db = DATABASE() AND id NOT IN (?, CONNECTION_ID()) AND command IN ('Query', 'Execute') AND info LIKE '%`records`%'",
           [me.id],
         );
         victim = rows[0]?.id;
