@@ -181,6 +181,9 @@ rejoin() {
   # With the position InnoDB recovers it asks only for the writes it missed, from a peer's gcache
   # (IST), as galera_recovery does for systemd. Without one (a clean stop) it starts as it is.
   pos=$(recovered_position "$i")
+  # A recovery killed above leaves its pid file (the node's own, from the same settings): the
+  # start's wait would take the dead pid in it for the new node dying at once.
+  rm -f "$(pidf "$i")"
   case "$pos" in *:-1 | "") pos="" ;; esac
   say "node $i recovered position: ${pos:-none}"
   start_node "$i" ${pos:+--wsrep-start-position="$pos"}
