@@ -30,13 +30,9 @@ interface Locals {
   access?: AccessView;
 }
 
-/**
- * A request as the stages see it: node:http's own, not Express's (createApp says why), with the
- * body once read (a Buffer) and the answering row's path parameters.
- */
+/** A request as the stages see it: node:http's own, not Express's (createApp says why), with the body once read (a Buffer). */
 export interface ApiRequest extends IncomingMessage {
   body?: unknown;
-  params?: Record<string, string>;
 }
 
 /** node:http's response, with what the stages keep of the request. */
@@ -44,10 +40,11 @@ export interface ApiResponse extends ServerResponse<ApiRequest> {
   locals: Locals;
 }
 
-/** The request target: its path (as Express's `req.path` reads it) and its query string parsed (as its `req.query` did, with the same limits). */
+/** The request target: its path (as Express's `req.path` reads it), its query string parsed (as its `req.query` did, with the same limits), the answering row's path parameters. */
 interface Target {
   path: string;
   query: Record<string, unknown>;
+  params: Record<string, string>;
 }
 
 /**
@@ -77,7 +74,7 @@ const parseForm = (text: string) => qs.parse(text, { arrayLimit: 1000, parameter
 
 function targetOf(url: string): Target {
   const { path, queryText } = splitTarget(url);
-  return { path, query: queryText ? parseForm(queryText) : {} };
+  return { path, query: queryText ? parseForm(queryText) : {}, params: {} };
 }
 
 /**
@@ -240,7 +237,7 @@ function handlerFor(endpoint: Endpoint, expressive: Expressive) {
   // `s`: the request's own view of the services (its read scope and write source).
   return async (req: ApiRequest, res: ApiResponse, s: Services, target: Target) => {
     const locals = res.locals;
-    const params = req.params ?? {};
+    const { params } = target;
     if (endpoint.contentSecurityPolicy) res.setHeader('Content-Security-Policy', endpoint.contentSecurityPolicy);
     const bodyParams = endpoint.jsonParams ? jsonFields(req, s.config.maxJsonDepth) : {};
     const source: Record<string, unknown> = { ...formFields(req), ...bodyParams, ...target.query, ...params };
@@ -303,7 +300,6 @@ function tagRequest(s: Services, req: ApiRequest, res: ApiResponse): void {
 /** Stage: the caller's session (412 when it is unknown or expired), with this process's kept access view. */
 async function openSession(s: Services, req: ApiRequest, res: ApiResponse): Promise<void> {
   const locals = res.locals;
-  locals.actor = null;
   const token = sessionToken(req);
   if (token === undefined) return;
   const access = await accessCacheFor(s.db).sync(s.db, s.readScope);
@@ -368,7 +364,7 @@ export function createApp(s: Services, endpoints: Endpoint[] = servedEndpoints(s
     const target = targetOf(req.url ?? '/');
     const found = findRoute(req.method ?? 'GET', target.path);
     if (!found) throw errors.routeNotFound();
-    req.params = found.params;
+    target.params = found.params;
     if (hasBody(req)) {
       await new Promise<void>((resolve, reject) => found.route.readBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
     }

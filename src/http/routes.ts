@@ -10,16 +10,13 @@
  */
 import { match, type MatchFunction } from 'path-to-regexp';
 
-/** A row of the table as the router keeps it: what answers, and how its body is read (http/app.ts). */
-export interface Route<Handler = unknown, BodyReader = unknown> {
+/** What the router reads of a row; the rest of it (its handler, its body reader) it hands back (http/app.ts). */
+export interface RoutedRow {
   method: string;
   path: string;
-  handler: Handler;
-  /** Reads the request's body, up to the largest the row takes. */
-  readBody: BodyReader;
 }
 
-interface Shape<R extends Route> {
+interface Shape<R extends RoutedRow> {
   route: R;
   segments: string[];
   matches: MatchFunction<Record<string, string>>;
@@ -49,9 +46,9 @@ function decodeParam(value: string): string {
 }
 
 /** The row that answers a request's method and path, with the path's parameters; undefined when none does. */
-export type RouteFinder<R extends Route> = (method: string, path: string) => { route: R; params: Record<string, string> } | undefined;
+export type RouteFinder<R extends RoutedRow> = (method: string, path: string) => { route: R; params: Record<string, string> } | undefined;
 
-export function routeGroups<R extends Route>(routes: R[]): RouteFinder<R> {
+export function routeGroups<R extends RoutedRow>(routes: R[]): RouteFinder<R> {
   for (const route of routes) {
     if (/[*{(?]/.test(route.path)) throw new Error(`route ${route.path}: only :name parameters are supported`);
   }
