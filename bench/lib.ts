@@ -116,6 +116,43 @@ export function cpuMs(pid: number | undefined): number {
   }
 }
 
+/** CPU time (ms) of each thread of a live process so far, by thread id; the thread whose id is the process's runs its event loop. */
+export function threadCpuMs(pid: number | undefined): Map<number, number> {
+  const threads = new Map<number, number>();
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+        threads.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS);
+      } catch {
+        // The thread ended meanwhile.
+      }
+    }
+  } catch {
+    // The process has gone.
+  }
+  return threads;
+}
+
+/**
+ * A phase's server CPU per operation (µs), split between the thread serving requests (the
+ * process's main thread) and its other threads (the index thread, V8's garbage-collection
+ * helpers, the checkpointer): with cores to spare only the first bounds the rate
+ * (`before`: threadCpuMs at the phase's start). Threads that ended during the phase are missed.
+ */
+export function cpuSplit(pid: number | undefined, before: Map<number, number>, ops: number): { mainUs: number; otherUs: number } {
+  const after = threadCpuMs(pid);
+  let main = 0;
+  let other = 0;
+  for (const [tid, ms] of after) {
+    const used = ms - (before.get(tid) ?? 0);
+    if (tid === pid) main += used;
+    else other += used;
+  }
+  const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, ops));
+  return { mainUs: per(main), otherUs: per(other) };
+}
+
 /** MariaDB/MySQL's global statement counters (Questions, Com_*), for statements per operation; {} on SQLite. */
 export async function mysqlCounters(dbUrl: string): Promise<Record<string, number>> {
   if (!dbUrl.startsWith('mysql://')) return {};

@@ -30,7 +30,7 @@ import { benchJobs, JOB_COMPONENTS } from './jobs';
 import { benchSheets, SHEET_ROWS } from './sheets';
 import { benchReports, buildShelves, REPORT_RECORDS } from './reports';
 import {
-  CONNECTIONS, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, watched, workerCounts,
+  CONNECTIONS, cpuSplit, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, threadCpuMs, watched, workerCounts,
 } from './lib';
 
 type StoreName = 'sqlite' | 'mariadb';
@@ -414,6 +414,16 @@ function p95Result(workload: string, store: StoreName, ours: Stats, single: Stat
 }
 
 /** The same requests from one connection for a short while: the latency without queueing behind other requests. */
+/**
+ * Where a write's server CPU went (cpuSplit), and the rate the thread serving requests alone would
+ * allow against the baseline's: on 2 cores that thread shares them with the server's other threads
+ * and the load generator, on a machine with cores to spare it is the bound.
+ */
+function serving(cpu: { mainUs: number; otherUs: number }, base: Stats): string {
+  const bound = cpu.mainUs > 0 ? Math.round(1e6 / cpu.mainUs) : 0;
+  return `server CPU per write ${cpu.mainUs} µs in the thread serving requests and ${cpu.otherUs} µs in its other threads (the index thread, V8's collector); that thread alone allows ${bound}/s, ${(bound / base.rps).toFixed(2)} of the baseline`;
+}
+
 /** A baseline server's figures under load; the server is stopped afterwards. */
 async function loadAndStop(baseline: Server): Promise<Stats> {
   try {
@@ -564,7 +574,9 @@ async function benchStore(name: StoreName): Promise<void> {
       let serial = 0;
       const createBody = (i: number) => JSON.stringify(accessionBody('C', String(i), i, subjectsFor(i, fixture.subjects), agentFor(i, fixture.agents)));
       const createOptions = { method: 'POST', requests: [{ setupRequest: (req: any) => ({ ...req, body: createBody(++serial) }) }] };
+      const threadsBeforeCreate = threadCpuMs(server.child.pid);
       const created = await load(`${server.base}${repo}/accessions`, { ...H, 'content-type': 'application/json' }, createOptions);
+      const createCpu = cpuSplit(server.child.pid, threadsBeforeCreate, created.count);
       oneProcess.create = { url: `${repo}/accessions`, stats: created, headers: { ...H, 'content-type': 'application/json' }, extra: createOptions };
       const createdLag = await c.drained(DRAIN_SECONDS);
       const rawCreate = await loop(async (i) => {
@@ -578,7 +590,7 @@ async function benchStore(name: StoreName): Promise<void> {
         });
       });
       ratioResult('create accession (validated, change log, indexed)', name, created, rawCreate, 0.3,
-        `${serial} created; the index caught up ${createdLag.seconds.toFixed(1)} s after the last; baseline rows typed bench_raw`);
+        `${serial} created; the index caught up ${createdLag.seconds.toFixed(1)} s after the last; ${serving(createCpu, rawCreate)}; baseline rows typed bench_raw`);
 
       // Update with lock_version (the rows of the first half in turn, each sent as read) against
       // raw Knex updates of rows of the second half, also checking lock_version.
@@ -602,7 +614,9 @@ async function benchStore(name: StoreName): Promise<void> {
           },
         }],
       };
+      const threadsBeforeUpdate = threadCpuMs(server.child.pid);
       const updated = await load(`${server.base}${repo}/accessions/0`, { ...H, 'content-type': 'application/json' }, updateOptions);
+      const updateCpu = cpuSplit(server.child.pid, threadsBeforeUpdate, updated.count);
       oneProcess.update = { url: `${repo}/accessions/0`, stats: updated, headers: { ...H, 'content-type': 'application/json' }, extra: updateOptions };
       const updatedLag = await c.drained(DRAIN_SECONDS);
       const rawUpdate = await loop(async (i) => {
@@ -616,7 +630,7 @@ async function benchStore(name: StoreName): Promise<void> {
         });
       });
       ratioResult('update accession with lock_version', name, updated, rawUpdate, 0.3,
-        `${updates} updated; the index caught up ${updatedLag.seconds.toFixed(1)} s after the last`);
+        `${updates} updated; the index caught up ${updatedLag.seconds.toFixed(1)} s after the last; ${serving(updateCpu, rawUpdate)}`);
 
       // Bulk load through the batch route, against raw Knex inserts of the same rows.
       const bulk = fixture.bulkResource;
