@@ -1,12 +1,12 @@
 /**
  * Reads under load, for profiling and A/B runs (not part of make bench): a fresh store with one
  * accession linking two subjects and an agent, then GET of it and GET with resolve[] over 8
- * connections, each beside a bare Express 5 app answering the same bytes (the ratio make bench
- * reports). READ_PROFILE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' gives the server's CPU
+ * connections, each beside a bare Express 5 app and a bare node:http process answering the same
+ * bytes (the ratios make bench reports), with each one's CPU per request. READ_PROFILE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' gives the server's CPU
  * profile (and each line the server's CPU per request); READ_PROFILE_WORKERS the server's processes (1); READ_PROFILE_READS='one resolve' picks the reads; DB_URL picks the store (a scratch SQLite file by default).
  */
 import { accessionBody } from './data';
-import { cpuMs, describe, load, profileAgainstServer, startExpressServer } from './lib';
+import { cpuMs, describe, load, profileAgainstServer, startBareServer, startExpressServer } from './lib';
 
 const nodeArgs = (process.env.READ_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 profileAgainstServer('read-profile', { WORKERS: process.env.READ_PROFILE_WORKERS ?? '1' }, nodeArgs, async (server) => {
@@ -28,16 +28,23 @@ profileAgainstServer('read-profile', { WORKERS: process.env.READ_PROFILE_WORKERS
   const one = `/repositories/${repo.id}/accessions/${accession.id}`;
   const reads = (process.env.READ_PROFILE_READS ?? 'one resolve').split(' ');
   for (const [what, url] of [['one', one], ['resolve', `${one}?resolve[]=subjects&resolve[]=linked_agents`]].filter(([name]) => reads.includes(name))) {
-    const express = await startExpressServer(await call('GET', url));
+    const bytes = await call('GET', url);
+    const express = await startExpressServer(bytes);
+    const nodeHttp = await startBareServer(bytes);
     try {
-      const cpuBefore = cpuMs(server.child.pid);
-      const ours = await load(server.base + url, H);
       // The server's CPU per request: steadier than its rate on a shared machine (A/B runs).
-      const perOp = Math.round(((cpuMs(server.child.pid) - cpuBefore) * 1000) / Math.max(1, ours.count));
-      const bare = await load(express.base, {});
-      console.log(`GET ${what}: ${describe(ours)}, ${perOp} µs server CPU each; ${(ours.rps / bare.rps).toFixed(2)} of bare Express (${bare.rps} op/s)`);
+      const measured = async (pid: number | undefined, base: string, headers: Record<string, string>) => {
+        const cpuBefore = cpuMs(pid);
+        const stats = await load(base, headers);
+        return { stats, perOp: Math.round(((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, stats.count)) };
+      };
+      const ours = await measured(server.child.pid, server.base + url, H);
+      const bare = await measured(express.child.pid, express.base, {});
+      const plain = await measured(nodeHttp.child.pid, nodeHttp.base, {});
+      console.log(`GET ${what}: ${describe(ours.stats)}, ${ours.perOp} µs server CPU each; ${(ours.stats.rps / bare.stats.rps).toFixed(2)} of bare Express (${bare.stats.rps} op/s, ${bare.perOp} µs each), ${(ours.stats.rps / plain.stats.rps).toFixed(3)} of node:http (${plain.stats.rps} op/s, ${plain.perOp} µs each)`);
     } finally {
       await express.stop();
+      await nodeHttp.stop();
     }
   }
 });
