@@ -413,7 +413,6 @@ function p95Result(workload: string, store: StoreName, ours: Stats, single: Stat
   });
 }
 
-/** The same requests from one connection for a short while: the latency without queueing behind other requests. */
 /**
  * Where a write's server CPU went (cpuSplit), and the rate the thread serving requests alone would
  * allow against the baseline's: on 2 cores that thread shares them with the server's other threads
@@ -433,6 +432,7 @@ async function loadAndStop(baseline: Server): Promise<Stats> {
   }
 }
 
+/** The same requests from one connection for a short while: the latency without queueing behind other requests. */
 async function alone(url: string, headers: Record<string, string>, extra: Record<string, unknown> = {}): Promise<Stats> {
   return load(url, headers, { ...extra, duration: Math.max(2, Math.round(DURATION / 2)) }, 1);
 }
