@@ -107,29 +107,33 @@ export async function freePort(): Promise<number> {
  * moves between runs better than throughput does (bench/write-profile.ts).
  */
 export function cpuMs(pid: number | undefined): number {
+  return statCpuMs(`/proc/${pid}/stat`) ?? 0;
+}
+
+/** User + system time (ms) in a /proc stat file (a process's or a thread's); undefined once it has gone. */
+function statCpuMs(file: string): number | undefined {
   try {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
 /** CPU time (ms) of each thread of a live process so far, by thread id; the thread whose id is the process's runs its event loop. */
 export function threadCpuMs(pid: number | undefined): Map<number, number> {
   const threads = new Map<number, number>();
+  let tids: string[] = [];
   try {
-    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-      try {
-        const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-        threads.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS);
-      } catch {
-        // The thread ended meanwhile.
-      }
-    }
+    tids = fs.readdirSync(`/proc/${pid}/task`);
   } catch {
     // The process has gone.
+  }
+  for (const tid of tids) {
+    // A thread that ended meanwhile is left out.
+    const ms = statCpuMs(`/proc/${pid}/task/${tid}/stat`);
+    if (ms !== undefined) threads.set(Number(tid), ms);
   }
   return threads;
 }
