@@ -121,9 +121,19 @@ function statCpuMs(file: string): number | undefined {
   }
 }
 
-/** CPU time (ms) of each thread of a live process so far, by thread id; the thread whose id is the process's runs its event loop. */
-export function threadCpuMs(pid: number | undefined): Map<number, number> {
-  const threads = new Map<number, number>();
+/**
+ * A live process's threads so far: the CPU time (ms) of each, by thread id (the thread whose id is
+ * the process's runs its event loop), and how long that thread waited for a core (ms, from
+ * /proc's schedstat: runnable but not running; undefined where the kernel does not keep it).
+ */
+export interface ThreadTimes {
+  cpu: Map<number, number>;
+  mainWaitMs?: number;
+  atMs: number;
+}
+
+export function threadTimes(pid: number | undefined): ThreadTimes {
+  const cpu = new Map<number, number>();
   let tids: string[] = [];
   try {
     tids = fs.readdirSync(`/proc/${pid}/task`);
@@ -133,28 +143,41 @@ export function threadCpuMs(pid: number | undefined): Map<number, number> {
   for (const tid of tids) {
     // A thread that ended meanwhile is left out.
     const ms = statCpuMs(`/proc/${pid}/task/${tid}/stat`);
-    if (ms !== undefined) threads.set(Number(tid), ms);
+    if (ms !== undefined) cpu.set(Number(tid), ms);
   }
-  return threads;
+  let mainWaitMs: number | undefined;
+  try {
+    // schedstat: time on a core, time waiting on a run queue (ns), time slices.
+    mainWaitMs = Number(fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    // No schedstat (or the process has gone).
+  }
+  return { cpu, mainWaitMs, atMs: performance.now() };
 }
 
 /**
  * A phase's server CPU per operation (µs), split between the thread serving requests (the
  * process's main thread) and its other threads (the index thread, V8's garbage-collection
  * helpers, the checkpointer): with cores to spare only the first bounds the rate
- * (`before`: threadCpuMs at the phase's start). Threads that ended during the phase are missed.
+ * (`before`: threadTimes at the phase's start). Threads that ended during the phase are missed.
+ * `waitUs` is what the serving thread waited per operation for a core (other threads and the load
+ * generator had them), `busy` the share of the phase it was running or waiting so: near 1, that
+ * thread is what bounds the rate, not the store or the load generator.
  */
-export function cpuSplit(pid: number | undefined, before: Map<number, number>, ops: number): { mainUs: number; otherUs: number } {
-  const after = threadCpuMs(pid);
+export function cpuSplit(pid: number | undefined, before: ThreadTimes, ops: number): { mainUs: number; otherUs: number; waitUs?: number; busy?: number } {
+  const after = threadTimes(pid);
   let main = 0;
   let other = 0;
-  for (const [tid, ms] of after) {
-    const used = ms - (before.get(tid) ?? 0);
+  for (const [tid, ms] of after.cpu) {
+    const used = ms - (before.cpu.get(tid) ?? 0);
     if (tid === pid) main += used;
     else other += used;
   }
   const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, ops));
-  return { mainUs: per(main), otherUs: per(other) };
+  const split = { mainUs: per(main), otherUs: per(other) };
+  if (after.mainWaitMs === undefined || before.mainWaitMs === undefined) return split;
+  const waited = after.mainWaitMs - before.mainWaitMs;
+  return { ...split, waitUs: per(waited), busy: (main + waited) / Math.max(1, after.atMs - before.atMs) };
 }
 
 /** MariaDB/MySQL's global statement counters (Questions, Com_*), for statements per operation; {} on SQLite. */

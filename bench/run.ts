@@ -30,7 +30,7 @@ import { benchJobs, JOB_COMPONENTS } from './jobs';
 import { benchSheets, SHEET_ROWS } from './sheets';
 import { benchReports, buildShelves, REPORT_RECORDS } from './reports';
 import {
-  CONNECTIONS, cpuSplit, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, threadCpuMs, watched, workerCounts,
+  CONNECTIONS, cpuSplit, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, threadTimes, watched, workerCounts,
 } from './lib';
 
 type StoreName = 'sqlite' | 'mariadb';
@@ -416,11 +416,13 @@ function p95Result(workload: string, store: StoreName, ours: Stats, single: Stat
 /**
  * Where a write's server CPU went (cpuSplit), and the rate the thread serving requests alone would
  * allow against the baseline's: on 2 cores that thread shares them with the server's other threads
- * and the load generator, on a machine with cores to spare it is the bound.
+ * and the load generator (the time it waited for one says how much), on a machine with cores to
+ * spare it is the bound.
  */
-function serving(cpu: { mainUs: number; otherUs: number }, base: Stats): string {
+function serving(cpu: ReturnType<typeof cpuSplit>, base: Stats): string {
   const bound = cpu.mainUs > 0 ? Math.round(1e6 / cpu.mainUs) : 0;
-  return `server CPU per write ${cpu.mainUs} µs in the thread serving requests and ${cpu.otherUs} µs in its other threads (the index thread, V8's collector); that thread alone allows ${bound}/s, ${(bound / base.rps).toFixed(2)} of the baseline`;
+  const waited = cpu.waitUs === undefined ? '' : `, waited ${cpu.waitUs} µs for a core (running or waiting ${Math.round((cpu.busy ?? 0) * 100)} % of the phase)`;
+  return `server CPU per write ${cpu.mainUs} µs in the thread serving requests${waited} and ${cpu.otherUs} µs in its other threads (the index thread, V8's collector); that thread alone allows ${bound}/s, ${(bound / base.rps).toFixed(2)} of the baseline`;
 }
 
 /** A baseline server's figures under load; the server is stopped afterwards. */
@@ -574,7 +576,7 @@ async function benchStore(name: StoreName): Promise<void> {
       let serial = 0;
       const createBody = (i: number) => JSON.stringify(accessionBody('C', String(i), i, subjectsFor(i, fixture.subjects), agentFor(i, fixture.agents)));
       const createOptions = { method: 'POST', requests: [{ setupRequest: (req: any) => ({ ...req, body: createBody(++serial) }) }] };
-      const threadsBeforeCreate = threadCpuMs(server.child.pid);
+      const threadsBeforeCreate = threadTimes(server.child.pid);
       const created = await load(`${server.base}${repo}/accessions`, { ...H, 'content-type': 'application/json' }, createOptions);
       const createCpu = cpuSplit(server.child.pid, threadsBeforeCreate, created.count);
       oneProcess.create = { url: `${repo}/accessions`, stats: created, headers: { ...H, 'content-type': 'application/json' }, extra: createOptions };
@@ -614,7 +616,7 @@ async function benchStore(name: StoreName): Promise<void> {
           },
         }],
       };
-      const threadsBeforeUpdate = threadCpuMs(server.child.pid);
+      const threadsBeforeUpdate = threadTimes(server.child.pid);
       const updated = await load(`${server.base}${repo}/accessions/0`, { ...H, 'content-type': 'application/json' }, updateOptions);
       const updateCpu = cpuSplit(server.child.pid, threadsBeforeUpdate, updated.count);
       oneProcess.update = { url: `${repo}/accessions/0`, stats: updated, headers: { ...H, 'content-type': 'application/json' }, extra: updateOptions };
