@@ -180,6 +180,11 @@ export function cpuSplit(pid: number | undefined, before: ThreadTimes, ops: numb
   return { ...split, waitUs: per(waited), busy: (main + waited) / Math.max(1, after.atMs - before.atMs) };
 }
 
+/** The serving thread's wait for a core as cpuSplit measured it, for a note ('' where the kernel keeps no schedstat). */
+export function describeWait(cpu: ReturnType<typeof cpuSplit>): string {
+  return cpu.waitUs === undefined ? '' : `waited ${cpu.waitUs} µs for a core; running or waiting ${Math.round((cpu.busy ?? 0) * 100)} % of the phase`;
+}
+
 /** MariaDB/MySQL's global statement counters (Questions, Com_*), for statements per operation; {} on SQLite. */
 export async function mysqlCounters(dbUrl: string): Promise<Record<string, number>> {
   if (!dbUrl.startsWith('mysql://')) return {};

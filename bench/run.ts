@@ -30,7 +30,7 @@ import { benchJobs, JOB_COMPONENTS } from './jobs';
 import { benchSheets, SHEET_ROWS } from './sheets';
 import { benchReports, buildShelves, REPORT_RECORDS } from './reports';
 import {
-  CONNECTIONS, cpuSplit, describe, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, threadTimes, watched, workerCounts,
+  CONNECTIONS, cpuSplit, describe, describeWait, DURATION, load, log, loop, peakRssMb, record, results, ROOT, type Server, startBareServer, startExpressServer, startServer, Stats, table, threadTimes, watched, workerCounts,
 } from './lib';
 
 type StoreName = 'sqlite' | 'mariadb';
@@ -421,7 +421,7 @@ function p95Result(workload: string, store: StoreName, ours: Stats, single: Stat
  */
 function serving(cpu: ReturnType<typeof cpuSplit>, base: Stats): string {
   const bound = cpu.mainUs > 0 ? Math.round(1e6 / cpu.mainUs) : 0;
-  const waited = cpu.waitUs === undefined ? '' : ` (which also waited ${cpu.waitUs} µs for a core; running or waiting ${Math.round((cpu.busy ?? 0) * 100)} % of the phase)`;
+  const waited = describeWait(cpu) && ` (which also ${describeWait(cpu)})`;
   return `server CPU per write ${cpu.mainUs} µs in the thread serving requests${waited} and ${cpu.otherUs} µs in its other threads (the index thread, V8's collector); that thread alone allows ${bound}/s, ${(bound / base.rps).toFixed(2)} of the baseline`;
 }
 

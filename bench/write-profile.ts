@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { accessionBody, agentFor, childBody, subjectsFor } from './data';
 import knexFactory from 'knex';
-import { callsAs, cpuMs, cpuSplit, describe, load, loop, peakRssMb, startServer, threadTimes } from './lib';
+import { callsAs, cpuMs, cpuSplit, describe, describeWait, load, loop, peakRssMb, startServer, threadTimes } from './lib';
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-profile-'));
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       requests: [{ setupRequest: (req: any) => ({ ...req, body: JSON.stringify(accessionBody('C', String(++serial), serial, subjectsFor(serial, subjects), agentFor(serial, agents))) }) }],
     });
     const split = cpuSplit(server.child.pid, threadsBefore, created.count);
-    console.log(`create: ${describe(created)}; server CPU ${perOp(cpuBefore, created.count)} µs/op (${split.mainUs} in the thread serving requests, ${split.otherUs} in the others; the serving thread waited ${split.waitUs ?? '?'} µs/op for a core, running or waiting ${Math.round((split.busy ?? 0) * 100)} % of the phase)`);
+    console.log(`create: ${describe(created)}; server CPU ${perOp(cpuBefore, created.count)} µs/op (${split.mainUs} in the thread serving requests, ${split.otherUs} in the others; the serving thread ${describeWait(split)})`);
     }
     if (phases.includes('update')) {
     let updates = 0;
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       }],
     });
     const split = cpuSplit(server.child.pid, threadsBefore, updated.count);
-    console.log(`update: ${describe(updated)}; server CPU ${perOp(cpuBefore, updated.count)} µs/op (${split.mainUs} in the thread serving requests, ${split.otherUs} in the others; the serving thread waited ${split.waitUs ?? '?'} µs/op for a core, running or waiting ${Math.round((split.busy ?? 0) * 100)} % of the phase)`);
+    console.log(`update: ${describe(updated)}; server CPU ${perOp(cpuBefore, updated.count)} µs/op (${split.mainUs} in the thread serving requests, ${split.otherUs} in the others; the serving thread ${describeWait(split)})`);
     }
     if (phases.includes('raw') && dbUrl.startsWith('sqlite://')) {
       // The create baseline of make bench: a raw Knex insert of a stored record, one transaction per row.
