@@ -180,6 +180,15 @@ export function cpuSplit(pid: number | undefined, before: ThreadTimes, ops: numb
   return { ...split, waitUs: per(waited), busy: (main + waited) / Math.max(1, after.atMs - before.atMs) };
 }
 
+/** A load (`load`) and the CPU the process `pid` spent per request meanwhile (µs): steadier than its rate on a shared machine (A/B runs). */
+export async function loadWithCpu(
+  pid: number | undefined, url: string, headers: Record<string, string>, extra: Record<string, unknown> = {},
+): Promise<{ stats: Stats; cpuUs: number }> {
+  const before = cpuMs(pid);
+  const stats = await load(url, headers, extra);
+  return { stats, cpuUs: Math.round(((cpuMs(pid) - before) * 1000) / Math.max(1, stats.count)) };
+}
+
 /** The serving thread's wait for a core as cpuSplit measured it, for a note ('' where the kernel keeps no schedstat). */
 export function describeWait(cpu: ReturnType<typeof cpuSplit>): string {
   return cpu.waitUs === undefined ? '' : `waited ${cpu.waitUs} µs for a core; running or waiting ${Math.round((cpu.busy ?? 0) * 100)} % of the phase`;

@@ -6,7 +6,7 @@
  * profile (and each line the server's CPU per request); READ_PROFILE_WORKERS the server's processes (1); READ_PROFILE_READS='one resolve' picks the reads; DB_URL picks the store (a scratch SQLite file by default).
  */
 import { accessionBody } from './data';
-import { cpuMs, describe, load, profileAgainstServer, startBareServer, startExpressServer } from './lib';
+import { describe, loadWithCpu, profileAgainstServer, startBareServer, startExpressServer } from './lib';
 
 const nodeArgs = (process.env.READ_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 profileAgainstServer('read-profile', { WORKERS: process.env.READ_PROFILE_WORKERS ?? '1' }, nodeArgs, async (server) => {
@@ -32,16 +32,10 @@ profileAgainstServer('read-profile', { WORKERS: process.env.READ_PROFILE_WORKERS
     const express = await startExpressServer(bytes);
     const nodeHttp = await startBareServer(bytes);
     try {
-      // The server's CPU per request: steadier than its rate on a shared machine (A/B runs).
-      const measured = async (pid: number | undefined, base: string, headers: Record<string, string>) => {
-        const cpuBefore = cpuMs(pid);
-        const stats = await load(base, headers);
-        return { stats, perOp: Math.round(((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, stats.count)) };
-      };
-      const ours = await measured(server.child.pid, server.base + url, H);
-      const bare = await measured(express.child.pid, express.base, {});
-      const plain = await measured(nodeHttp.child.pid, nodeHttp.base, {});
-      console.log(`GET ${what}: ${describe(ours.stats)}, ${ours.perOp} µs server CPU each; ${(ours.stats.rps / bare.stats.rps).toFixed(2)} of bare Express (${bare.stats.rps} op/s, ${bare.perOp} µs each), ${(ours.stats.rps / plain.stats.rps).toFixed(3)} of node:http (${plain.stats.rps} op/s, ${plain.perOp} µs each)`);
+      const ours = await loadWithCpu(server.child.pid, server.base + url, H);
+      const bare = await loadWithCpu(express.child.pid, express.base, {});
+      const plain = await loadWithCpu(nodeHttp.child.pid, nodeHttp.base, {});
+      console.log(`GET ${what}: ${describe(ours.stats)}, ${ours.cpuUs} µs server CPU each; ${(ours.stats.rps / bare.stats.rps).toFixed(2)} of bare Express (${bare.stats.rps} op/s, ${bare.cpuUs} µs each), ${(ours.stats.rps / plain.stats.rps).toFixed(3)} of node:http (${plain.stats.rps} op/s, ${plain.cpuUs} µs each)`);
     } finally {
       await express.stop();
       await nodeHttp.stop();

@@ -421,7 +421,8 @@ function p95Result(workload: string, store: StoreName, ours: Stats, single: Stat
  */
 function serving(cpu: ReturnType<typeof cpuSplit>, base: Stats): string {
   const bound = cpu.mainUs > 0 ? Math.round(1e6 / cpu.mainUs) : 0;
-  const waited = describeWait(cpu) && ` (which also ${describeWait(cpu)})`;
+  const wait = describeWait(cpu);
+  const waited = wait && ` (which also ${wait})`;
   return `server CPU per write ${cpu.mainUs} µs in the thread serving requests${waited} and ${cpu.otherUs} µs in its other threads (the index thread, V8's collector); that thread alone allows ${bound}/s, ${(bound / base.rps).toFixed(2)} of the baseline`;
 }
 

@@ -7,7 +7,7 @@
  * store (a scratch SQLite file by default).
  */
 import { childBody, resourceBody } from './data';
-import { cpuMs, describe, load, profileAgainstServer } from './lib';
+import { describe, loadWithCpu, profileAgainstServer } from './lib';
 
 const nodeArgs = (process.env.TREE_PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 profileAgainstServer('tree-insert-profile', {}, nodeArgs, async (server) => {
@@ -31,9 +31,7 @@ profileAgainstServer('tree-insert-profile', {}, nodeArgs, async (server) => {
     requests: [{ setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ title: `New first ${++firsts}`, level: 'file', resource: { ref: resource.uri }, position: 0 }) }) }],
   };
   for (let round = 1; round <= Number(process.env.TREE_PROFILE_ROUNDS ?? 2); round++) {
-    const before = cpuMs(server.child.pid);
-    const stats = await load(`${server.base}/repositories/${repo.id}/archival_objects`, H, insertFirst);
-    const perOp = Math.round(((cpuMs(server.child.pid) - before) * 1000) / Math.max(1, stats.count));
-    console.log(`insert at position 0 of ${children} siblings, round ${round}: ${describe(stats)}; server CPU ${perOp} µs/op`);
+    const { stats, cpuUs } = await loadWithCpu(server.child.pid, `${server.base}/repositories/${repo.id}/archival_objects`, H, insertFirst);
+    console.log(`insert at position 0 of ${children} siblings, round ${round}: ${describe(stats)}; server CPU ${cpuUs} µs/op`);
   }
 });
